@@ -112,11 +112,26 @@ export type ToolOutput = {
   output: string;
   isError?: boolean;
   images?: ImageBlock[];
-  /** A short line for the interface ("120 lines", "exit 0"); the model sees `output`. */
-  summary?: string;
+  /** A short line for the interface; the model sees `output`. Translated through i18n. */
+  summary?: Summary;
   /** For write tools: the file before and after, so the interface can show a diff and /undo can restore. */
   change?: FileChange;
+  /** Tokens a tool spent on its own model requests (web_fetch questions, sub-agents): counted in the totals. */
+  sideUsage?: Usage;
+  /** Ends the turn after this call (structured output, an approved plan in headless mode). */
+  endTurn?: { text?: string; structured?: unknown };
 };
+
+/**
+ * A tool's one-line result summary for the interface, as an i18n key and its parameters:
+ * lines {n} · wrote {n} (lines) · edited {n} (replacements) · files {n} · matches {n} ·
+ * exit {code, secs} · timeout {secs} · ok (nothing to count).
+ */
+export type Summary =
+  | { key: 'lines' | 'wrote' | 'edited' | 'files' | 'matches'; n: number }
+  | { key: 'exit'; code: number; secs: number }
+  | { key: 'timeout'; secs: number }
+  | { key: 'ok' };
 
 export type FileChange = { path: string; before: string | null; after: string };
 
@@ -127,13 +142,16 @@ export type FileVersion = { hash: string; size: number; mtimeMs: number };
 export interface ToolContext {
   /** The workspace root (a realpath). */
   readonly root: string;
-  readonly signal: AbortSignal;
+  /** The current turn's signal; the agent replaces it at the start of each turn. */
+  signal: AbortSignal;
   /** Read-before-write records, keyed by realpath. */
   readonly files: Map<string, FileVersion>;
   /** The bash tool's persistent working directory. */
   shellCwd: string;
   /** Environment for child processes (already filtered). */
   readonly env: NodeJS.ProcessEnv;
+  /** The current model's provider, for tools that make their own model requests. */
+  provider?: () => Provider;
   /** Wraps a bash command for the sandbox; identity when off. */
   readonly wrapCommand?: (command: string, cwd: string) => { file: string; args: string[] };
 }
@@ -160,6 +178,9 @@ export type Decision = { decision: 'allow'; reason?: string } | { decision: 'den
 /** The one decision point between the loop and the rules (permissions, hooks, confirmations). */
 export type BeforeToolCall = (call: ToolCallBlock, tool: Tool, signal: AbortSignal) => Promise<Decision>;
 
+/** Runs after a tool succeeded or failed (PostToolUse hooks, verify:); may amend the result. */
+export type AfterToolCall = (call: ToolCallBlock, tool: Tool, result: ToolOutput, signal: AbortSignal) => Promise<ToolOutput>;
+
 // ---------------------------------------------------------------------------------------------
 // Agent events: the one stream the REPL, headless mode, sessions and the trace consume.
 
@@ -179,6 +200,7 @@ export type AgentEvent =
   | { type: 'text_delta'; text: string }
   | { type: 'thinking_delta'; text: string }
   | { type: 'toolcall_start'; id: string; name: string }
+  | { type: 'toolcall_delta'; id: string; json: string }
   | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; mainArg?: string }
   | { type: 'permission'; id: string; name: string; decision: 'allow' | 'deny'; reason?: string }
   | {
@@ -186,14 +208,28 @@ export type AgentEvent =
       id: string;
       name: string;
       output: string;
-      summary?: string;
+      summary?: Summary;
       isError: boolean;
       durationMs: number;
       change?: FileChange;
     }
-  | ({ type: 'usage'; model: string; cost: number | null; estimated: boolean } & Usage)
+  /** One model request's tokens; `side` marks requests made by tools (sub-agents, web_fetch questions). */
+  | ({ type: 'usage'; model: string; cost: number | null; estimated: boolean; side?: boolean } & Usage)
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; error: ProviderError }
   | { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> }
   | { type: 'message'; message: Message }
+  | {
+      type: 'compaction';
+      /** Estimated context tokens before and after. */
+      before: number;
+      after: number;
+      /** elide: old tool results cut to stubs; summary: history replaced by a summary; drop: oldest rounds dropped. */
+      method: 'elide' | 'summary' | 'drop';
+      /** What was cut: tool results elided to stubs, and messages summarised or dropped. */
+      elided: number;
+      removed: number;
+      /** Why a summary could not be made, when method is drop. */
+      error?: string;
+    }
   | { type: 'error'; error: ProviderError; model: string }
   | { type: 'turn_end'; stopReason: TurnStopReason; text: string; rounds: number; structured?: unknown };

@@ -1,0 +1,72 @@
+// Headless mode (-p): run one message to completion without a person, print the result in the
+// chosen format (text, json, stream-json) and give the exit code of DESIGN.md §3.
+
+import type { Agent, TurnResult } from './agent.js';
+import type { OutputFormat } from './args.js';
+import { t, type MessageKey } from './i18n.js';
+import type { AgentEvent, ModelConfig } from './types.js';
+import { explainError } from './ui.js';
+
+export const EXIT = { ok: 0, error: 1, usage: 2, maxRounds: 3 } as const;
+
+export type HeadlessOptions = {
+  agent: Agent;
+  message: string;
+  format: OutputFormat;
+  sessionId: string;
+  model: () => ModelConfig;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  signal: AbortSignal;
+};
+
+type Subtype = 'success' | 'error_max_rounds' | 'error';
+
+function subtypeOf(result: TurnResult): Subtype {
+  if (result.stopReason === 'end') return 'success';
+  if (result.stopReason === 'max_rounds') return 'error_max_rounds';
+  return 'error';
+}
+
+/** Runs the message and returns the process exit code. */
+export async function runHeadless(o: HeadlessOptions): Promise<number> {
+  const started = Date.now();
+  const off = o.agent.on((event: AgentEvent) => {
+    if (o.format === 'stream-json') o.stdout.write(JSON.stringify(event) + '\n');
+    else if (event.type === 'error') o.stderr.write(explainError(event.error, o.model()) + '\n');
+    else if (event.type === 'notice') o.stderr.write(t(`notice.${event.code}` as MessageKey, event.params) + '\n');
+  });
+  let result: TurnResult;
+  try {
+    result = await o.agent.send(o.message, o.signal);
+  } finally {
+    off();
+  }
+  const subtype = subtypeOf(result);
+  if (o.format === 'text') {
+    if (result.text) o.stdout.write(result.text.endsWith('\n') ? result.text : result.text + '\n');
+  } else {
+    const totals = o.agent.totals;
+    const record: Record<string, unknown> = {
+      type: 'result',
+      subtype,
+      result: result.text,
+      session_id: o.sessionId,
+      num_rounds: result.rounds,
+      usage: {
+        input_tokens: totals.input,
+        output_tokens: totals.output,
+        cache_read_input_tokens: totals.cacheRead,
+        cache_creation_input_tokens: totals.cacheWrite,
+      },
+      total_cost_usd: totals.costUnknown ? null : round6(totals.cost),
+      duration_ms: Date.now() - started,
+    };
+    if (result.structured !== undefined) record.structured_output = result.structured;
+    o.stdout.write(JSON.stringify(record) + '\n');
+  }
+  if (subtype === 'success') return EXIT.ok;
+  return subtype === 'error_max_rounds' ? EXIT.maxRounds : EXIT.error;
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs, UsageError } from '../src/args.js';
+
+const base = { print: false, outputFormat: 'text', trust: false, help: false, version: false };
+
+describe('parseArgs', () => {
+  it('reads the headless flags of DESIGN.md §3', () => {
+    expect(parseArgs(['-p', 'fix the bug', '--output-format', 'json', '--mode=auto', '--max-rounds', '7', '-C', '/tmp/x', '--model', 'ds', '--sandbox', 'strict', '--lang', 'zh', '--trust', '--output-schema', 's.json'])).toEqual({
+      ...base,
+      print: true,
+      message: 'fix the bug',
+      outputFormat: 'json',
+      mode: 'auto',
+      maxRounds: 7,
+      cwd: '/tmp/x',
+      model: 'ds',
+      sandbox: 'strict',
+      lang: 'zh',
+      trust: true,
+      outputSchema: 's.json',
+    });
+  });
+
+  it('takes --resume with or without an id', () => {
+    expect(parseArgs(['--resume'])).toEqual({ ...base, resume: true });
+    expect(parseArgs(['--resume', '2f1c9a7e-aaaa'])).toEqual({ ...base, resume: '2f1c9a7e-aaaa' });
+    expect(parseArgs(['--resume', 'fix the bug'])).toEqual({ ...base, resume: true, message: 'fix the bug' });
+  });
+
+  it('refuses bad usage with a key the CLI can word', () => {
+    const err = (argv: string[]) => {
+      try {
+        parseArgs(argv);
+      } catch (e) {
+        return e instanceof UsageError ? { key: e.key, params: e.params } : e;
+      }
+      return undefined;
+    };
+    expect(err(['--mode', 'yolo'])).toEqual({ key: 'usage.one_of', params: { flag: '--mode', allowed: 'default, auto, plan, readonly', value: 'yolo' } });
+    expect(err(['--max-rounds', '0'])).toEqual({ key: 'usage.max_rounds', params: { value: '0' } });
+    expect(err(['--bogus'])).toEqual({ key: 'usage.unknown', params: { flag: '--bogus' } });
+    expect(err(['--model'])).toEqual({ key: 'usage.needs_value', params: { flag: '--model' } });
+  });
+
+  it('passes words after -- through as the message', () => {
+    expect(parseArgs(['--', '-p', 'x'])).toEqual({ ...base, message: '-p x' });
+  });
+});

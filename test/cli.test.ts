@@ -1,0 +1,213 @@
+// The built CLI as a child process against the fake model server: headless output formats,
+// exit codes, configuration errors, the headless permission policy, and the piped-stdin REPL.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
+
+let server: FakeServer;
+let home: string;
+let work: string;
+
+beforeAll(async () => {
+  server = await startFakeServer();
+});
+afterAll(() => server.close());
+
+beforeEach(async () => {
+  home = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-cli-home-')));
+  work = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-cli-work-')));
+  server.requests.length = 0;
+  server.violations.length = 0;
+});
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function run(args: string[], opts: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: work,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        XDG_CONFIG_HOME: join(home, 'config'),
+        XDG_STATE_HOME: join(home, 'state'),
+        LANG: 'en_US.UTF-8',
+        FEIYU_NO_LOG: '1',
+        ...opts.env,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdin.end(opts.input ?? '');
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const keys = (format: 'anthropic' | 'openai' = 'anthropic') => writeFakeKeys(join(home, 'config'), server, format);
+
+/** The tool results the model saw in the last recorded request (Anthropic wire format). */
+function lastToolResults(): { content: unknown; is_error?: boolean }[] {
+  const messages = (server.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }).messages;
+  return messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b: { type: string }) => b.type === 'tool_result') : []));
+}
+
+describe('feiyu -p', () => {
+  it('prints the answer as text and exits 0', async () => {
+    await keys();
+    server.enqueue({ text: 'All good.' });
+    expect(await run(['-p', 'check'])).toEqual({ code: 0, stdout: 'All good.\n', stderr: '' });
+  });
+
+  it('prints one JSON result object', async () => {
+    await keys('openai');
+    server.enqueue({ toolCalls: [{ name: 'list_files', input: {} }], usage: { input: 1000, output: 20, cacheRead: 0 } }, { text: 'Empty folder.', usage: { input: 1100, output: 5, cacheRead: 800 } });
+    const r = await run(['-p', 'what is here?', '--output-format', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      type: 'result',
+      subtype: 'success',
+      result: 'Empty folder.',
+      session_id: expect.stringMatching(/^[\w-]{8,}$/),
+      num_rounds: 1,
+      usage: { input_tokens: 2100, output_tokens: 25, cache_read_input_tokens: 800, cache_creation_input_tokens: 0 },
+      total_cost_usd: expect.any(Number),
+      duration_ms: expect.any(Number),
+    });
+  });
+
+  it('streams every event as a JSON line, then the result', async () => {
+    await keys();
+    server.enqueue({ text: 'Hi.' });
+    const r = await run(['-p', 'hi', '--output-format', 'stream-json']);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; subtype?: string });
+    expect(lines[0]).toEqual({ type: 'turn_start', text: 'hi' });
+    expect(lines.map((l) => l.type)).toContain('text_delta');
+    expect(lines.at(-2)).toMatchObject({ type: 'turn_end', stopReason: 'end', text: 'Hi.' });
+    expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Hi.' });
+  });
+
+  it('exits 3 at the round limit', async () => {
+    await keys();
+    server.enqueue({ toolCalls: [{ name: 'list_files', input: {} }] }, { toolCalls: [{ name: 'list_files', input: {} }] });
+    const r = await run(['-p', 'loop', '--max-rounds', '2', '--output-format', 'json']);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'error_max_rounds', num_rounds: 2 });
+    expect(r.stderr).toContain('Stopped after 2 tool rounds');
+  });
+
+  it('exits 1 with a plain explanation when the key is rejected, without retrying', async () => {
+    await keys();
+    server.enqueue({ status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } });
+    const r = await run(['-p', 'hi']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('rejected the API key (HTTP 401)');
+    expect(r.stderr).toContain('keys.json');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('refuses in default mode what would ask, telling the model how the user can allow it', async () => {
+    await keys();
+    server.enqueue({ toolCalls: [{ name: 'write_file', input: { path: 'x.txt', content: 'x' } }] }, { text: 'Could not write.' });
+    const r = await run(['-p', 'write x']);
+    expect(r.code).toBe(0);
+    const [result] = lastToolResults();
+    expect(result!.is_error).toBe(true);
+    expect(JSON.stringify(result!.content)).toContain('--mode auto');
+    await expect(readFile(join(work, 'x.txt'), 'utf8')).rejects.toThrow();
+  });
+
+  it('runs commands and writes in auto mode, in the -C workspace', async () => {
+    await keys();
+    const ws = join(work, 'ws');
+    await mkdir(ws);
+    server.enqueue(
+      { toolCalls: [{ name: 'bash', input: { command: 'echo hello > made.txt && pwd' } }] },
+      { text: 'Made it.' },
+    );
+    const r = await run(['-p', 'make a file', '--mode', 'auto', '-C', ws]);
+    expect(r.code).toBe(0);
+    expect(await readFile(join(ws, 'made.txt'), 'utf8')).toBe('hello\n');
+    expect(JSON.stringify(lastToolResults()[0]!.content)).toContain(ws);
+  });
+
+  it('returns structured output valid against --output-schema', async () => {
+    await keys();
+    const schema = join(work, 'schema.json');
+    await writeFile(schema, JSON.stringify({ type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] }));
+    server.enqueue({ toolCalls: [{ name: 'submit_result', input: { count: 3 } }] });
+    const r = await run(['-p', 'count', '--output-schema', schema, '--output-format', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'success', structured_output: { count: 3 }, result: '{"count":3}' });
+  });
+
+  it('reads the message from stdin when none is given', async () => {
+    await keys();
+    server.enqueue({ text: 'Got it.' });
+    const r = await run(['-p'], { input: 'from stdin\n' });
+    expect(r.stdout).toBe('Got it.\n');
+    expect(JSON.stringify(server.requests[0]!.body)).toContain('from stdin');
+  });
+});
+
+describe('configuration and usage errors exit 2', () => {
+  it('explains a missing model configuration', async () => {
+    const r = await run(['-p', 'hi']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('No model is configured');
+  });
+
+  it('names a broken keys.json', async () => {
+    await mkdir(join(home, 'config', 'feiyu'), { recursive: true });
+    await writeFile(join(home, 'config', 'feiyu', 'keys.json'), '{ "models": [ ');
+    const r = await run(['-p', 'hi']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('keys.json');
+  });
+
+  it('refuses an unknown option and a bad mode, in Chinese too', async () => {
+    expect(await run(['--bogus'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown option --bogus') });
+    const zh = await run(['--mode', 'yolo', '--lang', 'zh']);
+    expect(zh.code).toBe(2);
+    expect(zh.stderr).toContain('--mode 必须是 default, auto, plan, readonly 之一');
+  });
+
+  it('prints help and version', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--output-format');
+    const version = await run(['-v']);
+    expect(version.stdout.trim()).toBe(JSON.parse(await readFile(join(import.meta.dirname, '..', 'package.json'), 'utf8')).version);
+  });
+});
+
+describe('interactive mode with piped stdin', () => {
+  it('answers each line in turn, then leaves at the end of input', async () => {
+    await keys();
+    server.enqueue({ toolCalls: [{ name: 'list_files', input: {} }] }, { text: 'Nothing here.' }, { text: 'Second answer.' });
+    const r = await run([], { input: 'what files?\nand now?\n', env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('● list_files');
+    expect(r.stdout).toContain('Nothing here.');
+    expect(r.stdout).toContain('Second answer.');
+    expect(r.stdout.indexOf('Nothing here.')).toBeLessThan(r.stdout.indexOf('Second answer.'));
+    expect(r.stdout).not.toMatch(/\x1b\[/);
+    expect(server.requests).toHaveLength(3);
+    expect(server.violations).toEqual([]);
+  });
+
+  it('speaks Chinese when asked', async () => {
+    await keys();
+    server.enqueue({ text: '好的。' });
+    const r = await run(['--lang', 'zh'], { input: '你好\n' });
+    expect(r.stdout).toContain('工作区');
+    expect(r.stdout).toContain('好的。');
+    expect(r.stdout).toContain('再见。');
+  });
+});

@@ -1,0 +1,384 @@
+// A fake model server for every test suite: real HTTP on 127.0.0.1, speaking the Anthropic
+// Messages and OpenAI Chat Completions wire formats (SSE streaming and plain JSON), playing a
+// scripted queue of replies, recording every request, and checking each request's history
+// the way the real APIs do (every tool call answered by exactly one result).
+//
+//   const server = await startFakeServer();
+//   server.enqueue({ toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] }, { text: 'Done.' });
+//   const provider = createProvider(fakeModel(server, 'openai'), { retry: { baseDelayMs: 5 } });
+//   ... run the code under test ...
+//   expect(server.violations).toEqual([]);
+//   await server.close();
+//
+// Replies are served in order whatever the wire format of the request. `requests` and
+// `violations` are plain arrays: tests may read them and empty them (`length = 0`).
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { saveKeys } from '../src/keys.js';
+import type { ModelConfig, WireFormat } from '../src/types.js';
+
+export type FakeToolCall = {
+  /** Default: `call_<reply number>_<position>`, the reply number counting from 1 over the server's life. */
+  id?: string;
+  name: string;
+  input?: unknown;
+  /** Sent instead of JSON.stringify(input), e.g. to send arguments that do not parse. */
+  rawArguments?: string;
+};
+
+export type FakeUsage = { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+
+/** A model reply. Streamed content comes in several chunks per text, thinking and tool call. */
+export type FakeContentReply = {
+  text?: string;
+  thinking?: string;
+  /** The thinking block's signature (Anthropic). Default: `sig-<reply number>` when thinking is set. */
+  signature?: string;
+  toolCalls?: FakeToolCall[];
+  /** Default: tool_use when toolCalls is set, else end. */
+  stop?: 'end' | 'tool_use' | 'max_tokens';
+  /**
+   * Default: input ≈ request body characters / 4, output ≈ reply characters / 4, no cache.
+   * `input` means tokens outside the cache (the OpenAI format reports prompt_tokens = input + cacheRead).
+   */
+  usage?: FakeUsage;
+  /** OpenAI format only: send no usage at all, even when asked (Anthropic always sends usage). */
+  noUsage?: boolean;
+  /** Pause between streamed events. */
+  chunkDelayMs?: number;
+  /** Stream the content, then never finish (no stop reason, connection left open). */
+  hang?: boolean;
+};
+/** An HTTP error. Default body: the wire format's error shape with a message naming the status. */
+export type FakeErrorReply = { status: number; body?: unknown; headers?: Record<string, string> };
+/** Close the connection without answering. */
+export type FakeDropReply = { dropConnection: true };
+export type FakeReply = FakeContentReply | FakeErrorReply | FakeDropReply;
+
+export type RecordedRequest = { path: string; headers: Record<string, string>; body: any; format: WireFormat };
+
+export interface FakeServer {
+  /** The server root, e.g. http://127.0.0.1:PORT */
+  readonly url: string;
+  /** baseURL for the Anthropic SDK (the root). */
+  readonly anthropicBaseURL: string;
+  /** baseURL for the OpenAI SDK (the root + /v1). */
+  readonly openaiBaseURL: string;
+  readonly requests: RecordedRequest[];
+  /** Requests the real APIs would reject (unanswered or orphan tool results), and script errors. */
+  readonly violations: string[];
+  enqueue(...replies: FakeReply[]): void;
+  /** Replies left in the queue. */
+  pending(): number;
+  /** Forgets queued replies, recorded requests and violations (between tests). */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const PATHS: Record<string, WireFormat> = { '/v1/messages': 'anthropic', '/v1/chat/completions': 'openai' };
+
+export async function startFakeServer(): Promise<FakeServer> {
+  const queue: FakeReply[] = [];
+  const requests: RecordedRequest[] = [];
+  const violations: string[] = [];
+  let served = 0; // never reset, so default ids stay unique across reset() and between tests
+
+  const server = createServer(async (req, res) => {
+    res.on('error', () => {}); // a client that aborted mid-stream is normal here
+    const raw = await readBody(req);
+    const format = PATHS[(req.url ?? '').split('?')[0]!];
+    if (req.method !== 'POST' || !format) {
+      violations.push(`unexpected request: ${req.method} ${req.url}`);
+      return sendJson(res, 404, { error: { type: 'not_found_error', message: `fake server: no route ${req.method} ${req.url}` } });
+    }
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('not an object');
+    } catch {
+      violations.push(`request body is not a JSON object: ${raw.slice(0, 200)}`);
+      return sendError(res, format, 400, 'fake server: request body is not a JSON object');
+    }
+    requests.push({ path: req.url!, headers: flatHeaders(req), body, format });
+    const n = requests.length;
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    const problems = format === 'anthropic' ? anthropicProblems(messages) : openaiProblems(messages);
+    if (problems.length > 0) {
+      violations.push(...problems.map((p) => `request ${n}: ${p}`));
+      return sendError(res, format, 400, problems.join('; '));
+    }
+    const reply = queue.shift();
+    if (!reply) {
+      const message = `fake server: the script ran out of replies at request ${n} (${format})`;
+      violations.push(message);
+      return sendError(res, format, 500, message);
+    }
+    if ('dropConnection' in reply) return req.socket.destroy();
+    if ('status' in reply) return sendError(res, format, reply.status, `fake ${reply.status}`, reply.body, reply.headers);
+    const serial = ++served;
+    const content = { ...reply, toolCalls: (reply.toolCalls ?? []).map((c, i) => ({ ...c, id: c.id ?? `call_${serial}_${i}` })) };
+    const usage = usageFor(content, raw.length);
+    const jsonReply = format === 'anthropic' ? anthropicJson : openaiJson;
+    if (body.stream !== true) return sendJson(res, 200, jsonReply(content, usage, body, serial));
+    const { events, end } = (format === 'anthropic' ? anthropicEvents : openaiEvents)(content, usage, body, serial);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    for (const event of [...events, ...(content.hang ? [] : end)]) {
+      if (res.destroyed) return;
+      res.write(event);
+      if (content.chunkDelayMs) await sleep(content.chunkDelayMs);
+    }
+    if (!content.hang) res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    anthropicBaseURL: url,
+    openaiBaseURL: `${url}/v1`,
+    requests,
+    violations,
+    enqueue: (...replies) => void queue.push(...replies),
+    pending: () => queue.length,
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+      violations.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections(); // hanging streams included
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A model configuration pointing the real SDK of `format` at the fake server. */
+export function fakeModel(server: FakeServer, format: WireFormat, overrides: Partial<ModelConfig> = {}): ModelConfig {
+  return {
+    name: `fake-${format}`,
+    provider: format,
+    model: format === 'anthropic' ? 'claude-fake' : 'gpt-fake',
+    baseURL: format === 'anthropic' ? server.anthropicBaseURL : server.openaiBaseURL,
+    apiKey: 'test-key',
+    vision: true,
+    contextWindow: 200_000,
+    maxOutputTokens: 4096,
+    ...overrides,
+  };
+}
+
+/**
+ * Writes `<configHome>/feiyu/keys.json` (configHome = the XDG_CONFIG_HOME a child process gets)
+ * with two models, "fake-anthropic" and "fake-openai", the default being `format`'s. Returns its path.
+ */
+export function writeFakeKeys(configHome: string, server: FakeServer, format: WireFormat = 'anthropic', overrides: Partial<ModelConfig> = {}): string {
+  const file = join(configHome, 'feiyu', 'keys.json');
+  const models = (['anthropic', 'openai'] as const).map((f) => fakeModel(server, f, overrides));
+  saveKeys(file, { default: `fake-${format}`, models });
+  return file;
+}
+
+// ---------------------------------------------------------------------------------------------
+// History checks: what the real APIs reject with a 400
+
+function anthropicProblems(messages: any[]): string[] {
+  const problems: string[] = [];
+  const blocksOf = (m: any): any[] => (Array.isArray(m?.content) ? m.content : []);
+  const callIds = (m: any): string[] => (m?.role === 'assistant' ? blocksOf(m).filter((b) => b.type === 'tool_use').map((b) => b.id) : []);
+  messages.forEach((m, i) => {
+    const results: string[] = m.role === 'user' ? blocksOf(m).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id) : [];
+    const next = messages[i + 1];
+    const nextResults: string[] = next?.role === 'user' ? blocksOf(next).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id) : [];
+    for (const id of callIds(m)) {
+      const count = nextResults.filter((r) => r === id).length;
+      if (count !== 1) problems.push(`messages[${i}]: tool_use ${id} has ${count} tool_result blocks in the next message (expected 1)`);
+    }
+    const asked = callIds(messages[i - 1]);
+    for (const id of results) if (!asked.includes(id)) problems.push(`messages[${i}]: tool_result ${id} answers no tool_use of the previous message`);
+    const firstOther = blocksOf(m).findIndex((b) => b.type !== 'tool_result');
+    if (results.length > 0 && firstOther !== -1 && blocksOf(m).slice(firstOther).some((b) => b.type === 'tool_result')) {
+      problems.push(`messages[${i}]: tool_result blocks must come before other content`);
+    }
+  });
+  return problems;
+}
+
+function openaiProblems(messages: any[]): string[] {
+  const problems: string[] = [];
+  messages.forEach((m, i) => {
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
+      const answers: string[] = [];
+      for (let j = i + 1; messages[j]?.role === 'tool'; j++) answers.push(messages[j].tool_call_id);
+      for (const call of m.tool_calls) {
+        const count = answers.filter((a) => a === call.id).length;
+        if (count !== 1) problems.push(`messages[${i}]: tool call ${call.id} has ${count} tool messages after it (expected 1)`);
+      }
+    }
+    if (m.role === 'tool') {
+      let k = i - 1;
+      while (messages[k]?.role === 'tool') k--;
+      const asked = messages[k]?.role === 'assistant' ? (messages[k].tool_calls ?? []).map((c: any) => c.id) : [];
+      if (!asked.includes(m.tool_call_id)) problems.push(`messages[${i}]: tool message ${m.tool_call_id} answers no tool call`);
+    }
+  });
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replies
+
+type Content = FakeContentReply & { toolCalls: (FakeToolCall & { id: string })[] };
+type Tokens = Required<FakeUsage>;
+
+const argumentsOf = (c: FakeToolCall) => c.rawArguments ?? JSON.stringify(c.input ?? {});
+const stopOf = (c: Content) => c.stop ?? (c.toolCalls.length > 0 ? 'tool_use' : 'end');
+const signatureOf = (c: Content, n: number) => c.signature ?? `sig-${n}`;
+
+function usageFor(c: Content, requestChars: number): Tokens {
+  const replyChars = (c.text ?? '').length + (c.thinking ?? '').length + c.toolCalls.reduce((sum, t) => sum + t.name.length + argumentsOf(t).length, 0);
+  return {
+    input: c.usage?.input ?? Math.ceil(requestChars / 4),
+    output: c.usage?.output ?? Math.max(1, Math.ceil(replyChars / 4)),
+    cacheRead: c.usage?.cacheRead ?? 0,
+    cacheWrite: c.usage?.cacheWrite ?? 0,
+  };
+}
+
+/** Splits text into up to three pieces, on code points (never inside a surrogate pair). */
+function chunks(text: string): string[] {
+  const points = Array.from(text);
+  const size = Math.max(1, Math.ceil(points.length / 3));
+  const out: string[] = [];
+  for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(''));
+  return out;
+}
+
+const ANTHROPIC_STOP = { end: 'end_turn', tool_use: 'tool_use', max_tokens: 'max_tokens' } as const;
+const OPENAI_STOP = { end: 'stop', tool_use: 'tool_calls', max_tokens: 'length' } as const;
+
+const anthropicUsage = (u: Tokens) => ({
+  input_tokens: u.input,
+  output_tokens: u.output,
+  cache_read_input_tokens: u.cacheRead,
+  cache_creation_input_tokens: u.cacheWrite,
+});
+const openaiUsage = (u: Tokens) => ({
+  prompt_tokens: u.input + u.cacheRead,
+  completion_tokens: u.output,
+  total_tokens: u.input + u.cacheRead + u.output,
+  prompt_tokens_details: { cached_tokens: u.cacheRead },
+});
+
+function anthropicJson(c: Content, u: Tokens, body: any, n: number) {
+  const content: unknown[] = [];
+  if (c.thinking !== undefined) content.push({ type: 'thinking', thinking: c.thinking, signature: signatureOf(c, n) });
+  if (c.text !== undefined) content.push({ type: 'text', text: c.text });
+  for (const t of c.toolCalls) content.push({ type: 'tool_use', id: t.id, name: t.name, input: parseOr(argumentsOf(t), {}) });
+  return { id: `msg_${n}`, type: 'message', role: 'assistant', model: body.model, content, stop_reason: ANTHROPIC_STOP[stopOf(c)], stop_sequence: null, usage: anthropicUsage(u) };
+}
+
+function anthropicEvents(c: Content, u: Tokens, body: any, n: number) {
+  const sse = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const events = [sse('message_start', { message: { ...anthropicJson({ ...c, text: undefined, thinking: undefined, toolCalls: [] }, { ...u, output: 1 }, body, n), stop_reason: null } })];
+  let index = 0;
+  const block = (start: object, deltas: object[]) => {
+    events.push(sse('content_block_start', { index, content_block: start }));
+    for (const delta of deltas) events.push(sse('content_block_delta', { index, delta }));
+    events.push(sse('content_block_stop', { index }));
+    index++;
+  };
+  if (c.thinking !== undefined) {
+    const deltas: object[] = chunks(c.thinking).map((thinking) => ({ type: 'thinking_delta', thinking }));
+    block({ type: 'thinking', thinking: '', signature: '' }, [...deltas, { type: 'signature_delta', signature: signatureOf(c, n) }]);
+  }
+  if (c.text !== undefined) block({ type: 'text', text: '' }, chunks(c.text).map((text) => ({ type: 'text_delta', text })));
+  for (const t of c.toolCalls) {
+    block({ type: 'tool_use', id: t.id, name: t.name, input: {} }, chunks(argumentsOf(t)).map((partial_json) => ({ type: 'input_json_delta', partial_json })));
+  }
+  const end = [
+    sse('message_delta', { delta: { stop_reason: ANTHROPIC_STOP[stopOf(c)], stop_sequence: null }, usage: { output_tokens: u.output } }),
+    sse('message_stop', {}),
+  ];
+  return { events, end };
+}
+
+function openaiJson(c: Content, u: Tokens, body: any, n: number) {
+  const message: Record<string, unknown> = { role: 'assistant', content: c.text ?? null };
+  if (c.thinking !== undefined) message.reasoning_content = c.thinking;
+  if (c.toolCalls.length > 0) message.tool_calls = c.toolCalls.map((t) => ({ id: t.id, type: 'function', function: { name: t.name, arguments: argumentsOf(t) } }));
+  const reply: Record<string, unknown> = {
+    id: `chatcmpl-${n}`,
+    object: 'chat.completion',
+    created: 1700000000,
+    model: body.model,
+    choices: [{ index: 0, message, finish_reason: OPENAI_STOP[stopOf(c)] }],
+  };
+  if (!c.noUsage) reply.usage = openaiUsage(u);
+  return reply;
+}
+
+function openaiEvents(c: Content, u: Tokens, body: any, n: number) {
+  const base = { id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: 1700000000, model: body.model };
+  const chunk = (delta: object, finish_reason: string | null = null) =>
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
+  const events = [chunk({ role: 'assistant', content: '' })];
+  for (const piece of chunks(c.thinking ?? '')) events.push(chunk({ reasoning_content: piece }));
+  for (const piece of chunks(c.text ?? '')) events.push(chunk({ content: piece }));
+  c.toolCalls.forEach((t, index) => {
+    events.push(chunk({ tool_calls: [{ index, id: t.id, type: 'function', function: { name: t.name, arguments: '' } }] }));
+    for (const piece of chunks(argumentsOf(t))) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  });
+  const end = [chunk({}, OPENAI_STOP[stopOf(c)])];
+  if (body.stream_options?.include_usage && !c.noUsage) end.push(`data: ${JSON.stringify({ ...base, choices: [], usage: openaiUsage(u) })}\n\n`);
+  end.push('data: [DONE]\n\n');
+  return { events, end };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
+
+function sendError(res: ServerResponse, format: WireFormat, status: number, message: string, body?: unknown, headers: Record<string, string> = {}) {
+  const type = ERROR_TYPES[status] ?? 'api_error';
+  const standard = format === 'anthropic' ? { type: 'error', error: { type, message } } : { error: { message, type, param: null, code: null } };
+  sendJson(res, status, body ?? standard, headers);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    req.on('data', (p: Buffer) => parts.push(p));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', () => resolve('')); // the client went away; nothing will be answered
+  });
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+}
+
+function parseOr(text: string, fallback: unknown): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fallback;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,297 @@
+// Sessions on real files: what the real agent emits is written and read back as the same history;
+// torn lines, killed tool calls, garbage and newer formats load safely; the history a load gives
+// is one the provider accepts (checked by the fake server over real HTTP).
+import { appendFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtemp, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Agent } from '../src/agent.js';
+import { fileVersion } from '../src/paths.js';
+import { createProvider } from '../src/providers.js';
+import {
+  findLastSession,
+  findSession,
+  listSessions,
+  loadSession,
+  restoreFiles,
+  SessionError,
+  SessionWriter,
+  sessionsDir,
+} from '../src/session.js';
+import type { Message, Tool, ToolContext } from '../src/types.js';
+import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+
+let server: FakeServer;
+let state: string;
+const ROOT = '/work/project';
+
+beforeAll(async () => {
+  server = await startFakeServer();
+});
+afterAll(() => server.close());
+
+beforeEach(async () => {
+  state = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-session-')));
+  server.requests.length = 0;
+  server.violations.length = 0;
+});
+
+const echo: Tool = {
+  name: 'echo',
+  description: 'Echoes its text.',
+  parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  kind: 'read',
+  run: async (args: { text: string }) => ({ output: `echo: ${args.text}` }),
+};
+
+function makeAgent(maxRounds = 25) {
+  const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shellCwd: state, env: {} };
+  const provider = createProvider(fakeModel(server, 'anthropic'), { retry: { baseDelayMs: 1 } });
+  return new Agent({ provider, tools: [echo], system: 'test', ctx, maxRounds });
+}
+
+/** Writes a session file by hand: a header, then the given lines (objects become JSON). */
+function handWritten(lines: (object | string)[], header: object = {}): string {
+  const dir = sessionsDir(state);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'hand.jsonl');
+  const all = [{ type: 'header', version: 1, id: 'hand', root: ROOT, created: '2025-01-01T00:00:00.000Z', model: 'm', ...header }, ...lines];
+  writeFileSync(file, all.map((l) => (typeof l === 'string' ? l : JSON.stringify(l)) + '\n').join(''));
+  return file;
+}
+
+const msg = (message: Message) => ({ type: 'message', message });
+const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
+const calls = (...ids: string[]): Message => ({
+  role: 'assistant',
+  content: ids.map((id) => ({ type: 'tool_call' as const, id, name: 'echo', input: { text: id } })),
+});
+const result = (id: string, content = `echo: ${id}`) => ({ type: 'tool_result' as const, callId: id, content });
+const interrupted = (id: string) => ({ type: 'tool_result' as const, callId: id, content: '[interrupted]', isError: true });
+
+/** Sends the history to the fake server the way the agent would; returns what the server found wrong. */
+async function providerAccepts(messages: Message[]): Promise<string[]> {
+  server.enqueue({ text: 'ok' });
+  const provider = createProvider(fakeModel(server, 'anthropic'), { retry: { maxAttempts: 1 } });
+  for await (const _event of provider.stream({ system: 's', messages, tools: [echo] })) {
+    // drained
+  }
+  return server.violations;
+}
+
+describe('writing a session', () => {
+  it('writes what the agent emits, 0600 in a 0700 folder, and loads the same history back', async () => {
+    const agent = makeAgent(1);
+    const writer = SessionWriter.create(state, ROOT, 'fake-anthropic');
+    agent.on((e) => writer.onEvent(e));
+    server.enqueue({ toolCalls: [{ id: 'c1', name: 'echo', input: { text: 'one' } }] });
+    expect((await agent.send('first')).stopReason).toBe('max_rounds');
+    // After the round limit the history ends with tool results: the next text is merged into that message.
+    server.enqueue({ text: 'Done.' });
+    await agent.send('go on');
+    expect(agent.messages[2]!.content.map((b) => b.type)).toEqual(['tool_result', 'text']);
+
+    expect(statSync(writer.file).mode & 0o777).toBe(0o600);
+    expect(statSync(sessionsDir(state)).mode & 0o777).toBe(0o700);
+    const loaded = loadSession(writer.file);
+    expect(loaded).toEqual({
+      header: { type: 'header', version: 1, id: writer.id, root: ROOT, created: expect.any(String), model: 'fake-anthropic' },
+      messages: agent.messages,
+      state: {},
+      skipped: 0,
+    });
+    expect(writer.file).toBe(join(sessionsDir(state), `${writer.id}.jsonl`));
+  });
+
+  it('creates no file before the first message; state saved before it follows the header', () => {
+    const writer = SessionWriter.create(state, ROOT, 'm');
+    writer.saveState({ mode: 'auto', todo: [{ text: 'a', done: false }] });
+    writer.onEvent({ type: 'turn_start', text: 'hi' });
+    expect(() => statSync(writer.file)).toThrow();
+    writer.onEvent({ type: 'message', message: user('hi') });
+    const lines = readFileSync(writer.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.type)).toEqual(['header', 'state', 'message']);
+  });
+
+  it('merges state lines in order and writes only the fields that changed', () => {
+    const writer = SessionWriter.create(state, ROOT, 'm');
+    writer.onEvent({ type: 'message', message: user('hi') });
+    const totals = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, cost: 0.01, costUnknown: false, requests: 1 };
+    const files = new Map([['/p/a.ts', { hash: 'h1', size: 3, mtimeMs: 1 }]]);
+    writer.saveState({ model: 'm', mode: 'default', todo: ['x'], totals, files });
+    writer.saveState({ model: 'm', mode: 'plan', todo: ['x'], totals, files });
+    writer.saveState({ model: 'm', mode: 'plan', todo: ['x'], totals, files });
+    const stateLines = readFileSync(writer.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'state');
+    expect(stateLines).toEqual([
+      { type: 'state', model: 'm', mode: 'default', todo: ['x'], totals, files: { '/p/a.ts': { hash: 'h1', size: 3, mtimeMs: 1 } } },
+      { type: 'state', mode: 'plan' },
+    ]);
+    expect(loadSession(writer.file).state).toEqual({ model: 'm', mode: 'plan', todo: ['x'], totals, files: { '/p/a.ts': { hash: 'h1', size: 3, mtimeMs: 1 } } });
+  });
+
+  it('never writes image data, neither from user content nor from tool results', () => {
+    const data = Buffer.alloc(3000, 7).toString('base64');
+    const writer = SessionWriter.create(state, ROOT, 'm');
+    writer.onEvent({ type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', mediaType: 'image/png', data, path: 'shot.png', bytes: 125_000 }] } });
+    writer.onEvent({ type: 'message', message: calls('c1') });
+    writer.onEvent({
+      type: 'message',
+      message: { role: 'user', content: [{ ...result('c1', 'an image'), images: [{ type: 'image', mediaType: 'image/jpeg', data }] }] },
+    });
+    const text = readFileSync(writer.file, 'utf8');
+    expect(text).not.toContain(data.slice(0, 100));
+    expect(loadSession(writer.file).messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'text', text: '[image: shot.png, 122 KB, not saved]' }] },
+      calls('c1'),
+      { role: 'user', content: [result('c1', 'an image\n[image: image/jpeg, 3 KB, not saved]')] },
+    ]);
+  });
+
+  it('starts the history over after a compaction, with the messages emitted after it', () => {
+    const writer = SessionWriter.create(state, ROOT, 'm');
+    for (const m of [user('old'), { role: 'assistant', content: [{ type: 'text', text: 'old answer' }] } as Message]) writer.onEvent({ type: 'message', message: m });
+    writer.onEvent({ type: 'compaction', before: 100, after: 10, method: 'summary', elided: 0, removed: 2 });
+    writer.onEvent({ type: 'message', message: user('summary') });
+    expect(loadSession(writer.file).messages).toEqual([user('summary')]);
+  });
+
+  it('delete() removes the file and writes nothing more', () => {
+    const writer = SessionWriter.create(state, ROOT, 'm');
+    writer.onEvent({ type: 'message', message: user('hi') });
+    writer.delete();
+    writer.onEvent({ type: 'message', message: user('again') });
+    expect(() => statSync(writer.file)).toThrow();
+  });
+
+  it('reports a failed write once and never throws', () => {
+    writeFileSync(join(state, 'sessions'), 'a file where the folder should be');
+    const errors: Error[] = [];
+    const writer = SessionWriter.create(state, ROOT, 'm', (e) => errors.push(e));
+    writer.onEvent({ type: 'message', message: user('hi') });
+    writer.onEvent({ type: 'message', message: user('again') });
+    expect(errors.length).toBe(1);
+    expect(writer.error).toBe(errors[0]);
+  });
+});
+
+describe('loading a session', () => {
+  it('skips a torn last line, and appending after it on resume keeps the next line whole', () => {
+    const file = handWritten([msg(user('hi')), msg({ role: 'assistant', content: [{ type: 'text', text: 'hello' }] })]);
+    appendFileSync(file, '{"type":"message","message":{"role":"user","cont');
+    const loaded = loadSession(file);
+    expect(loaded.skipped).toBe(1);
+    expect(loaded.messages).toEqual([user('hi'), { role: 'assistant', content: [{ type: 'text', text: 'hello' }] }]);
+
+    const writer = SessionWriter.open(file);
+    expect(writer.id).toBe('hand');
+    writer.onEvent({ type: 'message', message: user('next') });
+    expect(loadSession(file)).toMatchObject({ skipped: 1, messages: [user('hi'), expect.anything(), user('next')] });
+  });
+
+  it('answers tool calls killed mid-tool with [interrupted], before any later user text', async () => {
+    const file = handWritten([msg(user('do it')), msg(calls('c1', 'c2')), msg(user('are you there?'))]);
+    const { messages } = loadSession(file);
+    expect(messages).toEqual([
+      user('do it'),
+      calls('c1', 'c2'),
+      { role: 'user', content: [interrupted('c1'), interrupted('c2'), { type: 'text', text: 'are you there?' }] },
+    ]);
+    expect(await providerAccepts(messages)).toEqual([]);
+  });
+
+  it('answers a call at the very end, and only the missing ones of a partly answered reply', async () => {
+    const partly = handWritten([msg(user('do it')), msg(calls('a', 'b')), msg({ role: 'user', content: [result('b')] }), msg(calls('c'))]);
+    const { messages } = loadSession(partly);
+    expect(messages).toEqual([
+      user('do it'),
+      calls('a', 'b'),
+      { role: 'user', content: [interrupted('a'), result('b')] },
+      calls('c'),
+      { role: 'user', content: [interrupted('c')] },
+    ]);
+    expect(await providerAccepts(messages)).toEqual([]);
+  });
+
+  it('skips garbage in the middle, drops empty and orphaned pieces, and counts what it skipped', async () => {
+    const file = handWritten([
+      msg(user('start')),
+      'this is not JSON',
+      msg({ role: 'assistant', content: [] }),
+      '[1,2,3]',
+      msg({ role: 'user', content: [result('lost-call')] }),
+      { type: 'message', message: { role: 'robot', content: [] } },
+      msg({ role: 'assistant', content: [{ type: 'text', text: 'fine' }] }),
+      { type: 'from-the-future', x: 1 },
+    ]);
+    const loaded = loadSession(file);
+    expect(loaded.messages).toEqual([user('start'), { role: 'assistant', content: [{ type: 'text', text: 'fine' }] }]);
+    expect(loaded.skipped).toBe(4);
+    expect(await providerAccepts([...loaded.messages, user('next')])).toEqual([]);
+  });
+
+  it('refuses a newer format with a clear message, and a file that is not a session', () => {
+    const newer = handWritten([msg(user('hi'))], { version: 3, id: 'abc' });
+    expect(() => loadSession(newer)).toThrow(
+      new SessionError('session_newer', { id: 'abc', version: 3, supported: 1 }, 'session abc was written by a newer feiyu (format 3); this version reads format 1'),
+    );
+    const err = (() => {
+      try {
+        loadSession(newer);
+      } catch (e) {
+        return e as SessionError;
+      }
+    })();
+    expect({ code: err?.code, params: err?.params }).toEqual({ code: 'session_newer', params: { id: 'abc', version: 3, supported: 1 } });
+
+    const junk = join(state, 'junk.jsonl');
+    writeFileSync(junk, '\u0000\u0001garbage\n');
+    expect(() => loadSession(junk)).toThrow(SessionError);
+    expect(() => loadSession(join(state, 'missing.jsonl'))).toThrow(/cannot read session/);
+  });
+});
+
+describe('finding sessions', () => {
+  function session(root: string, texts: string[], cost: number | null, mtime: number): SessionWriter {
+    const writer = SessionWriter.create(state, root, 'm');
+    texts.forEach((text, i) => {
+      writer.onEvent({ type: 'message', message: user(text) });
+      writer.onEvent({ type: 'message', message: calls(`c${i}`) });
+      writer.onEvent({ type: 'message', message: { role: 'user', content: [result(`c${i}`)] } });
+    });
+    const totals = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, cost: cost ?? 0, costUnknown: cost === null, requests: 1 };
+    writer.saveState({ totals });
+    utimesSync(writer.file, mtime, mtime);
+    return writer;
+  }
+
+  it('lists this directory’s sessions newest first, and finds them by id, prefix or recency', () => {
+    const older = session(ROOT, ['fix the bug\nin parser.ts', 'and test it'], 0.25, 1_700_000_000);
+    const newer = session(ROOT, ['add a flag'], null, 1_700_000_500);
+    session('/elsewhere', ['not here'], 1, 1_700_000_900);
+    SessionWriter.create(state, ROOT, 'm').saveState({ mode: 'auto' }); // never sent anything: no file
+
+    expect(listSessions(state, ROOT)).toEqual([
+      { id: newer.id, file: newer.file, created: expect.any(String), updated: new Date(1_700_000_500_000).toISOString(), firstRequest: 'add a flag', rounds: 1, cost: null },
+      { id: older.id, file: older.file, created: expect.any(String), updated: new Date(1_700_000_000_000).toISOString(), firstRequest: 'fix the bug', rounds: 2, cost: 0.25 },
+    ]);
+    expect(findLastSession(state, ROOT)).toBe(newer.file);
+    expect(findLastSession(state, '/nowhere')).toBeNull();
+    expect(findSession(state, older.id)).toBe(older.file);
+    expect(findSession(state, older.id.slice(0, -2))).toBe(older.file);
+    expect(findSession(state, '')).toBeNull();
+    expect(findSession(state, 'no-such-id')).toBeNull();
+  });
+});
+
+describe('read-before-write records on resume', () => {
+  it('keeps the records of unchanged files and drops changed or missing ones', async () => {
+    const [same, changed, gone] = ['same.txt', 'changed.txt', 'gone.txt'].map((n) => join(state, n));
+    for (const f of [same!, changed!]) writeFileSync(f, 'content\n');
+    const saved = { [same!]: await fileVersion(same!), [changed!]: await fileVersion(changed!), [gone!]: { hash: 'x', size: 1, mtimeMs: 1 } };
+    writeFileSync(changed!, 'content, edited elsewhere\n');
+    const files = new Map();
+    const dropped = await restoreFiles(saved, files);
+    expect({ kept: [...files.keys()], dropped }).toEqual({ kept: [same], dropped: [changed, gone] });
+  });
+});

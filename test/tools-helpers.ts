@@ -1,0 +1,20 @@
+// Shared by the tools tests: a real temporary workspace and a ToolContext over it.
+
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { onTestFinished } from 'vitest';
+import type { ToolContext } from '../src/types.js';
+
+/** A fresh workspace holding `files` (path → content), removed when the test ends. */
+export async function workspace(files: Record<string, string | Buffer> = {}): Promise<ToolContext & { shellCwd: string }> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-tools-')));
+  onTestFinished(() => rm(base, { recursive: true, force: true }));
+  const root = join(base, 'ws');
+  await mkdir(root);
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), content);
+  }
+  return { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env };
+}

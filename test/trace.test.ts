@@ -1,0 +1,121 @@
+// The trace on real files: what a real agent run logs (and leaves out), daily files by the event's
+// date, FEIYU_NO_LOG, pruning, and a failing disk that never throws into the caller.
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtemp, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Agent } from '../src/agent.js';
+import { createProvider } from '../src/providers.js';
+import { dayOf, logsDir, openTrace, pruneLogs } from '../src/trace.js';
+import type { Tool, ToolContext } from '../src/types.js';
+import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+
+let server: FakeServer;
+let state: string;
+const ROOT = '/work/project';
+const base = { root: ROOT, env: {}, model: 'fake-openai', version: '0.1.0', mode: 'default' };
+
+beforeAll(async () => {
+  server = await startFakeServer();
+});
+afterAll(() => server.close());
+
+beforeEach(async () => {
+  state = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-trace-')));
+  server.requests.length = 0;
+});
+
+const readLog = (day: string) =>
+  readFileSync(join(logsDir(state), `${day}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+const write: Tool = {
+  name: 'write_note',
+  description: 'Writes a note.',
+  parameters: { type: 'object', properties: { text: { type: 'string' } } },
+  kind: 'write',
+  run: async (args: { text: string }) => ({ output: 'written', change: { path: 'note.txt', before: 'x'.repeat(5000), after: args.text } }),
+};
+
+describe('trace', () => {
+  it('logs a real run: run_start first, every event with run_id, ts and root, no deltas and no user pieces', async () => {
+    const at = new Date(2025, 4, 6, 10, 0, 0);
+    const trace = openTrace({ ...base, stateDir: state, runId: 'run-1', clock: () => at })!;
+    const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shellCwd: state, env: {} };
+    const provider = createProvider(fakeModel(server, 'openai', { price: { input: 1, output: 2 } }), { retry: { baseDelayMs: 1 } });
+    const agent = new Agent({ provider, tools: [write], system: 'test', ctx });
+    agent.on((e) => trace.write(e));
+    server.enqueue(
+      { text: 'Writing.', toolCalls: [{ id: 'w1', name: 'write_note', input: { text: 'hello' } }], usage: { input: 100, output: 20 } },
+      { text: 'Done.', usage: { input: 150, output: 5 } },
+    );
+    await agent.send('write a note');
+    trace.close();
+
+    const lines = readLog('2025-05-06');
+    expect(lines.map((l) => l.type)).toEqual([
+      'run_start',
+      'turn_start',
+      'request_start',
+      'usage',
+      'message',
+      'tool_call',
+      'tool_result',
+      'request_start',
+      'usage',
+      'message',
+      'turn_end',
+    ]);
+    const ts = at.toISOString();
+    expect(lines[0]).toEqual({ type: 'run_start', run_id: 'run-1', ts, root: ROOT, model: 'fake-openai', version: '0.1.0', mode: 'default' });
+    expect(lines.every((l) => l.run_id === 'run-1' && l.ts === ts && l.root === ROOT)).toBe(true);
+    expect(lines[1]).toEqual({ type: 'turn_start', text: 'write a note', run_id: 'run-1', ts, root: ROOT });
+    expect(lines[3]).toMatchObject({ type: 'usage', input: 100, output: 20, cost: (100 + 40) / 1e6 });
+    expect(lines[5]).toMatchObject({ type: 'tool_call', name: 'write_note', input: { text: 'hello' } });
+    // Whole files before and after an edit are not logged: their sizes are.
+    expect(lines[6]).toMatchObject({ type: 'tool_result', name: 'write_note', output: 'written', change: { path: 'note.txt', beforeBytes: 5000, afterBytes: 5 } });
+    expect(lines[9]).toMatchObject({ type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } });
+    expect(lines[10]).toMatchObject({ type: 'turn_end', stopReason: 'end', text: 'Done.', rounds: 1 });
+
+    expect(statSync(join(logsDir(state), '2025-05-06.jsonl')).mode & 0o777).toBe(0o600);
+    expect(statSync(logsDir(state)).mode & 0o777).toBe(0o700);
+  });
+
+  it('writes each event to the file of its own date, so a run crossing midnight goes on in the next file', () => {
+    let now = new Date(2025, 0, 31, 23, 59, 30);
+    const trace = openTrace({ ...base, stateDir: state, runId: 'r', clock: () => now })!;
+    trace.write({ type: 'turn_start', text: 'late' });
+    now = new Date(2025, 1, 1, 0, 0, 10);
+    trace.write({ type: 'turn_end', stopReason: 'end', text: 'early', rounds: 0 });
+    expect(readLog('2025-01-31').map((l) => l.type)).toEqual(['run_start', 'turn_start']);
+    expect(readLog('2025-02-01').map((l) => l.type)).toEqual(['turn_end']);
+  });
+
+  it('is off with FEIYU_NO_LOG=1', () => {
+    expect(openTrace({ ...base, stateDir: state, env: { FEIYU_NO_LOG: '1' } })).toBeNull();
+    expect(existsSync(logsDir(state))).toBe(false);
+    expect(openTrace({ ...base, stateDir: state, env: { FEIYU_NO_LOG: '0' } })).not.toBeNull();
+  });
+
+  it('stops logging on a failed write, reports it once, and never throws', () => {
+    writeFileSync(logsDir(state), 'a file where the folder should be');
+    const errors: Error[] = [];
+    const trace = openTrace({ ...base, stateDir: state, onError: (e) => errors.push(e) })!;
+    trace.write({ type: 'turn_start', text: 'a' });
+    trace.write({ type: 'turn_start', text: 'b' });
+    expect(errors.length).toBe(1);
+    expect(trace.error).toBe(errors[0]);
+  });
+
+  it('prunes daily files older than 30 days and leaves anything else alone', () => {
+    const dir = logsDir(state);
+    mkdirSync(dir, { recursive: true });
+    const now = new Date(2025, 2, 31, 12, 0);
+    const daysAgo = (n: number) => dayOf(new Date(2025, 2, 31 - n));
+    for (const n of [0, 29, 30, 31, 90]) writeFileSync(join(dir, `${daysAgo(n)}.jsonl`), '{}\n');
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
+    expect(pruneLogs(state, 30, now)).toBe(2);
+    expect(readdirSync(dir).sort()).toEqual([`${daysAgo(30)}.jsonl`, `${daysAgo(29)}.jsonl`, `${daysAgo(0)}.jsonl`, 'notes.txt']);
+    expect(pruneLogs(join(state, 'nothing-here'))).toBe(0);
+  });
+});
