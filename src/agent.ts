@@ -2,6 +2,7 @@
 // Emits one AgentEvent stream; prints nothing and knows no rules (permissions and hooks come in
 // through beforeToolCall / afterToolCall). Must not import ui, session, trace or cli.
 
+import { compactHistory, estimateTokens, needsCompaction, type CompactionEvent } from './compact.js';
 import { costOf } from './pricing.js';
 import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './runtool.js';
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
@@ -39,6 +40,8 @@ export type AgentConfig = {
   onStop?: (text: string, signal: AbortSignal) => Promise<string | null>;
   /** Structured output: the final answer must be JSON valid against this schema. */
   outputSchema?: JsonSchema;
+  /** The rendered todo list, carried over verbatim by compaction. */
+  todo?: () => string | undefined;
 };
 
 export type TurnResult = { stopReason: TurnStopReason; text: string; rounds: number; structured?: unknown };
@@ -60,6 +63,9 @@ export class Agent {
   private readonly tools = new Map<string, Tool>();
   private readonly listeners = new Set<(event: AgentEvent) => void>();
   private estimateNoticed = false;
+  /** The last request's reported input tokens and how many messages it carried: the base of the context estimate. */
+  private lastInput = 0;
+  private lastCount = 0;
 
   constructor(private readonly config: AgentConfig) {
     this.provider = config.provider;
@@ -152,17 +158,75 @@ export class Agent {
     return this.end('error', text, rounds);
   }
 
+  /**
+   * Compacts the history when the next request would pass 75% of the window, or always with
+   * `force` (/compact). Contract: at most one summary request per call; never throws.
+   */
+  async compact(signal: AbortSignal, opts: { force?: boolean; focus?: string } = {}): Promise<CompactionEvent | null> {
+    // Before the first request (or after a resume) only estimates exist: the fixed part plus the history.
+    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.config.system + JSON.stringify(this.toolSpecs()));
+    const added = estimateTokens(this.messages.slice(this.lastCount));
+    const contextWindow = this.provider.config.contextWindow;
+    if (!opts.force && !needsCompaction(base, added, contextWindow)) return null;
+    const result = await compactHistory({
+      provider: this.provider,
+      messages: this.messages,
+      contextWindow,
+      contextTokens: base + added,
+      focus: opts.focus,
+      todo: this.config.todo?.(),
+      files: this.config.ctx.files,
+      root: this.config.ctx.root,
+      signal,
+      force: opts.force,
+      emit: (e) => this.emit(e),
+    });
+    if (!result) return null;
+    if (result.usage) this.countUsage(result.usage, result.usageEstimated === true, false);
+    this.messages.splice(0, this.messages.length, ...result.messages);
+    this.lastInput = result.event.after;
+    this.lastCount = this.messages.length;
+    this.emit(result.event);
+    // The session file starts its history over at a compaction event: it gets the new one as messages.
+    for (const message of this.messages) this.emit({ type: 'message', message });
+    return result.event;
+  }
+
+  private toolSpecs() {
+    return [...this.tools.values()].map(({ name, description, parameters }) => ({ name, description, parameters }));
+  }
+
   private async request(round: number, signal: AbortSignal): Promise<Reply> {
+    await this.compact(signal);
     const config = this.provider.config;
     this.emit({ type: 'request_start', round, model: config.name });
-    const tools = [...this.tools.values()].map(({ name, description, parameters }) => ({ name, description, parameters }));
-    const stream = this.provider.stream({ system: this.config.system, messages: this.messages, tools }, signal);
+    const sent = this.messages.length;
+    // The SDKs leave a listener on the signal they get: give each request its own, linked to the turn's.
+    const own = new AbortController();
+    const relay = () => own.abort();
+    signal.addEventListener('abort', relay, { once: true });
+    if (signal.aborted) own.abort();
+    try {
+      return await this.stream(sent, own.signal);
+    } finally {
+      signal.removeEventListener('abort', relay);
+    }
+  }
+
+  private async stream(sent: number, signal: AbortSignal): Promise<Reply> {
+    const config = this.provider.config;
+    const stream = this.provider.stream({ system: this.config.system, messages: this.messages, tools: this.toolSpecs() }, signal);
     for await (const event of stream) {
       if (event.type !== 'done') {
         this.emit(event);
         continue;
       }
       this.countUsage(event.usage, event.usageEstimated === true, false);
+      const input = event.usage.input + event.usage.cacheRead + event.usage.cacheWrite;
+      if (input > 0 && !event.usageEstimated) {
+        this.lastInput = input;
+        this.lastCount = sent;
+      }
       if (event.usageEstimated && !this.estimateNoticed) {
         this.estimateNoticed = true;
         this.emit({ type: 'notice', code: 'usage_estimated' });

@@ -27,7 +27,8 @@ type Spec = {
   positionals: 'paths' | 'text';
   /** With no path given, the program reads the current folder. */
   readsCwd?: boolean;
-  check?: (p: Parsed, outside: OutsideCheck) => ArgProblem | null;
+  /** Program-specific rules; may drop positionals that are not paths (a search pattern). */
+  check?: (p: Parsed) => ArgProblem | null;
 };
 
 const unsafe = (detail: string): ArgProblem => ({ code: 'unsafe_option', detail });
@@ -77,7 +78,8 @@ const PROGRAMS: Record<string, Spec> = {
     readsCwd: true,
     values: ['-e', '--regexp', '-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '--type-add', '--type-clear', '-m', '--max-count', '-A', '-B', '-C', '--after-context', '--before-context', '--context', '-j', '--threads', '-M', '--max-columns', '-r', '--replace', '-E', '--encoding', '-d', '--max-depth', '--max-filesize', '--path-separator', '--colors', '--color', '--sort', '--sortr', '--field-match-separator', '--field-context-separator', '--context-separator', '--dfa-size-limit', '--regex-size-limit', '--engine', '--pre-glob', '--hyperlink-format', '--generate'],
     pathValues: ['-f', '--file', '--ignore-file'],
-    forbid: ['--pre', '--hostname-bin', '-z', '--search-zip'],
+    // --pre and -z run other programs; --hidden and -u read hidden files such as .env.
+    forbid: ['--pre', '--hostname-bin', '-z', '--search-zip', '--hidden', '-.', '-u', '--unrestricted'],
     check: dropPattern(['-e', '--regexp', '-f', '--file', '--files', '--type-list']),
   },
   sed: {
@@ -128,7 +130,7 @@ function checkSpec(args: Arg[], spec: Spec, outside: OutsideCheck): ArgProblem |
     const out = DEVICES.has(o.value) ? null : outside(o.value);
     if (out) return { code: 'path_outside', detail: out };
   }
-  const problem = spec.check?.(parsed, outside);
+  const problem = spec.check?.(parsed);
   if (problem) return problem;
   if (spec.positionals === 'text') return null;
   if (!parsed.positionals.length && spec.readsCwd) {
@@ -264,7 +266,8 @@ const GIT: Record<string, Spec> = {
   'ls-files': gitSpec(),
   'ls-tree': gitSpec(),
   blame: gitSpec(),
-  grep: gitSpec({ check: dropPattern(['-e', '-f']) }),
+  // Outside the index, git grep reads ignored files such as .env.
+  grep: gitSpec({ forbid: [...GIT_FORBID, '--no-index', '--untracked', '--no-exclude-standard'], check: dropPattern(['-e', '-f']) }),
   describe: gitSpec(),
   'merge-base': gitSpec(),
   'name-rev': gitSpec(),

@@ -126,7 +126,7 @@ async function analyze(command: string, ctx: BashContext, acc: Acc, depth: numbe
     }
     if ('script' in unit) {
       if (depth >= MAX_DEPTH) construct('wrapper', 'it nests shells too deeply to analyse', cmd.text);
-      else await analyze(unit.script, { ...ctx, cwd: acc.cwds[acc.cwds.length - 1]! }, acc, depth + 1);
+      else await analyze(unit.script, ctx, acc, depth + 1);
       continue;
     }
     const argv = unit.argv;
@@ -200,15 +200,16 @@ function shellScript(args: ShellWord[]): Unit | null {
 }
 
 function judge(argv: ShellWord[], reads: ShellWord[], ctx: BashContext, acc: Acc): Issue | null {
-  const name = argv[0]!.value!;
+  const name = argv[0]!.value;
+  if (name === null) return { code: 'dynamic_name', reason: `the program name ${argv[0]!.text} is only known when it runs`, params: { part: argv[0]!.text } };
   const outside = (value: string, pattern?: string): string | null => outsidePath(value, pattern, ctx, acc);
   for (const r of reads) {
     const out = r.value === null ? '(a file named only when it runs)' : outside(r.value, r.pattern);
     if (out) return { code: 'path_outside', reason: `it reads ${out}, outside the workspace`, params: { path: out } };
   }
   if (name === 'cd') {
-    const target = argv.slice(1).find((w) => !/^-[LPe@]+$/.test(w.value ?? ''));
-    if (!target || target.value === null || target.value === '-') return { code: 'unknown_arg', reason: 'cd to a folder known only when it runs', params: { command: argv.map((w) => w.text).join(' ') } };
+    const target = argv.slice(1).find((w) => !/^-[LPe@]+$/.test(w.value ?? '')) ?? { value: ctx.home, pattern: '', text: '~' };
+    if (target.value === null || target.value === '-') return { code: 'unknown_arg', reason: 'cd to a folder known only when it runs', params: { command: argv.map((w) => w.text).join(' ') } };
     const dir = realPath(resolve(acc.cwds[acc.cwds.length - 1]!, target.value));
     if (!acc.cwds.includes(dir)) acc.cwds.push(dir);
     return inside(ctx.root, dir) ? null : { code: 'path_outside', reason: `cd ${dir} leaves the workspace`, params: { path: dir } };
@@ -274,7 +275,10 @@ const RECURSIVE = /^-[^-]*[rR]|^--recursive$/;
 /** Why this command destroys work that cannot be recovered, or null. */
 function destroys(argv: ShellWord[], ctx: BashContext, cwds: string[]): string | null {
   let words = argv;
-  while (words[0] && ['sudo', 'doas'].includes(words[0].value ?? '')) words = words.slice(1).filter((w) => !w.value?.startsWith('-'));
+  while (['sudo', 'doas'].includes(words[0]?.value ?? '')) {
+    words = words.slice(1);
+    while (words[0]?.value?.startsWith('-')) words = words.slice(1);
+  }
   const v = words.map((w) => w.value);
   const has = (re: RegExp): boolean => v.some((x) => x !== null && re.test(x));
   if (v[0] === 'rm' && has(RECURSIVE)) {

@@ -1,8 +1,9 @@
 // The bash tool: runs one command in its own process group, in the persistent shell cwd, and
 // returns its interleaved output, capped, with the exit code. Owns process lifetime (timeouts,
-// interrupts, stray background children); must not decide whether a command may run.
+// interrupts, stray background children) and how a command is spawned; must not decide whether a
+// command may run. `background: true` hands the command to the context's job manager (jobs.ts).
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
@@ -13,7 +14,7 @@ import type { Tool, ToolContext, ToolOutput } from './types.js';
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
 /** After SIGTERM, the group gets this long before SIGKILL. */
-const KILL_GRACE_MS = 2000;
+export const KILL_GRACE_MS = 2000;
 /** After the shell exits, how long its pipes may stay open (a backgrounded child holds them). */
 const PIPE_GRACE_MS = 250;
 /** Bytes of output kept at each end; the middle of a runaway output is counted, not stored. */
@@ -22,10 +23,10 @@ const KEEP_BYTES = 128 * 1024;
 const BASH_CAP = OUTPUT_CAP - 1000;
 
 // CSI and OSC escape sequences: colours and titles cost tokens and mean nothing to the model.
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+export const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
 /** Keeps the head and tail of a stream and counts what falls out of the middle, decoded in order. */
-class OutputCollector {
+export class OutputCollector {
   private readonly decoder = new StringDecoder('utf8');
   private head = '';
   private headBytes = 0;
@@ -54,14 +55,16 @@ class OutputCollector {
     }
   }
 
-  text(): string {
+  /** Everything collected, cut in the middle to `max` characters. */
+  text(max = BASH_CAP): string {
     const tail = this.tail.map((b) => this.decoder.write(b)).join('') + this.decoder.end();
     const gap = this.overflow ? { at: this.head.length, ...this.dropped } : undefined;
-    return capOutput(this.head + tail, BASH_CAP, gap);
+    return capOutput(this.head + tail, max, gap);
   }
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+/** Signals every process of the group led by `pid`; false when the group is gone. */
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pid, signal);
     return true;
@@ -71,12 +74,36 @@ function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
 }
 
 /** SIGTERM to the whole group now, SIGKILL to whatever is left a little later. */
-function killGroup(pid: number): void {
+export function killGroup(pid: number): void {
   if (!signalGroup(pid, 'SIGTERM')) return;
   setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
 }
 
-type BashArgs = { command: string; timeout?: number; description?: string };
+/** Single-quotes `text` for bash. */
+export const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Spawns `script` with bash as the leader of a new process group, in the shell cwd, with the
+ * context's environment, through the sandbox when one is set; `fds` pipes from fd 1 up.
+ */
+export function spawnInGroup(script: string, ctx: ToolContext, fds: number): ChildProcess {
+  const { file, args } = ctx.wrapCommand ? ctx.wrapCommand(script, ctx.shellCwd) : { file: 'bash', args: ['-c', script] };
+  const stdio: ('ignore' | 'pipe')[] = ['ignore', ...Array<'pipe'>(fds).fill('pipe')];
+  return spawn(file, args, { cwd: ctx.shellCwd, env: ctx.env, stdio, detached: true });
+}
+
+/** Starts a command as a background job and reports it to the model; jobs.ts registers one per context. */
+export type StartBackground = (command: string, ctx: ToolContext) => Promise<ToolOutput>;
+
+// Keyed by context: ToolContext (types.ts) has no field for the job manager, and one agent has one context.
+const backgrounds = new WeakMap<ToolContext, StartBackground>();
+
+/** Lets bash calls running with `ctx` take `background: true`. */
+export function allowBackground(ctx: ToolContext, start: StartBackground): void {
+  backgrounds.set(ctx, start);
+}
+
+type BashArgs = { command: string; timeout?: number; description?: string; background?: boolean };
 
 type Ending = { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null } | { kind: 'timeout' } | { kind: 'abort' } | { kind: 'spawn'; message: string };
 
@@ -90,12 +117,17 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
     notes.push(`[the working directory ${ctx.shellCwd} is gone; this command ran in ${ctx.root}]`);
     ctx.shellCwd = ctx.root;
   }
+  if (args.background) {
+    const start = backgrounds.get(ctx);
+    if (!start) return { output: 'background jobs are not available here; run the command without background', isError: true };
+    const started = await start(args.command, ctx);
+    return notes.length ? { ...started, output: [...notes, started.output].join('\n') } : started;
+  }
   // The EXIT trap reports where the shell ended, on fd 3, behind a token the command cannot know
   // in advance; it also fires on `exit N` and keeps N. The command runs through eval so that the
   // trap is set even when the command does not parse, and bash's errors quote the command alone.
   const token = `__feiyu_cwd_${randomBytes(8).toString('hex')}:`;
-  const quoted = `'${args.command.replace(/'/g, `'\\''`)}'`;
-  const script = `trap 'printf "\\n${token}%s\\n" "$(pwd -P)" 2>/dev/null >&3' EXIT; exec 2>&1; eval ${quoted}`;
+  const script = `trap 'printf "\\n${token}%s\\n" "$(pwd -P)" 2>/dev/null >&3' EXIT; exec 2>&1; eval ${shellQuote(args.command)}`;
   const started = Date.now();
   const { ending, output, cwd, lingered } = await runScript(script, ctx, timeoutS, token);
   const secs = Math.round((Date.now() - started) / 100) / 10;
@@ -127,14 +159,13 @@ type Run = { ending: Ending; output: string; cwd?: string; lingered: boolean };
 
 /** Spawns the script in its own process group and settles once the shell is gone and its pipes are drained or cut. */
 function runScript(script: string, ctx: ToolContext, timeoutS: number, token: string): Promise<Run> {
-  const { file, args } = ctx.wrapCommand ? ctx.wrapCommand(script, ctx.shellCwd) : { file: 'bash', args: ['-c', script] };
   return new Promise((resolve) => {
     const collector = new OutputCollector();
     let report = '';
     let ending: Ending | undefined;
     let lingered = false;
     let settled = false;
-    const child = spawn(file, args, { cwd: ctx.shellCwd, env: ctx.env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawnInGroup(script, ctx, 3);
     const stop = (why: 'timeout' | 'abort'): void => {
       ending ??= { kind: why };
       if (child.pid !== undefined) killGroup(child.pid);
@@ -188,6 +219,7 @@ export const bash: Tool<BashArgs> = {
       command: { type: 'string' },
       timeout: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S, description: 'Seconds' },
       description: { type: 'string', description: 'What it does, in a few words' },
+      background: { type: 'boolean', description: 'Run as a job (servers, watchers): returns at once; see the job tool' },
     },
     required: ['command'],
     additionalProperties: false,

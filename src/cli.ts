@@ -1,35 +1,15 @@
 #!/usr/bin/env node
-// The entry point: parses the command line, loads and checks configuration once, wires the
-// agent to its consumers (REPL or headless output) and to the permission policy, and exits with
-// the codes of DESIGN.md §3. The only module that knows every other one.
+// The entry point: parses the command line, builds the App, and runs the REPL or headless mode,
+// exiting with the codes of DESIGN.md §3. The only module nothing else imports.
 
-import { readFileSync } from 'node:fs';
-import { readFile, realpath } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
-import { Agent } from './agent.js';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { ConfigError, createApp, version, type App, type Notice } from './app.js';
 import { parseArgs, UsageError, type CliArgs } from './args.js';
 import { EXIT, runHeadless } from './headless.js';
 import { detectLang, setLang, t } from './i18n.js';
-import { ConfigError as KeysError, configDir, loadModels, selectModel } from './keys.js';
-import { createPolicy } from './permissions.js';
-import { loadConventions, systemPrompt } from './prompt.js';
-import { createProvider } from './providers.js';
 import { loadSettings } from './settings.js';
-import { coreTools } from './tools.js';
-import { filterEnv } from './envfilter.js';
-import type { JsonSchema, ModelConfig, PermissionMode, ToolContext } from './types.js';
-
-const version = (): string =>
-  (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
-/** A configuration problem found at start-up: printed, exit 2. */
-class ConfigError extends Error {}
-
-/** A configuration error in the user's words and language. */
-function configError(err: unknown): ConfigError {
-  if (err instanceof KeysError) return new ConfigError(t(`cfg.${err.code}`, err.params));
-  return new ConfigError(err instanceof Error ? err.message : String(err));
-}
+import type { JsonSchema } from './types.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -45,89 +25,56 @@ async function loadSchema(file: string): Promise<JsonSchema> {
   }
 }
 
-async function start(args: CliArgs): Promise<number> {
-  const env = process.env;
-  const root = await realpath(args.cwd ?? process.cwd()).catch((err: Error) => {
-    throw new ConfigError(err.message);
-  });
-  let settings: ReturnType<typeof loadSettings>;
-  let loaded: ReturnType<typeof loadModels>;
+/** The interface language, decided before anything else can print. */
+function chooseLang(args: CliArgs): void {
+  let setting: string | undefined;
   try {
-    settings = loadSettings(root, env);
-    loaded = loadModels(env);
-  } catch (err) {
-    throw configError(err);
+    setting = loadSettings(args.cwd ?? process.cwd(), process.env).user.lang;
+  } catch {
+    // A broken settings file is reported by createApp, in the language chosen without it.
   }
-  const merged = { ...settings.user, ...settings.project };
-  setLang(detectLang(args.lang, settings.user.lang, env));
-  if (!loaded.models.length) throw new ConfigError(t('cli.no_model', { file: `${configDir(env)}/keys.json` }));
-  let model: ModelConfig;
+  setLang(detectLang(args.lang, setting, process.env));
+}
+
+/** One yes/no question on the terminal before the REPL starts (project trust). */
+async function askYesNo(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
+  rl.close();
+  return answer.trim().toLowerCase() === 'y';
+}
+
+const noticeText = (n: Notice) => t(n.key, n.params);
+
+async function headless(app: App, args: CliArgs): Promise<number> {
+  const message = args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim());
+  if (!message) throw new UsageError('cli.no_prompt', {});
+  for (const n of app.notices) process.stderr.write(noticeText(n) + '\n');
+  app.onNotice((n) => process.stderr.write(noticeText(n) + '\n'));
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  process.once('SIGTERM', () => controller.abort());
   try {
-    model = selectModel(loaded, args.model);
-  } catch (err) {
-    throw configError(err);
-  }
-  if (args.resume) throw new ConfigError(t('cli.not_implemented', { flag: '--resume' }));
-  const outputSchema = args.outputSchema ? await loadSchema(args.outputSchema) : undefined;
-
-  let mode: PermissionMode = args.mode ?? merged.mode ?? 'default';
-  const conventions = await loadConventions(root);
-  const extra = outputSchema ? ['When the task is done, call submit_result with the final answer; do not answer in plain text.'] : [];
-  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: filterEnv(env) };
-  const agentRef: { agent?: Agent; repl?: import('./repl.js').Repl } = {};
-  const policy = createPolicy({
-    getMode: () => mode,
-    setMode: (m) => (mode = m),
-    root,
-    home: env.HOME ?? '',
-    configDir: configDir(env),
-    rules: { allow: settings.user.permissions?.allow ?? [], deny: [...(settings.user.permissions?.deny ?? []), ...(settings.project.permissions?.deny ?? [])] },
-    getShellCwd: () => ctx.shellCwd,
-    ask: args.print ? undefined : (req) => agentRef.repl!.ask(req.tool, req.display, req.reasonCode),
-  });
-  const agent = new Agent({
-    provider: createProvider(model),
-    tools: coreTools(),
-    system: systemPrompt(root, conventions, extra),
-    ctx,
-    maxRounds: args.maxRounds,
-    beforeToolCall: policy,
-    outputSchema,
-  });
-  agentRef.agent = agent;
-
-  if (args.print) {
-    const message = args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim());
-    if (!message) throw new UsageError('cli.no_prompt', {});
-    const controller = new AbortController();
-    process.once('SIGINT', () => controller.abort());
-    process.once('SIGTERM', () => controller.abort());
-    return runHeadless({
-      agent,
+    return await runHeadless({
+      agent: app.agent,
       message,
       format: args.outputFormat,
-      sessionId: randomUUID(),
-      model: () => agent.provider.config,
+      sessionId: app.session.id,
+      model: () => app.model,
       stdout: process.stdout,
       stderr: process.stderr,
       signal: controller.signal,
     });
+  } finally {
+    await app.close();
   }
+}
 
+async function interactive(app: App, args: CliArgs): Promise<number> {
   const { Repl } = await import('./repl.js');
-  const repl = new Repl({
-    agent,
-    version: version(),
-    root,
-    model: () => agent.provider.config,
-    mode: () => mode,
-    conventionsFile: conventions?.file,
-    initialMessage: args.message,
-    input: process.stdin,
-    output: process.stdout,
-  });
-  agentRef.repl = repl;
+  const repl = new Repl({ app, version: version(), initialMessage: args.message, input: process.stdin, output: process.stdout });
   await repl.run();
+  await app.close();
   return EXIT.ok;
 }
 
@@ -135,13 +82,23 @@ async function main(): Promise<number> {
   let args: CliArgs;
   try {
     args = parseArgs(process.argv.slice(2));
-    if (args.lang) setLang(args.lang);
-    else setLang(detectLang(undefined, undefined, process.env));
+    chooseLang(args);
     if (args.help) return void process.stdout.write(t('cli.usage') + '\n'), EXIT.ok;
     if (args.version) return void process.stdout.write(version() + '\n'), EXIT.ok;
-    return await start(args);
+    const outputSchema = args.outputSchema ? await loadSchema(args.outputSchema) : undefined;
+    const canAsk = !args.print && process.stdin.isTTY === true;
+    const app = await createApp(args, {
+      env: process.env,
+      outputSchema,
+      askTrust: canAsk ? (what) => askYesNo(t('trust.ask', { what: what.map((w) => `  ${w}`).join('\n') })) : undefined,
+    });
+    return args.print ? await headless(app, args) : await interactive(app, args);
   } catch (err) {
     if (err instanceof UsageError) {
+      // The arguments did not parse: --lang may still be among them.
+      const argv = process.argv.slice(2);
+      const lang = argv.find((a) => a.startsWith('--lang='))?.slice(7) ?? argv[argv.indexOf('--lang') + 1];
+      setLang(detectLang(argv.includes('--lang') || lang ? lang : undefined, undefined, process.env));
       process.stderr.write(t('cli.bad_usage', { msg: t(err.key, err.params) }) + '\n');
       return EXIT.usage;
     }
@@ -158,6 +115,6 @@ main().then(
   (code) => process.exit(code),
   (err: unknown) => {
     process.stderr.write(`feiyu: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = EXIT.error;
+    process.exit(EXIT.error);
   },
 );

@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { OUTPUT_CAP } from './cap.js';
 import { docFormat, extractedNote, extractText } from './docs.js';
-import { sniffType, type Sniffed } from './filetype.js';
+import { formatSize, numberLine, sniffType, type Sniffed } from './filetype.js';
 import { imageTokens, prepareImage } from './images.js';
 import { relPath, resolveInWorkspace } from './paths.js';
 import type { ImageBlock, ToolContext, ToolOutput } from './types.js';
@@ -16,26 +16,11 @@ const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
 /** Documents and images are read whole into memory; past this they are refused. */
 const MAX_CONTENT_BYTES = 50 * 1024 * 1024;
 const MAX_LINES = 2000;
-const MAX_LINE_CHARS = 2000;
 const READ_BUDGET = OUTPUT_CAP - 2000;
 
 type ReadArgs = { path: string; offset?: number; limit?: number };
 
 const fail = (output: string): ToolOutput => ({ output, isError: true });
-
-// TODO(lead): numberLine and formatSize are fs-tools.ts's; import them once it exports them.
-/** A line as `cat -n` shows it, cut at MAX_LINE_CHARS (read_file's format). */
-function numberLine(line: string, n: number): string {
-  const shown = line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)} [… ${line.length - MAX_LINE_CHARS} more characters on this line]` : line;
-  return `${String(n).padStart(6)}\t${shown}`;
-}
-
-/** "12,345 bytes", "3.4 KB", "12.0 MB". */
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes.toLocaleString('en-US')} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /**
  * The result of read_file for an image or a document, or null when the path is anything else
@@ -109,6 +94,3 @@ async function readDocument(real: string, bytes: Buffer, shown: string, args: Re
   return { output: rows.join('\n'), summary: { key: 'lines', n: last - start + 1 } };
 }
 
-/** read_file's description once readContent is wired in. */
-export const CONTENT_READ_DESCRIPTION =
-  'Read a file. Text comes with line numbers (cat -n); at most 2000 lines per call, page with offset/limit. Images (png, jpg, gif, webp) are shown to you when the model has vision. Documents (docx, odt, xlsx, xls, ods, pptx, odp, pdf) come as extracted text, paged the same way; they cannot be edited. Refuses other binary files and text files over 10 MB.';

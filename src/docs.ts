@@ -30,12 +30,20 @@ export function isExtractedFormat(path: string): boolean {
   return docFormat(path) !== undefined;
 }
 
-/** The first line of an extracted text, and the reason write tools give when they refuse such a file. */
+/** The first line of a document's extracted text, or null for a path that is not a document. */
 export function extractedNote(path: string, shown = path): string | null {
   const format = docFormat(path);
   if (!format) return null;
   const ext = extname(path).toLowerCase();
   return `[text extracted from ${shown}; edit_file and write_file cannot change a ${ext} file — to produce one, write a script (e.g. ${format.writer}) and run it]`;
+}
+
+/** Why edit_file and write_file refuse `path` (a document read as extracted text), or null. */
+export function extractedRefusal(path: string, shown = path): string | null {
+  const format = docFormat(path);
+  if (!format) return null;
+  const ext = extname(path).toLowerCase();
+  return `${shown} is a ${ext} file (${format.name}): read_file shows its extracted text, but edit_file and write_file cannot change it. To create or change one, write a script using a library for the format (e.g. ${format.writer}) and run it with bash.`;
 }
 
 const CFB_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -306,7 +314,7 @@ async function makeTurndown() {
   });
   td.addRule('tableCell', {
     filter: ['th', 'td'],
-    // Turndown escapes what would start a block ("-p" → "\\-p"); inside a row nothing does.
+    // Turndown escapes what would start a block ("-p" → "\-p"); inside a row nothing does.
     replacement: (c) => `| ${c.replace(/\s*\n+\s*/g, ' ').trim().replace(/^\\([-+#>=~])/, '$1').replace(/^(\d+)\\\./, '$1.').replace(/\|/g, '\\|')} `,
   });
   td.addRule('tableRow', {

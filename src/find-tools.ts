@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { relPath, resolveInWorkspace } from './paths.js';
+import { SECRET_SEARCH_EXCLUDES } from './secrets.js';
 import type { Tool, ToolContext, ToolOutput } from './types.js';
 
 const MAX_FILES = 500;
@@ -13,6 +14,7 @@ const MAX_MATCHES = 200;
 const MAX_COLUMNS = 300;
 /** Folders never walked below the starting folder; given as `path` they are searched all the same. */
 const SKIPPED = ['.git', 'node_modules'];
+const SECRET_GLOBS = SECRET_SEARCH_EXCLUDES.flatMap((g) => [`**/${g}`, `**/${g}/**`]);
 
 function fail(output: string): ToolOutput {
   return { output, isError: true };
@@ -117,6 +119,8 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
     '--line-number', '--no-heading', '--with-filename', '--color', 'never', '--no-config', '--null',
     '--max-columns', String(MAX_COLUMNS), '--max-columns-preview', '--hidden', '--no-require-git', '--engine', 'auto',
     ...SKIPPED.flatMap((d) => ['--glob', `!${d}`]),
+    // Secrets (.env, private keys) never come back as search results, whatever the glob.
+    ...SECRET_SEARCH_EXCLUDES.flatMap((g) => ['--glob', `!${g}`]),
     ...(q.ignoreCase ? ['--ignore-case'] : []),
     ...rgGlob(q.glob),
     '-e', q.pattern, '--',
@@ -202,8 +206,8 @@ export async function searchWithJs(q: SearchQuery): Promise<SearchResult> {
   const files = (await stat(target)).isFile()
     ? [q.target]
     : anchored
-      ? (await walkFiles(q.root, q.root, pattern, exclude)).filter(under)
-      : await walkFiles(q.root, target, pattern, exclude);
+      ? (await walkFiles(q.root, q.root, pattern, [...exclude, ...SECRET_GLOBS])).filter(under)
+      : await walkFiles(q.root, target, pattern, [...exclude, ...SECRET_GLOBS]);
   const lines: string[] = [];
   let total = 0;
   for (const file of files) {

@@ -5,6 +5,8 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { countNewlines, OUTPUT_CAP } from './cap.js';
 import { decode, encode, formatSize, numberLine, SNIFF_BYTES, sniffType, type Sniffed, type TextEncoding } from './filetype.js';
+import { readContent } from './content.js';
+import { extractedRefusal } from './docs.js';
 import { checkFresh, relPath, resolveInWorkspace, versionOf, writeAtomic } from './paths.js';
 import type { FileChange, Tool, ToolContext, ToolOutput } from './types.js';
 
@@ -35,6 +37,8 @@ function describe(sniffed: Sniffed): string {
 }
 
 async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOutput> {
+  const content = await readContent(args, ctx);
+  if (content) return content;
   const r = await resolveInWorkspace(ctx.root, args.path);
   if (!r.ok) return fail(r.error);
   const shown = relPath(ctx.root, r.real);
@@ -124,6 +128,8 @@ async function runWrite(args: WriteArgs, ctx: ToolContext): Promise<ToolOutput> 
   if (!r.ok) return fail(r.error);
   const shown = relPath(ctx.root, r.real);
   if (r.isDir) return fail(`${shown} is a folder`);
+  const extracted = extractedRefusal(r.real, shown);
+  if (extracted) return fail(extracted);
   let before: string | null = null;
   let encoding: TextEncoding = 'utf8';
   let after = args.content;
@@ -165,6 +171,8 @@ async function runEdit(args: EditArgs, ctx: ToolContext): Promise<ToolOutput> {
   const r = await resolveInWorkspace(ctx.root, args.path);
   if (!r.ok) return fail(r.error);
   const shown = relPath(ctx.root, r.real);
+  const extracted = extractedRefusal(r.real, shown);
+  if (extracted) return fail(extracted);
   if (!r.exists) return fail(`${shown} does not exist; create it with write_file`);
   if (r.isDir) return fail(`${shown} is a folder`);
   const existing = await loadForWrite(ctx, r.real, shown);
@@ -285,7 +293,7 @@ const pathProp = { type: 'string', description: 'Relative to the workspace root'
 export const readFileTool: Tool<ReadArgs> = {
   name: 'read_file',
   description:
-    'Read a text file, with line numbers (cat -n). At most 2000 lines or ~28,000 characters per call; page with offset/limit. Lines over 2000 characters are cut. Refuses binary files and files over 10 MB.',
+    'Read a file with line numbers (cat -n): at most 2000 lines or ~28,000 characters per call; page with offset/limit. Lines over 2000 characters are cut. Images (png, jpg, gif, webp) are shown to you if the model has vision. Documents (docx, odt, xlsx, xls, ods, pptx, odp, pdf) come as extracted text, paged the same way, and cannot be edited. Refuses other binary files and text over 10 MB.',
   parameters: {
     type: 'object',
     properties: {

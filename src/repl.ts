@@ -3,26 +3,18 @@
 // Line mode only (readline, append-only output), so scrollback, copy/paste and IMEs keep working.
 
 import { createInterface, type Interface } from 'node:readline';
-import type { Agent } from './agent.js';
+import type { App } from './app.js';
 import { t, type MessageKey } from './i18n.js';
-import type { ModelConfig, PermissionMode } from './types.js';
+import type { AskAnswer, AskRequest } from './permissions.js';
 import { Renderer, color, painter } from './ui.js';
 
 export type ReplOptions = {
-  agent: Agent;
+  app: App;
   version: string;
-  root: string;
-  model: () => ModelConfig;
-  mode: () => PermissionMode;
-  conventionsFile?: string;
   initialMessage?: string;
   input: NodeJS.ReadableStream & { isTTY?: boolean };
   output: NodeJS.WritableStream & { isTTY?: boolean };
-  /** Called once when the REPL ends (stop jobs, flush files). */
-  onExit?: () => Promise<void> | void;
 };
-
-export type AskAnswer = { answer: 'yes' } | { answer: 'no'; reason?: string } | { answer: 'always' } | { answer: 'auto' };
 
 type Command = { name: string; help: MessageKey; run: (arg: string) => Promise<void> | void };
 
@@ -39,8 +31,10 @@ export class Repl {
 
   constructor(private readonly o: ReplOptions) {
     this.rl = createInterface({ input: o.input, output: o.output, terminal: o.input.isTTY === true, historySize: 500 });
-    this.renderer = new Renderer(o.output, o.model);
-    o.agent.on((event) => this.renderer.handle(event));
+    this.renderer = new Renderer(o.output, () => o.app.model);
+    o.app.agent.on((event) => this.renderer.handle(event));
+    o.app.onNotice((n) => this.renderer.line(t(n.key, n.params)));
+    o.app.setAsker((req) => this.ask(req));
     this.commands = [
       { name: '/help', help: 'cmd.help', run: () => this.help() },
       { name: '/exit', help: 'cmd.exit', run: () => this.rl.close() },
@@ -51,9 +45,11 @@ export class Repl {
   /** Runs until the user leaves. */
   run(): Promise<void> {
     const paint = painter(this.o.output);
-    const welcome = t('repl.welcome', { version: this.o.version, model: this.o.model().name, mode: this.o.mode(), root: this.o.root });
+    const app = this.o.app;
+    const welcome = t('repl.welcome', { version: this.o.version, model: app.model.name, mode: app.mode, root: app.root });
     this.renderer.line(paint(color.cyan, welcome));
-    if (this.o.conventionsFile) this.renderer.line(paint(color.dim, t('repl.conventions', { file: this.o.conventionsFile })));
+    if (app.conventions) this.renderer.line(paint(color.dim, t('repl.conventions', { file: app.conventions.file })));
+    for (const n of app.notices) this.renderer.line(paint(color.yellow, t(n.key, n.params)));
     this.renderer.line(paint(color.dim, t('repl.hints')));
     this.rl.setPrompt('› ');
     this.rl.on('line', (line) => this.onLine(line));
@@ -74,10 +70,11 @@ export class Repl {
   }
 
   /** The permission question; only y, s and a approve. */
-  async ask(tool: string, what: string, why: string): Promise<AskAnswer> {
-    const key = (await this.question(t('repl.ask', { tool, what, why })))?.trim().toLowerCase();
+  async ask(req: AskRequest): Promise<AskAnswer> {
+    const why = t(`ask.${req.reasonCode}` as MessageKey, req.reasonParams);
+    const key = (await this.question(t('repl.ask', { tool: req.tool, what: req.display, why })))?.trim().toLowerCase();
     if (key === 'y' || key === 'yes') return { answer: 'yes' };
-    if (key === 's') return { answer: 'always' };
+    if (key === 's' && req.suggestedRules.length) return { answer: 'always' };
     if (key === 'a') return { answer: 'auto' };
     if (key !== 'n') return { answer: 'no' };
     const reason = (await this.question(t('repl.ask_reason')))?.trim();
@@ -114,7 +111,7 @@ export class Repl {
       }
       this.running = new AbortController();
       try {
-        await this.o.agent.send(line, this.running.signal);
+        await this.o.app.agent.send(line, this.running.signal);
       } finally {
         this.running = undefined;
       }
@@ -150,7 +147,6 @@ export class Repl {
 
   private async finish(): Promise<void> {
     this.renderer.line(t('repl.bye'));
-    await this.o.onExit?.();
     this.done();
   }
 

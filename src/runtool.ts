@@ -57,7 +57,7 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
   const { signal } = runner.ctx;
   if (runner.beforeToolCall) {
     const decision = await runner.beforeToolCall(call, tool, signal);
-    runner.emit({ type: 'permission', id: call.id, name: call.name, decision: decision.decision, reason: decision.reason });
+    runner.emit({ type: 'permission', id: call.id, name: call.name, ...decision });
     if (decision.decision === 'deny') return errorOutput(`Permission denied: ${decision.reason}`);
   }
   if (signal.aborted) return errorOutput(INTERRUPTED);

@@ -74,6 +74,7 @@ export function sedPrintsOnly(script: string): boolean {
       continue;
     }
     if (!PRINT_COMMANDS.has(cmd)) return false;
+    if (cmd === '{') continue;
     if ('lqQ'.includes(cmd)) while (/[ 0-9]/.test(s[i] ?? '')) i++;
     skipSpace();
     if (i < s.length && !/[;\n}#]/.test(s[i]!)) return false;

@@ -309,16 +309,9 @@ const callsOf = (m: Message): ToolCallBlock[] => (m.role === 'assistant' ? m.con
 
 /** This workspace's sessions that hold at least one message, most recently updated first. */
 export function listSessions(stateDir: string, root: string): SessionInfo[] {
-  const dir = sessionsDir(stateDir);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.jsonl'));
-  } catch {
-    return [];
-  }
   const infos: SessionInfo[] = [];
-  for (const name of names) {
-    const file = join(dir, name);
+  for (const name of sessionFiles(stateDir)) {
+    const file = join(sessionsDir(stateDir), name);
     // The header alone says whose session it is: only this root's files are read whole.
     if (parseRecord(firstLine(file))?.root !== root) continue;
     let loaded: LoadedSession;
@@ -344,6 +337,14 @@ export function listSessions(stateDir: string, root: string): SessionInfo[] {
   return infos.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
 }
 
+function sessionFiles(stateDir: string): string[] {
+  try {
+    return readdirSync(sessionsDir(stateDir)).filter((n) => n.endsWith('.jsonl'));
+  } catch {
+    return [];
+  }
+}
+
 function firstLine(file: string): string {
   try {
     return readBytes(file, 0, 8192).split('\n')[0]!;
@@ -359,12 +360,7 @@ export function findLastSession(stateDir: string, root: string): string | null {
 
 /** The file of the session with this id (or a unique prefix of it), in any workspace, or null. */
 export function findSession(stateDir: string, id: string): string | null {
-  let names: string[];
-  try {
-    names = readdirSync(sessionsDir(stateDir)).filter((n) => n.endsWith('.jsonl'));
-  } catch {
-    return null;
-  }
+  const names = sessionFiles(stateDir);
   const exact = names.find((n) => n === `${id}.jsonl`);
   const matches = exact ? [exact] : names.filter((n) => id !== '' && n.startsWith(id));
   return matches.length === 1 ? join(sessionsDir(stateDir), matches[0]!) : null;

@@ -173,7 +173,11 @@ export interface Tool<A = any> {
 export type PermissionMode = 'default' | 'auto' | 'plan' | 'readonly';
 export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'auto', 'plan', 'readonly'];
 
-export type Decision = { decision: 'allow'; reason?: string } | { decision: 'deny'; reason: string };
+/** `code` names the rule that decided (for the interface and the trace); `destructive` marks a
+ *  work-destroying command that auto mode lets through, so the interface shows it prominently. */
+export type Decision =
+  | { decision: 'allow'; reason?: string; code?: string; destructive?: string }
+  | { decision: 'deny'; reason: string; code?: string };
 
 /** The one decision point between the loop and the rules (permissions, hooks, confirmations). */
 export type BeforeToolCall = (call: ToolCallBlock, tool: Tool, signal: AbortSignal) => Promise<Decision>;
@@ -202,7 +206,7 @@ export type AgentEvent =
   | { type: 'toolcall_start'; id: string; name: string }
   | { type: 'toolcall_delta'; id: string; json: string }
   | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; mainArg?: string }
-  | { type: 'permission'; id: string; name: string; decision: 'allow' | 'deny'; reason?: string }
+  | { type: 'permission'; id: string; name: string; decision: 'allow' | 'deny'; reason?: string; code?: string; destructive?: string }
   | {
       type: 'tool_result';
       id: string;

@@ -133,7 +133,7 @@ export function checkUrl(url: URL): string | null {
  */
 export function checkAddresses(url: URL, addresses: string[], allowPrivate: string[]): string | null {
   const host = bareHost(url);
-  if (addresses.length === 0) return `${host} has no address`;
+  if (addresses.length === 0) return `${host} has no address (the name does not resolve)`;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const allowed = new Set(allowPrivate.map((a) => a.toLowerCase()));
   const listed = (name: string) => {
@@ -280,7 +280,9 @@ const fail = (output: string): ToolOutput => ({ output, isError: true });
 
 /** The page at `url`, from the cache or the network; a string says why there is none. */
 async function loadPage(url: URL, allowPrivate: string[], signal: AbortSignal): Promise<Page | string> {
-  const hit = cache.get(url.href);
+  // A page fetched under one allow-list must not be served to a tool with another.
+  const key = `${allowPrivate.join(' ')}\n${url.href}`;
+  const hit = cache.get(key);
   if (hit && Date.now() - hit.at <= CACHE_MS) {
     const mins = Math.floor((Date.now() - hit.at) / 60_000);
     return { ...hit.page, notes: [...hit.page.notes, `from the cache, fetched ${mins === 0 ? 'less than a minute' : `${mins} min`} ago`] };
@@ -306,7 +308,7 @@ async function loadPage(url: URL, allowPrivate: string[], signal: AbortSignal): 
   if (fetched.redirectedFrom) notes.push(`redirected from ${fetched.redirectedFrom}`);
   if (fetched.truncated) notes.push(`cut at ${MAX_BYTES / 1024 / 1024} MB`);
   const page = { url: fetched.url, text, notes };
-  remember(url.href, page);
+  remember(key, page);
   return page;
 }
 
@@ -337,8 +339,9 @@ async function askAboutPage(page: Page, question: string, ctx: ToolContext): Pro
 type WebArgs = { url: string; question?: string };
 
 /**
- * The web_fetch tool. Kind `exec`: it sends a request out of the machine, so the permission layer
- * asks in default mode and refuses in plan/readonly unless a rule allows it, whatever the name.
+ * The web_fetch tool. Kind `exec`, not `read`: it sends a request out of the machine, so it must
+ * never be waved through as a read (permissions.ts also asks for any call with a `url`), and calls
+ * run one at a time, so two confirmations are never asked at once.
  */
 export function webFetchTool(opts: { allowPrivate: string[] }): Tool<WebArgs> {
   return {

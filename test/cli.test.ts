@@ -50,7 +50,7 @@ function run(args: string[], opts: { input?: string; env?: Record<string, string
   });
 }
 
-const keys = (format: 'anthropic' | 'openai' = 'anthropic') => writeFakeKeys(join(home, 'config'), server, format);
+const keys = (format: 'anthropic' | 'openai' = 'anthropic', overrides = {}) => writeFakeKeys(join(home, 'config'), server, format, overrides);
 
 /** The tool results the model saw in the last recorded request (Anthropic wire format). */
 function lastToolResults(): { content: unknown; is_error?: boolean }[] {
@@ -66,7 +66,7 @@ describe('feiyu -p', () => {
   });
 
   it('prints one JSON result object', async () => {
-    await keys('openai');
+    await keys('openai', { price: { input: 3, output: 15 } });
     server.enqueue({ toolCalls: [{ name: 'list_files', input: {} }], usage: { input: 1000, output: 20, cacheRead: 0 } }, { text: 'Empty folder.', usage: { input: 1100, output: 5, cacheRead: 800 } });
     const r = await run(['-p', 'what is here?', '--output-format', 'json']);
     expect(r.code).toBe(0);
@@ -77,7 +77,8 @@ describe('feiyu -p', () => {
       session_id: expect.stringMatching(/^[\w-]{8,}$/),
       num_rounds: 1,
       usage: { input_tokens: 2100, output_tokens: 25, cache_read_input_tokens: 800, cache_creation_input_tokens: 0 },
-      total_cost_usd: expect.any(Number),
+      // 2,100 input × $3 + 25 output × $15 + 800 cache reads × $0.30 (a tenth of input), per million
+      total_cost_usd: 0.006915,
       duration_ms: expect.any(Number),
     });
   });
@@ -157,6 +158,12 @@ describe('feiyu -p', () => {
 });
 
 describe('configuration and usage errors exit 2', () => {
+  it('reports an unknown price as null, not as free', async () => {
+    await keys();
+    server.enqueue({ text: 'ok' });
+    expect(JSON.parse((await run(['-p', 'hi', '--output-format', 'json'])).stdout)).toMatchObject({ total_cost_usd: null });
+  });
+
   it('explains a missing model configuration', async () => {
     const r = await run(['-p', 'hi']);
     expect(r.code).toBe(2);

@@ -5,7 +5,7 @@ import { zipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import * as XLSX from 'xlsx';
 import { readContent } from '../src/content.js';
-import { extractedNote, isExtractedFormat } from '../src/docs.js';
+import { extractedNote, extractedRefusal, isExtractedFormat } from '../src/docs.js';
 import { coreTools } from '../src/tools.js';
 import type { Tool, ToolContext, ToolOutput } from '../src/types.js';
 import { workspace } from './tools-helpers.js';
@@ -274,7 +274,10 @@ describe('documents through read_file', () => {
   it('names the formats edit_file and write_file must refuse', () => {
     expect(['a.docx', 'B.XLSX', 'c.pdf', 'd/e.odp', 'f.xls', 'g.ods', 'h.odt', 'i.pptx'].map(isExtractedFormat)).toEqual(Array(8).fill(true));
     expect(['a.txt', 'b.csv', 'c.md', 'docx', 'e.doc', 'f.png'].map(isExtractedFormat)).toEqual(Array(6).fill(false));
-    expect(extractedNote('x.ts')).toBeNull();
+    expect([extractedNote('x.ts'), extractedRefusal('x.ts')]).toEqual([null, null]);
+    expect(extractedRefusal('/w/data.XLSX', 'data.XLSX')).toBe(
+      'data.XLSX is a .xlsx file (Excel workbook): read_file shows its extracted text, but edit_file and write_file cannot change it. To create or change one, write a script using a library for the format (e.g. openpyxl) and run it with bash.',
+    );
     expect(extractedNote('/w/r.docx', 'r.docx')).toBe(
       '[text extracted from r.docx; edit_file and write_file cannot change a .docx file — to produce one, write a script (e.g. python-docx) and run it]',
     );

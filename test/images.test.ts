@@ -2,9 +2,12 @@
 // ImageBlock the tool returns and as what reaches the fake model server over both wire formats.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Agent } from '../src/agent.js';
 import { readContent } from '../src/content.js';
 import { createProvider } from '../src/providers.js';
+import { SessionWriter, sessionsDir } from '../src/session.js';
 import { coreTools } from '../src/tools.js';
 import type { ImageBlock, Tool, ToolContext, WireFormat } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
@@ -26,7 +29,7 @@ beforeEach(() => server.reset());
 const provider = (vision: boolean, format: WireFormat = 'anthropic') => createProvider(fakeModel(server, format, { vision }));
 const withModel = (ctx: ToolContext, vision: boolean) => Object.assign(ctx, { provider: () => provider(vision) });
 
-const blank = (width: number, height: number, channels: 3 | 4, background: object) => sharp({ create: { width, height, channels, background } });
+const blank = (width: number, height: number, channels: 3 | 4, background: string | object) => sharp({ create: { width, height, channels, background } });
 /** Noise keeps a JPEG big and makes the scaled copy's pixels worth checking. */
 const noisy = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: 'gray', noise: { type: 'gaussian', mean: 128, sigma: 30 } } });
 
@@ -107,14 +110,18 @@ describe('images through read_file', () => {
       const p = provider(vision, format);
       ctx.provider = () => p;
       const agent = new Agent({ provider: p, tools: [readFile], system: 'test', ctx });
+      const session = SessionWriter.create(join(ctx.root, '..', 'state'), ctx.root, 'fake');
+      agent.on((e) => session.onEvent(e));
       server.enqueue({ toolCalls: [{ id: 'c1', name: 'read_file', input: { path: 'shot.png' } }] }, { text: 'A red square.' });
       expect(await agent.send('what is in shot.png?')).toMatchObject({ stopReason: 'end', text: 'A red square.' });
       expect(server.violations).toEqual([]);
-      return JSON.stringify(server.requests[1]!.body);
+      const dir = sessionsDir(join(ctx.root, '..', 'state'));
+      const saved = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('');
+      return { body: JSON.stringify(server.requests[1]!.body), saved };
     }
 
-    it('the scaled PNG reaches the server as an image', async () => {
-      const body = await runAgent(true);
+    it('the scaled PNG reaches the server as an image, and the session file holds only a placeholder', async () => {
+      const { body, saved } = await runAgent(true);
       const data =
         format === 'anthropic'
           ? /"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"([^"]+)"/.exec(body)?.[1]
@@ -122,10 +129,13 @@ describe('images through read_file', () => {
       expect(data).toBeDefined();
       expect(await pixelsOf({ type: 'image', mediaType: 'image/png', data: data! })).toEqual({ format: 'png', width: 1568, height: 1176, hasAlpha: true, pages: 1 });
       expect(body).toContain('sent as 1568×1176 PNG');
+      expect(saved).toContain('sent as 1568×1176 PNG');
+      expect(saved).toMatch(/\[image: shot\.png, [\d.]+ KB/);
+      expect(saved).not.toContain(data!.slice(0, 100));
     });
 
     it('a model without vision gets no image at all', async () => {
-      const body = await runAgent(false);
+      const { body } = await runAgent(false);
       expect(body).toContain('cannot see images');
       expect(body).not.toMatch(/"image"|image_url|base64/);
     });

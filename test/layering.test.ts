@@ -62,7 +62,7 @@ describe('layering', () => {
   });
 
   it('heavy dependencies are imported lazily', () => {
-    const heavy = ['@anthropic-ai/sdk', 'openai', 'ajv', 'fast-glob', '@vscode/ripgrep', 'web-tree-sitter', 'marked', 'marked-terminal', 'sharp', 'xlsx', 'mammoth', 'turndown'];
+    const heavy = ['@anthropic-ai/sdk', 'openai', 'ajv', 'fast-glob', '@vscode/ripgrep', 'web-tree-sitter', '@vscode/tree-sitter-wasm', 'marked', 'marked-terminal', 'sharp', 'xlsx', 'mammoth', 'turndown'];
     const eager = [...graph].flatMap(([f, g]) => g.packages.filter((p) => !p.lazy && heavy.some((h) => p.name === h || p.name.startsWith(h + '/'))).map((p) => `${f}: ${p.name}`));
     expect(eager).toEqual([]);
   });

@@ -126,6 +126,16 @@ describe('search', () => {
     expect(await searchWithRg(join(ctx.root, 'no-such-rg'), { target: '.', pattern: 'x', root: ctx.root })).toBeNull();
   });
 
+  it('never returns the contents of secret files, with ripgrep or without', async () => {
+    const ctx = await workspace({ '.env': 'TOKEN=needle\n', 'cfg/.env.local': 'needle\n', 'keys/id_rsa': 'needle\n', 'ok.txt': 'needle\n' });
+    for (const q of [{ target: '.', pattern: 'needle' }, { target: '.', pattern: 'needle', glob: '*' }, { target: 'cfg', pattern: 'needle' }]) {
+      const full = { ...q, root: ctx.root };
+      const expected = q.target === 'cfg' ? [] : ['ok.txt:1:needle'];
+      expect(await searchWithRg(rgPath, full)).toEqual({ lines: expected, total: expected.length });
+      expect(await searchWithJs(full)).toEqual({ lines: expected, total: expected.length });
+    }
+  });
+
   it('falls back to JavaScript when ripgrep cannot start', async () => {
     const ctx = await workspace(tree);
     const withRg = await find(ctx, { pattern: 'needle' });

@@ -45,8 +45,8 @@ describe('read_file', () => {
 
   it('refuses binary files with their type, huge files with their size, and folders', async () => {
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(100)]);
-    const ctx = await workspace({ 'img.png': png, 'big.log': Buffer.alloc(12 * 1024 * 1024, 'a\n'), 'empty.txt': '', 'dir/x': 'x' });
-    expect(await read(ctx, { path: 'img.png' })).toEqual({ output: 'img.png is a PNG image (image/png), 108 bytes; read_file only reads text files.', isError: true });
+    const ctx = await workspace({ 'img.dat': png, 'big.log': Buffer.alloc(12 * 1024 * 1024, 'a\n'), 'empty.txt': '', 'dir/x': 'x' });
+    expect(await read(ctx, { path: 'img.dat' })).toEqual({ output: 'img.dat is a PNG image (image/png), 108 bytes; read_file only reads text files.', isError: true });
     expect(await read(ctx, { path: 'big.log' })).toEqual({
       output: "big.log is 12.0 MB (text); read_file reads files up to 10 MB. Use search to find lines in it, or bash (head, tail, sed -n 'A,Bp') to read parts.",
       isError: true,

@@ -142,6 +142,16 @@ describe('web_fetch', () => {
     expect(agent).toMatch(/^feiyu\/\d+\.\d+\.\d+ \(\+https:\/\/github\.com\/feiyu\)$/);
   });
 
+  it('connects to the address it checked when the URL names a host', async () => {
+    const port = new URL(site.base).port;
+    const out = await webFetchTool({ allowPrivate: [`localhost:${port}`] }).run({ url: `http://localhost:${port}/notes.txt` }, ctx);
+    expect(out.output.split('\n').slice(2)).toEqual(['line one', 'line two', '']);
+    expect(await webFetchTool({ allowPrivate: [] }).run({ url: `http://localhost:${port}/notes.txt` }, ctx)).toEqual({
+      output: expect.stringMatching(/^refused: localhost resolves to (127\.0\.0\.1|::1), loopback/),
+      isError: true,
+    });
+  });
+
   it('gives other text as it is, decodes gzip and declared charsets', async () => {
     expect((await fetchPage(`${site.base}/notes.txt`)).output.split('\n').slice(2)).toEqual(['line one', 'line two', '']);
     expect((await fetchPage(`${site.base}/data.json`)).output.endsWith('\n\n{"a":1}')).toBe(true);

@@ -1,0 +1,232 @@
+// The running application: configuration loaded and checked once, then the agent wired to its
+// tools, its permission policy, the sandbox, the session file and the trace. The REPL and
+// headless mode drive an App; cli.ts only parses arguments and picks one of them.
+
+import { readFileSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import { Agent } from './agent.js';
+import type { CliArgs } from './args.js';
+import { filterEnv } from './envfilter.js';
+import { t, type MessageKey } from './i18n.js';
+import { ConfigError as KeysError, configDir, loadModels, selectModel, stateDir, type LoadedModels } from './keys.js';
+import { createPolicy, type AskAnswer, type AskRequest } from './permissions.js';
+import { loadConventions, systemPrompt, type Conventions } from './prompt.js';
+import { createProvider } from './providers.js';
+import { makeWrapCommand, probeSandbox } from './sandbox.js';
+import { findLastSession, findSession, loadSession, restoreFiles, SessionError, SessionWriter } from './session.js';
+import { loadSettings, type LoadedSettings, type SandboxLevel, type Settings } from './settings.js';
+import { taskTool } from './subagent.js';
+import { coreTools } from './tools.js';
+import { openTrace, pruneLogs, type Trace } from './trace.js';
+import { projectTrustState, trustProject, untrustedProjectSettings } from './trust.js';
+import type { AgentEvent, JsonSchema, ModelConfig, PermissionMode, Tool, ToolContext } from './types.js';
+import { webFetchTool } from './web.js';
+
+/** A problem with the configuration or the command line, already in the user's words: exit 2. */
+export class ConfigError extends Error {}
+
+/** A start-up message for the interface: an i18n key and its parameters. */
+export type Notice = { key: MessageKey; params?: Record<string, string | number> };
+
+export type AppOptions = {
+  env: NodeJS.ProcessEnv;
+  /** Asks the user whether to trust the project (interactive only); absent = do not ask. */
+  askTrust?: (whatWouldRun: string[]) => Promise<boolean>;
+  outputSchema?: JsonSchema;
+};
+
+export const version = (): string =>
+  (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export type App = Awaited<ReturnType<typeof createApp>>;
+
+function configError(err: unknown): ConfigError {
+  if (err instanceof KeysError) return new ConfigError(t(`cfg.${err.code}` as MessageKey, err.params));
+  if (err instanceof SessionError) return new ConfigError(t(`session.${err.code}` as MessageKey, err.params));
+  return new ConfigError(err instanceof Error ? err.message : String(err));
+}
+
+function attempt<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw configError(err);
+  }
+}
+
+/** Project settings that apply now: all of them once trusted, only the tightening ones before. */
+function effectiveSettings(settings: LoadedSettings, trusted: boolean): { merged: Settings; allow: string[]; deny: string[] } {
+  const project = trusted ? settings.project : untrustedProjectSettings(settings.project);
+  return {
+    merged: { ...settings.user, ...project },
+    allow: [...(settings.user.permissions?.allow ?? []), ...(project.permissions?.allow ?? [])],
+    deny: [...(settings.user.permissions?.deny ?? []), ...(project.permissions?.deny ?? [])],
+  };
+}
+
+export async function createApp(args: CliArgs, opts: AppOptions) {
+  const { env } = opts;
+  const root = await realpath(args.cwd ?? process.cwd()).catch((err: Error) => {
+    throw new ConfigError(err.message);
+  });
+  const config = configDir(env);
+  const state = stateDir(env);
+  const settings = attempt(() => loadSettings(root, env));
+  const models: LoadedModels = attempt(() => loadModels(env));
+  if (!models.models.length) throw new ConfigError(t('cli.no_model', { file: `${config}/keys.json` }));
+  let model: ModelConfig = attempt(() => selectModel(models, args.model));
+
+  const [conventions, probe] = await Promise.all([
+    loadConventions(root),
+    args.sandbox === 'off' ? Promise.resolve(undefined) : probeSandbox(),
+  ]);
+  const notices: Notice[] = [];
+
+  // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
+  const trust = projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [] });
+  let trusted = trust.trusted;
+  if (!trusted && (args.trust || (await opts.askTrust?.(trust.whatWouldRun)))) {
+    trustProject(root, config, trust.hash);
+    trusted = true;
+  }
+  if (!trusted) notices.push({ key: 'trust.ignored' });
+  const effective = effectiveSettings(settings, trusted);
+
+  let mode: PermissionMode = args.mode ?? effective.merged.mode ?? 'default';
+  let sandbox: SandboxLevel = args.sandbox ?? effective.merged.sandbox ?? 'workspace';
+  let sandboxOff: Notice | undefined;
+  if (probe && !probe.ok) {
+    sandboxOff = { key: `sandbox.${probe.reasonCode}` as MessageKey, params: { detail: probe.detail } };
+    sandbox = 'off';
+  }
+
+  const childEnv = filterEnv(env);
+  const wrap = (level: SandboxLevel) => makeWrapCommand(level, { root, home: env.HOME, configDir: config });
+  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: childEnv, wrapCommand: wrap(sandbox) };
+
+  const asker: { ask?: (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer> } = {};
+  const policy = attempt(() =>
+    createPolicy({
+      getMode: () => mode,
+      setMode: (m) => {
+        mode = m;
+        session.saveState({ mode });
+      },
+      root,
+      home: env.HOME ?? '',
+      configDir: config,
+      rules: { allow: effective.allow, deny: effective.deny },
+      getShellCwd: () => ctx.shellCwd,
+      path: childEnv.PATH,
+      ask: args.print ? undefined : (req, signal) => (asker.ask ? asker.ask(req, signal) : Promise.resolve({ answer: 'no' as const })),
+    }),
+  );
+
+  const readTools = (): Tool[] => coreTools().filter((tool) => tool.kind === 'read');
+  const tools: Tool[] = [
+    ...coreTools(),
+    webFetchTool({ allowPrivate: effective.merged.webFetch?.allowPrivate ?? [] }),
+    taskTool({ tools: readTools, beforeToolCall: policy }),
+  ];
+  const extra = opts.outputSchema ? ['When the task is done, call submit_result with the final answer; do not answer in plain text.'] : [];
+  const agent = new Agent({
+    provider: createProvider(model),
+    tools,
+    system: systemPrompt(root, conventions, extra),
+    ctx,
+    maxRounds: args.maxRounds,
+    beforeToolCall: policy,
+    outputSchema: opts.outputSchema,
+  });
+  ctx.provider = () => agent.provider;
+
+  // Consumers of the event stream: the session file and the trace.
+  const onWriteError = (key: MessageKey) => (err: Error) => notify({ key, params: { msg: err.message, file: session.file } });
+  const listeners = new Set<(n: Notice) => void>();
+  const notify = (n: Notice) => listeners.forEach((l) => l(n));
+  let session = SessionWriter.create(state, root, model.name, onWriteError('session.write_failed'));
+  const noLog = env.FEIYU_NO_LOG === '1';
+  if (!noLog) pruneLogs(state);
+  const trace: Trace | null = openTrace({ stateDir: state, root, env, model: model.name, version: version(), mode, onError: onWriteError('trace.write_failed') });
+  agent.on((event: AgentEvent) => {
+    trace?.write(event);
+    session.onEvent(event);
+    if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: model.name, mode, totals: agent.totals, files: ctx.files });
+  });
+
+  const app = {
+    root,
+    env,
+    args,
+    configDir: config,
+    stateDir: state,
+    models,
+    settings,
+    conventions: conventions as Conventions | undefined,
+    trusted,
+    agent,
+    ctx,
+    trace,
+    notices,
+    get session() {
+      return session;
+    },
+    get model() {
+      return model;
+    },
+    get mode() {
+      return mode;
+    },
+    get sandbox() {
+      return { level: sandbox, off: sandboxOff };
+    },
+    /** Installs the interactive permission question (the REPL's). */
+    setAsker(ask: (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer>) {
+      asker.ask = ask;
+    },
+    onNotice(listener: (n: Notice) => void) {
+      listeners.add(listener);
+    },
+    setMode(m: PermissionMode) {
+      mode = m;
+      session.saveState({ mode });
+    },
+    /** Switches the model for this session; throws ConfigError for an unknown name. */
+    setModel(name: string) {
+      model = attempt(() => selectModel(models, name));
+      agent.provider = createProvider(model);
+      session.saveState({ model: model.name });
+    },
+    /** Changes the sandbox level; only the start-up probe may have turned it off for good. */
+    setSandbox(level: SandboxLevel): boolean {
+      if (sandboxOff && level !== 'off') return false;
+      sandbox = level;
+      (ctx as { wrapCommand?: ToolContext['wrapCommand'] }).wrapCommand = wrap(level);
+      return true;
+    },
+    /** Continues a saved session: `true` for the last one of this directory. Throws ConfigError. */
+    async resume(which: true | string): Promise<Notice[]> {
+      const file = which === true ? findLastSession(state, root) : findSession(state, which);
+      if (!file) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
+      const loaded = attempt(() => loadSession(file));
+      const out: Notice[] = [];
+      agent.messages.splice(0, agent.messages.length, ...loaded.messages);
+      Object.assign(agent.totals, loaded.state.totals ?? {});
+      const saved = loaded.state.model ?? loaded.header.model;
+      if (saved && saved !== model.name && models.models.some((m) => m.name === saved) && !args.model) app.setModel(saved);
+      if (loaded.state.mode && !args.mode) mode = loaded.state.mode as PermissionMode;
+      ctx.files.clear();
+      const changed = await restoreFiles(loaded.state.files ?? {}, ctx.files);
+      if (loaded.skipped) out.push({ key: 'session.skipped', params: { n: loaded.skipped } });
+      if (changed.length) out.push({ key: 'session.files_changed', params: { n: changed.length } });
+      session = SessionWriter.open(file, onWriteError('session.write_failed'));
+      return out;
+    },
+    /** Stops what the session started and closes the files. */
+    async close() {
+      trace?.close();
+    },
+  };
+  if (args.resume) notices.push(...(await app.resume(args.resume)));
+  return app;
+}

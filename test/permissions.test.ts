@@ -1,0 +1,367 @@
+// The permission policy over real files: each mode against each kind of tool, rules (deny beats
+// allow, bash compounds, path globs, hosts), hard denies in every mode, destructive commands, the
+// ask flow with "always" saved to approvals.json, and the refusals the model reads.
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPolicy, type AskAnswer, type AskRequest, type PolicyOptions } from '../src/permissions.js';
+import type { PermissionMode, Tool, ToolCallBlock, ToolKind } from '../src/types.js';
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-perm-')));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+const root = join(base, 'ws');
+const home = join(base, 'home');
+const configDir = join(home, '.config', 'feiyu');
+mkdirSync(join(root, 'src', 'lib'), { recursive: true });
+mkdirSync(join(home, '.ssh'), { recursive: true });
+for (const f of ['src/a.ts', 'src/lib/b.ts', 'README.md', '.env']) writeFileSync(join(root, f), 'x');
+symlinkSync(join(root, '.env'), join(root, 'innocent.txt'));
+
+const tool = (name: string, kind: ToolKind): Tool => ({ name, kind, description: '', parameters: {}, run: async () => ({ output: '' }) });
+const TOOLS = {
+  read_file: tool('read_file', 'read'),
+  write_file: tool('write_file', 'write'),
+  edit_file: tool('edit_file', 'write'),
+  bash: tool('bash', 'exec'),
+  web_fetch: tool('web_fetch', 'exec'),
+  todo: tool('todo', 'meta'),
+  exit_plan: tool('exit_plan', 'meta'),
+};
+type ToolName = keyof typeof TOOLS;
+
+let approvalsCounter = 0;
+function setup(over: Partial<PolicyOptions> & { mode?: PermissionMode } = {}) {
+  let mode: PermissionMode = over.mode ?? 'default';
+  const modeChanges: PermissionMode[] = [];
+  const policy = createPolicy({
+    getMode: () => mode,
+    setMode: (m) => {
+      modeChanges.push(m);
+      mode = m;
+    },
+    root,
+    home,
+    configDir,
+    rules: { allow: [], deny: [] },
+    approvalsFile: join(base, `approvals-${++approvalsCounter}.json`),
+    getShellCwd: () => root,
+    path: '/usr/bin:/bin',
+    ...over,
+  });
+  const decide = (name: ToolName, input: Record<string, unknown>, signal = new AbortController().signal) => {
+    const call: ToolCallBlock = { type: 'tool_call', id: 'c1', name, input };
+    return policy(call, TOOLS[name], signal);
+  };
+  return { decide, modeChanges, getMode: () => mode };
+}
+
+/** An ask callback that answers from a queue and records every request. */
+function asker(...answers: AskAnswer[]) {
+  const requests: AskRequest[] = [];
+  const ask = async (req: AskRequest): Promise<AskAnswer> => {
+    requests.push(req);
+    const next = answers.shift();
+    if (!next) throw new Error('asked more often than expected');
+    return next;
+  };
+  return { ask, requests };
+}
+
+const CALLS: [string, ToolName, Record<string, unknown>][] = [
+  ['read', 'read_file', { path: 'src/a.ts' }],
+  ['write', 'write_file', { path: 'src/a.ts', content: 'y' }],
+  ['safe bash', 'bash', { command: 'ls -la src | wc -l' }],
+  ['other bash', 'bash', { command: 'npm test' }],
+  ['network', 'web_fetch', { url: 'https://docs.python.org/3/' }],
+  ['meta', 'todo', { items: [] }],
+  ['exit_plan', 'exit_plan', { plan: 'x' }],
+];
+
+describe('modes × tool kinds (headless)', () => {
+  const expected: Record<PermissionMode, string[]> = {
+    default: ['read', 'headless', 'allowlist', 'headless', 'headless', 'meta', 'meta'],
+    auto: ['read', 'auto_mode', 'allowlist', 'auto_mode', 'auto_mode', 'meta', 'meta'],
+    plan: ['read', 'plan_mode', 'allowlist', 'plan_mode', 'plan_mode', 'meta', 'meta'],
+    readonly: ['read', 'readonly_mode', 'allowlist', 'readonly_mode', 'readonly_mode', 'meta', 'readonly_mode'],
+  };
+  it.each(Object.keys(expected) as PermissionMode[])('%s', async (mode) => {
+    const { decide, modeChanges } = setup({ mode });
+    const codes = [];
+    for (const [, name, input] of CALLS) codes.push((await decide(name, input)).code);
+    expect(codes).toEqual(expected[mode]);
+    expect(modeChanges).toEqual([]);
+  });
+});
+
+describe('hard denies hold in every mode', () => {
+  const calls: [ToolName, Record<string, unknown>][] = [
+    ['bash', { command: 'cat .env' }],
+    ['bash', { command: 'cat ~/.ssh/id_rsa' }],
+    ['read_file', { path: '.env' }],
+    ['read_file', { path: 'innocent.txt' }],
+    ['write_file', { path: '.env.local', content: 'x' }],
+    ['edit_file', { path: '~/.ssh/config' }],
+    ['read_file', { path: join(configDir, 'keys.json') }],
+  ];
+  it.each(['default', 'auto', 'plan', 'readonly'] as PermissionMode[])('%s', async (mode) => {
+    const { ask, requests } = asker();
+    const { decide } = setup({ mode, ask, rules: { allow: ['bash', 'read_file', 'write_file', 'edit_file'], deny: [] } });
+    const decisions = await Promise.all(calls.map(([name, input]) => decide(name, input)));
+    expect(decisions.map((d) => [d.decision, d.code])).toEqual(calls.map(() => ['deny', 'secret']));
+    expect(requests).toEqual([]);
+  });
+
+  it('the refusal names the path and what it is', async () => {
+    const { decide } = setup({ mode: 'auto' });
+    expect(await decide('read_file', { path: 'innocent.txt' })).toEqual({
+      decision: 'deny',
+      code: 'secret',
+      reason:
+        'Refused: innocent.txt touches an environment file with secrets (.env). feiyu never reads, writes, copies, moves, lists or sources secrets, in any mode. ' +
+        'If you only need to mention the name (for example in .gitignore), edit that file with edit_file instead of a shell command; otherwise ask the user to do this step themselves.',
+    });
+  });
+});
+
+describe('rules', () => {
+  it('bash(npm test) matches exactly; bash(git commit *) matches the words and anything after', async () => {
+    const { decide } = setup({ rules: { allow: ['bash(npm test)', 'bash(git commit *)'], deny: [] } });
+    const results = [];
+    for (const command of ['npm test', 'npm test --watch', 'git commit', 'git commit -m "fix it"', 'git commit-tree x', 'git status && git commit -am wip', 'npm test && curl example.com', 'git commit -m "$(date)"', 'npm test > log.txt']) {
+      const d = await decide('bash', { command });
+      results.push([command, d.code]);
+    }
+    expect(results).toEqual([
+      ['npm test', 'rule'],
+      ['npm test --watch', 'headless'],
+      ['git commit', 'rule'],
+      ['git commit -m "fix it"', 'rule'],
+      ['git commit-tree x', 'headless'],
+      ['git status && git commit -am wip', 'rule'],
+      ['npm test && curl example.com', 'headless'],
+      ['git commit -m "$(date)"', 'headless'],
+      ['npm test > log.txt', 'headless'],
+    ]);
+  });
+
+  it('a rule allows wrapped commands by what they run', async () => {
+    const { decide } = setup({ rules: { allow: ['bash(npm test)'], deny: [] } });
+    expect(await decide('bash', { command: 'timeout 600 npm test' })).toEqual({ decision: 'allow', code: 'rule', reason: 'allowed by bash(npm test)' });
+  });
+
+  it('deny beats allow, in every mode, and reaches into sh -c and unknown words', async () => {
+    const rules = { allow: ['bash(git *)', 'bash'], deny: ['bash(git push *)'] };
+    for (const mode of ['default', 'auto'] as PermissionMode[]) {
+      const { decide } = setup({ mode, rules });
+      for (const command of ['git push origin main', 'git status; git push', 'sh -c "git push -f"', 'git $SUB origin']) {
+        expect(await decide('bash', { command })).toEqual({
+          decision: 'deny',
+          code: 'deny_rule',
+          reason: "Refused: the user's rule bash(git push *) forbids this call. Do not try to get around it.",
+        });
+      }
+      expect((await decide('bash', { command: 'git pull' })).decision).toBe('allow');
+    }
+  });
+
+  it('in auto mode a command that cannot be seen whole asks when bash deny rules exist', async () => {
+    const { ask, requests } = asker({ answer: 'no' });
+    const { decide } = setup({ mode: 'auto', ask, rules: { allow: [], deny: ['bash(git push *)'] } });
+    expect((await decide('bash', { command: 'eval "$CMD"' })).code).toBe('user_no');
+    expect(requests.map((r) => r.reasonCode)).toEqual(['unchecked_deny_rule']);
+    expect((await decide('bash', { command: 'npm test' })).code).toBe('auto_mode');
+  });
+
+  it('path globs for file tools are relative to the workspace; absolute and ~ patterns too', async () => {
+    const { decide } = setup({ rules: { allow: ['edit_file(src/**)', `write_file(${root}/*.md)`], deny: ['edit_file(src/lib/**)'] } });
+    const codes = [];
+    for (const [name, path] of [
+      ['edit_file', 'src/a.ts'],
+      ['edit_file', 'src/lib/b.ts'],
+      ['edit_file', 'README.md'],
+      ['write_file', 'src/a.ts'],
+      ['write_file', 'README.md'],
+      ['edit_file', '../ws/src/a.ts'],
+      ['edit_file', `${base}/elsewhere/src/a.ts`],
+    ] as [ToolName, string][]) {
+      codes.push((await decide(name, { path })).code);
+    }
+    expect(codes).toEqual(['rule', 'deny_rule', 'headless', 'headless', 'rule', 'rule', 'headless']);
+  });
+
+  it('web_fetch rules match the host', async () => {
+    const { decide } = setup({ rules: { allow: ['web_fetch(docs.python.org)', 'web_fetch(*.rust-lang.org)'], deny: [] } });
+    const codes = [];
+    for (const url of ['https://docs.python.org/3/library/', 'https://docs.python.org.evil.com/', 'https://doc.rust-lang.org/std/', 'https://rust-lang.org/', 'not a url']) {
+      codes.push((await decide('web_fetch', { url })).code);
+    }
+    expect(codes).toEqual(['rule', 'headless', 'rule', 'headless', 'headless']);
+  });
+
+  it('rules do not apply in plan and readonly modes', async () => {
+    for (const mode of ['plan', 'readonly'] as PermissionMode[]) {
+      const { decide } = setup({ mode, rules: { allow: ['bash(npm test)', 'edit_file'], deny: [] } });
+      expect((await decide('bash', { command: 'npm test' })).code).toBe(`${mode}_mode`);
+      expect((await decide('edit_file', { path: 'src/a.ts' })).code).toBe(`${mode}_mode`);
+    }
+  });
+
+  it('an invalid rule or a broken approvals file stops start-up, naming it', () => {
+    expect(() => setup({ rules: { allow: ['bash(npm test'], deny: [] } })).toThrow('"bash(npm test" is not a rule');
+    const broken = join(base, 'broken-approvals.json');
+    writeFileSync(broken, '{"projects": [');
+    expect(() => setup({ approvalsFile: broken })).toThrow(broken);
+  });
+});
+
+describe('destructive commands', () => {
+  it('ask even where a rule allows them, and say why; "always" is not offered', async () => {
+    const { ask, requests } = asker({ answer: 'yes' });
+    const { decide } = setup({ ask, rules: { allow: ['bash(git reset *)', 'bash(rm *)'], deny: [] } });
+    expect((await decide('bash', { command: 'git reset --soft HEAD~1' })).code).toBe('rule');
+    expect((await decide('bash', { command: 'git reset --hard' })).code).toBe('user_yes');
+    expect(requests).toEqual([
+      {
+        tool: 'bash',
+        input: { command: 'git reset --hard' },
+        display: 'git reset --hard',
+        reasonCode: 'destructive',
+        reasonParams: { what: 'git reset --hard' },
+        suggestedRules: [],
+        destructive: true,
+      },
+    ]);
+  });
+
+  it('run in auto mode, flagged so the interface shows them', async () => {
+    const { decide } = setup({ mode: 'auto' });
+    expect(await decide('bash', { command: 'rm -rf ~' })).toEqual({
+      decision: 'allow',
+      code: 'auto_mode',
+      reason: 'auto mode; destroys work: rm -r of ~',
+      destructive: 'rm -r of ~',
+    });
+    expect(await decide('bash', { command: 'rm -rf build' })).toEqual({ decision: 'allow', code: 'auto_mode', reason: 'auto mode', destructive: undefined });
+  });
+
+  it('headless, the refusal says no rule can cover it', async () => {
+    const { decide } = setup({ rules: { allow: ['bash(git push *)'], deny: [] } });
+    const d = await decide('bash', { command: 'git push --force' });
+    expect(d.code).toBe('headless');
+    expect(d.reason).toContain('No allow rule can cover it (it destroys work, which always asks)');
+    expect(d.reason).toContain('--mode auto');
+  });
+});
+
+describe('asking the user', () => {
+  it('shows exactly what will run, why, and the rule "always" would save', async () => {
+    const { ask, requests } = asker({ answer: 'yes' }, { answer: 'yes' }, { answer: 'yes' }, { answer: 'yes' }, { answer: 'yes' });
+    const { decide } = setup({ ask });
+    expect(await decide('bash', { command: 'git commit -m "fix the bug"' })).toEqual({ decision: 'allow', code: 'user_yes', reason: 'approved by the user' });
+    await decide('bash', { command: 'npm install && npm test' });
+    await decide('bash', { command: 'ls\u00a0-la' });
+    await decide('edit_file', { path: 'src/lib/b.ts' });
+    await decide('web_fetch', { url: 'https://example.com/x' });
+    expect(requests).toEqual([
+      { tool: 'bash', input: { command: 'git commit -m "fix the bug"' }, display: 'git commit -m "fix the bug"', reasonCode: 'not_allowlisted', reasonParams: { program: 'git' }, suggestedRules: ['bash(git commit *)'], destructive: false },
+      { tool: 'bash', input: { command: 'npm install && npm test' }, display: 'npm install && npm test', reasonCode: 'not_allowlisted', reasonParams: { program: 'npm' }, suggestedRules: ['bash(npm install *)', 'bash(npm test *)'], destructive: false },
+      { tool: 'bash', input: { command: 'ls\u00a0-la' }, display: 'ls⟨U+00A0⟩-la', reasonCode: 'hidden_chars', reasonParams: { part: '⟨U+00A0⟩' }, suggestedRules: [], destructive: false },
+      { tool: 'edit_file', input: { path: 'src/lib/b.ts' }, display: 'src/lib/b.ts', reasonCode: 'write', reasonParams: { path: 'src/lib/b.ts', tool: 'edit_file' }, suggestedRules: ['edit_file(src/lib/**)'], destructive: false },
+      { tool: 'web_fetch', input: { url: 'https://example.com/x' }, display: 'https://example.com/x', reasonCode: 'network', reasonParams: { host: 'example.com' }, suggestedRules: ['web_fetch(example.com)'], destructive: false },
+    ]);
+  });
+
+  it('"no" refuses with the user\'s reason for the model', async () => {
+    const { ask } = asker({ answer: 'no', reason: 'use pnpm' });
+    const { decide } = setup({ ask });
+    expect(await decide('bash', { command: 'npm install' })).toEqual({
+      decision: 'deny',
+      code: 'user_no',
+      reason: 'The user declined this call. Their reason: use pnpm Do not retry it as it is; change your approach or ask the user.',
+    });
+  });
+
+  it('"always" saves command + subcommand + * in approvals.json (0600), per project, and stops asking', async () => {
+    const approvalsFile = join(base, 'cfg', 'approvals.json');
+    const first = asker({ answer: 'always' }, { answer: 'always' });
+    const { decide } = setup({ ask: first.ask, approvalsFile });
+    expect((await decide('bash', { command: 'git commit -m "one"' })).code).toBe('user_always');
+    expect((await decide('bash', { command: 'git commit --amend --no-edit' })).code).toBe('rule');
+    expect((await decide('bash', { command: 'make' })).code).toBe('user_yes');
+    expect(first.requests.map((r) => r.suggestedRules)).toEqual([['bash(git commit *)'], []]);
+    expect(JSON.parse(readFileSync(approvalsFile, 'utf8'))).toEqual({ version: 1, projects: { [root]: { allow: ['bash(git commit *)'] } } });
+    expect(statSync(approvalsFile).mode & 0o777).toBe(0o600);
+    expect(statSync(join(base, 'cfg')).mode & 0o777).toBe(0o700);
+
+    const again = asker();
+    expect((await setup({ ask: again.ask, approvalsFile }).decide('bash', { command: 'git commit -m "two"' })).code).toBe('rule');
+    const other = asker({ answer: 'yes' });
+    expect((await setup({ ask: other.ask, approvalsFile, root: base }).decide('bash', { command: 'git commit -m x' })).code).toBe('user_yes');
+    expect(again.requests).toEqual([]);
+  });
+
+  it('"always" for make (no subcommand) allows once and saves nothing', async () => {
+    const approvalsFile = join(base, 'none', 'approvals.json');
+    const { ask } = asker({ answer: 'always' });
+    expect(await setup({ ask, approvalsFile }).decide('bash', { command: 'make' })).toEqual({ decision: 'allow', code: 'user_yes', reason: 'approved by the user (no rule can cover it)' });
+    expect(() => statSync(approvalsFile)).toThrow();
+  });
+
+  it('"auto" switches the mode, through setMode, and the next call runs without asking', async () => {
+    const { ask, requests } = asker({ answer: 'auto' });
+    const { decide, modeChanges, getMode } = setup({ ask });
+    expect((await decide('bash', { command: 'npm test' })).code).toBe('user_auto');
+    expect((await decide('write_file', { path: 'src/a.ts' })).code).toBe('auto_mode');
+    expect([modeChanges, getMode(), requests.length]).toEqual([['auto'], 'auto', 1]);
+  });
+
+  it('an abort while asking cancels the call', async () => {
+    const controller = new AbortController();
+    const { decide } = setup({
+      ask: (_req, signal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => reject(new Error('aborted')));
+          controller.abort();
+        }),
+    });
+    expect(await decide('bash', { command: 'npm test' }, controller.signal)).toEqual({ decision: 'deny', code: 'cancelled', reason: 'Cancelled by the user before it ran.' });
+  });
+});
+
+describe('refusals the model reads', () => {
+  it('headless: says how the user can allow it (--mode auto, or an allow rule)', async () => {
+    const { decide } = setup();
+    expect(await decide('bash', { command: 'npm test' })).toEqual({
+      decision: 'deny',
+      code: 'headless',
+      reason:
+        "Refused: bash npm test needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it. " +
+        'The user can allow it by running feiyu with --mode auto, or with an allow rule in settings.json: "permissions": {"allow": ["bash(npm test *)"]}.',
+    });
+    const construct = await decide('bash', { command: 'npm test > log.txt' });
+    expect(construct.reason).toContain('No allow rule can cover it (it cannot be checked as written); the user can run feiyu with --mode auto');
+    expect(construct.reason).toContain('bash(npm test)');
+  });
+
+  it('plan mode: says so and points at exit_plan', async () => {
+    const { decide } = setup({ mode: 'plan' });
+    expect(await decide('bash', { command: 'npm test' })).toEqual({
+      decision: 'deny',
+      code: 'plan_mode',
+      reason:
+        'Refused: feiyu is in plan mode, where nothing may change: only read tools and read-only allowlisted commands run (npm is not on the read-only allowlist). ' +
+        'Keep investigating with those; when your plan is ready, call exit_plan with it, and the user reviews it before anything changes.',
+    });
+    expect((await decide('write_file', { path: 'src/a.ts' })).reason).toContain('(write_file changes files)');
+  });
+
+  it('readonly mode: exit_plan is refused too', async () => {
+    const { decide } = setup({ mode: 'readonly' });
+    expect(await decide('exit_plan', { plan: 'x' })).toEqual({
+      decision: 'deny',
+      code: 'readonly_mode',
+      reason: 'Refused: feiyu is in read-only mode: only read tools and read-only allowlisted commands run (exit_plan only works in plan mode). Only the user can change the mode; tell them what you would do instead.',
+    });
+  });
+});

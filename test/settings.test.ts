@@ -1,0 +1,114 @@
+// settings.json at user and project level: where they live (XDG), validation errors that name
+// the file, the field and the problem, and saving the user's file merged, 0600 and atomically.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSettings, saveUserSettings, type Settings } from '../src/settings.js';
+
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-settings-')));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+let n = 0;
+/** A fresh workspace and config home; `user`/`project` are written as given (strings verbatim). */
+function fixture(files: { user?: unknown; project?: unknown } = {}) {
+  const dir = join(base, String(++n));
+  const root = join(dir, 'ws');
+  const xdg = join(dir, 'config');
+  mkdirSync(root, { recursive: true });
+  const env = { HOME: join(dir, 'home'), XDG_CONFIG_HOME: xdg };
+  const write = (file: string, data: unknown) => {
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data));
+  };
+  const userFile = join(xdg, 'feiyu', 'settings.json');
+  const projectFile = join(root, '.feiyu', 'settings.json');
+  if (files.user !== undefined) write(userFile, files.user);
+  if (files.project !== undefined) write(projectFile, files.project);
+  return { root, env, userFile, projectFile };
+}
+
+describe('loadSettings', () => {
+  it('missing files are empty settings; the paths follow XDG_CONFIG_HOME', () => {
+    const f = fixture();
+    expect(loadSettings(f.root, f.env)).toEqual({ user: {}, project: {}, userFile: f.userFile, projectFile: f.projectFile });
+  });
+
+  it('without XDG_CONFIG_HOME the user file is ~/.config/feiyu/settings.json', () => {
+    const f = fixture();
+    expect(loadSettings(f.root, { HOME: '/home/someone' }).userFile).toBe('/home/someone/.config/feiyu/settings.json');
+  });
+
+  it('reads both levels as written', () => {
+    const user: Settings = {
+      mode: 'default',
+      sandbox: 'workspace',
+      lang: 'zh',
+      permissions: { allow: ['bash(npm test)', 'bash(git commit *)'], deny: ['bash(git push *)'] },
+      hooks: { PreToolUse: [{ matcher: 'bash|edit_file', command: './scripts/check.sh', timeout: 30 }], PostToolUse: [], UserPromptSubmit: [], Stop: [] },
+      webFetch: { allowPrivate: ['10.0.0.5'] },
+    };
+    const project = { verify: 'npm test', permissions: { deny: ['web_fetch'] }, futureKey: { any: 1 } };
+    const f = fixture({ user, project });
+    expect(loadSettings(f.root, f.env)).toEqual({ user, project, userFile: f.userFile, projectFile: f.projectFile });
+  });
+
+  it('an empty file is empty settings', () => {
+    const f = fixture({ user: '  \n' });
+    expect(loadSettings(f.root, f.env).user).toEqual({});
+  });
+
+  const broken: [string, unknown, string][] = [
+    ['broken JSON', '{"mode": "auto",', 'not valid JSON'],
+    ['not an object', '[1, 2]', 'the file must hold a JSON object'],
+    ['a bad mode', { mode: 'yolo' }, '"mode" must be one of "default", "auto", "plan", "readonly", not "yolo"'],
+    ['a bad sandbox', { sandbox: true }, '"sandbox" must be one of "off", "workspace", "strict", not true'],
+    ['a bad lang', { lang: 'fr' }, '"lang" must be one of "en", "zh", not "fr"'],
+    ['permissions not an object', { permissions: ['bash'] }, '"permissions" must be an object'],
+    ['allow not a list', { permissions: { allow: 'bash(ls)' } }, '"permissions.allow" must be a list of strings'],
+    ['a rule not a string', { permissions: { allow: ['bash(ls)', 3] } }, '"permissions.allow[1]" must be a string'],
+    ['a malformed rule', { permissions: { deny: ['bash(git push'] } }, '"permissions.deny[0]": "bash(git push" is not a rule; write tool or tool(pattern)'],
+    ['an unknown hook event', { hooks: { BeforeTool: [] } }, '"hooks.BeforeTool" is not a hook event; use one of "PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"'],
+    ['a hook without command', { hooks: { Stop: [{ matcher: 'x' }] } }, '"hooks.Stop[0].command" must be a non-empty string'],
+    ['a bad matcher', { hooks: { PreToolUse: [{ matcher: '(', command: 'x' }] } }, '"hooks.PreToolUse[0].matcher" must be a valid regular expression'],
+    ['a bad timeout', { hooks: { PreToolUse: [{ command: 'x', timeout: -1 }] } }, '"hooks.PreToolUse[0].timeout" must be a positive number of seconds'],
+    ['verify not a string', { verify: ['npm test'] }, '"verify" must be a string (a command)'],
+    ['allowPrivate not a list', { webFetch: { allowPrivate: '10.0.0.1' } }, '"webFetch.allowPrivate" must be a list of strings'],
+  ];
+  it.each(broken)('%s in the user file names the file, the field and the problem', (_name, user, message) => {
+    const f = fixture({ user });
+    expect(() => loadSettings(f.root, f.env)).toThrow(`${f.userFile}: ${message}`);
+  });
+
+  it('a problem in the project file names the project file', () => {
+    const f = fixture({ project: { mode: 'yolo' } });
+    expect(() => loadSettings(f.root, f.env)).toThrow(`${f.projectFile}: "mode" must be one of`);
+  });
+});
+
+describe('saveUserSettings', () => {
+  it('merges into the existing file, keeps unknown keys, removes undefined ones; 0600 in a 0700 folder', () => {
+    const f = fixture({ user: { lang: 'en', mode: 'plan', futureKey: 1 } });
+    const saved = saveUserSettings({ lang: 'zh', mode: undefined, sandbox: 'strict' }, f.env);
+    const expected = { lang: 'zh', futureKey: 1, sandbox: 'strict' };
+    expect(saved).toEqual(expected);
+    expect(JSON.parse(readFileSync(f.userFile, 'utf8'))).toEqual(expected);
+    expect(statSync(f.userFile).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(f.userFile, '..'))).toEqual(['settings.json']);
+  });
+
+  it('creates the file and its folder 0700 when there is none', () => {
+    const f = fixture();
+    saveUserSettings({ lang: 'zh' }, f.env);
+    expect(JSON.parse(readFileSync(f.userFile, 'utf8'))).toEqual({ lang: 'zh' });
+    expect(statSync(join(f.userFile, '..')).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses an invalid patch and never overwrites a broken file', () => {
+    const f = fixture({ user: '{"mode": ' });
+    expect(() => saveUserSettings({ lang: 'zh' }, f.env)).toThrow('not valid JSON');
+    expect(readFileSync(f.userFile, 'utf8')).toBe('{"mode": ');
+    const g = fixture({ user: { lang: 'en' } });
+    expect(() => saveUserSettings({ mode: 'fast' as never }, g.env)).toThrow('"mode" must be one of');
+    expect(JSON.parse(readFileSync(g.userFile, 'utf8'))).toEqual({ lang: 'en' });
+  });
+});
