@@ -31,10 +31,12 @@ function startToPrompt(env) {
     const t0 = performance.now();
     const child = spawn(process.execPath, [cli], { env, cwd: here, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
+    let seen = false;
     const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error('no prompt after 10 s: ' + out))), 10_000);
     child.stdout.on('data', (d) => {
       out += d;
-      if (!out.includes('› ')) return;
+      if (seen || !out.includes('› ')) return;
+      seen = true;
       const ms = performance.now() - t0;
       clearTimeout(timer);
       // Let the event loop settle before reading memory: this is the idle prompt.
@@ -62,12 +64,20 @@ async function startup() {
   return { ms: median(runs.map((r) => r.ms)), rssMb: median(runs.map((r) => r.rssKb)) / 1024, bare: median(bare) };
 }
 
+/** The modules the benchmark calls directly, bundled from src/ like the CLI. */
+async function internals() {
+  const { build } = await import('esbuild');
+  const outfile = join(here, 'dist', 'bench-internals.mjs');
+  await build({
+    stdin: { contents: "export { fixedRequest } from './src/app.ts'; export { coreTools } from './src/tools.ts';", resolveDir: here, loader: 'ts' },
+    outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
+  });
+  return import(outfile);
+}
+
 async function fixedTokens() {
   const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
-  const { systemPrompt } = await import(join(here, 'dist', 'prompt.js'));
-  const { coreTools } = await import(join(here, 'dist', 'tools.js'));
-  const system = systemPrompt('/home/user/project');
-  const tools = coreTools().map(({ name, description, parameters }) => ({ name, description, parameters }));
+  const { system, tools } = (await internals()).fixedRequest('/home/user/project');
   return { system: encode(system).length, tools: encode(JSON.stringify(tools)).length, count: tools.length };
 }
 
@@ -96,7 +106,7 @@ function benchTree() {
 
 async function searchRatio() {
   const dir = benchTree();
-  const { coreTools } = await import(join(here, 'dist', 'tools.js'));
+  const { coreTools } = await internals();
   const { rgPath } = await import('@vscode/ripgrep');
   const search = coreTools().find((t) => t.name === 'search');
   const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shellCwd: dir, env: process.env };

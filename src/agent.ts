@@ -59,6 +59,8 @@ export class Agent {
   readonly messages: Message[] = [];
   provider: Provider;
   maxRounds: number;
+  /** The system prompt; /context may reload it (it changes the prompt cache key, so only on request). */
+  system: string;
   readonly totals: Totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 };
   private readonly tools = new Map<string, Tool>();
   private readonly listeners = new Set<(event: AgentEvent) => void>();
@@ -69,6 +71,7 @@ export class Agent {
 
   constructor(private readonly config: AgentConfig) {
     this.provider = config.provider;
+    this.system = config.system;
     this.maxRounds = config.maxRounds ?? 25;
     for (const tool of config.tools) this.tools.set(tool.name, tool);
     if (config.outputSchema) this.tools.set(SUBMIT_RESULT, submitResultTool(config.outputSchema));
@@ -164,7 +167,7 @@ export class Agent {
    */
   async compact(signal: AbortSignal, opts: { force?: boolean; focus?: string } = {}): Promise<CompactionEvent | null> {
     // Before the first request (or after a resume) only estimates exist: the fixed part plus the history.
-    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.config.system + JSON.stringify(this.toolSpecs()));
+    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.system + JSON.stringify(this.toolSpecs()));
     const added = estimateTokens(this.messages.slice(this.lastCount));
     const contextWindow = this.provider.config.contextWindow;
     if (!opts.force && !needsCompaction(base, added, contextWindow)) return null;
@@ -215,7 +218,7 @@ export class Agent {
 
   private async stream(sent: number, signal: AbortSignal): Promise<Reply> {
     const config = this.provider.config;
-    const stream = this.provider.stream({ system: this.config.system, messages: this.messages, tools: this.toolSpecs() }, signal);
+    const stream = this.provider.stream({ system: this.system, messages: this.messages, tools: this.toolSpecs() }, signal);
     for await (const event of stream) {
       if (event.type !== 'done') {
         this.emit(event);

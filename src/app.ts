@@ -19,7 +19,7 @@ import { taskTool } from './subagent.js';
 import { coreTools } from './tools.js';
 import { openTrace, pruneLogs, type Trace } from './trace.js';
 import { projectTrustState, trustProject, untrustedProjectSettings } from './trust.js';
-import type { AgentEvent, JsonSchema, ModelConfig, PermissionMode, Tool, ToolContext } from './types.js';
+import type { AgentEvent, BeforeToolCall, JsonSchema, ModelConfig, PermissionMode, Tool, ToolContext, ToolSpec } from './types.js';
 import { webFetchTool } from './web.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
@@ -62,6 +62,21 @@ function effectiveSettings(settings: LoadedSettings, trusted: boolean): { merged
     allow: [...(settings.user.permissions?.allow ?? []), ...(project.permissions?.allow ?? [])],
     deny: [...(settings.user.permissions?.deny ?? []), ...(project.permissions?.deny ?? [])],
   };
+}
+
+type ToolOptions = { allowPrivate: string[]; policy?: BeforeToolCall };
+
+/** The tools a session offers the model, in a stable order (a stable prompt cache key). */
+export function buildTools(o: ToolOptions): Tool[] {
+  const readTools = (): Tool[] => coreTools().filter((tool) => tool.kind === 'read');
+  return [...coreTools(), webFetchTool({ allowPrivate: o.allowPrivate }), taskTool({ tools: readTools, beforeToolCall: o.policy })];
+}
+
+/** What every request carries before any conversation, in a project without conventions: the
+ *  fixed token cost that the test suite and the benchmark hold to budget. */
+export function fixedRequest(root: string): { system: string; tools: ToolSpec[] } {
+  const tools = buildTools({ allowPrivate: [] }).map(({ name, description, parameters }) => ({ name, description, parameters }));
+  return { system: systemPrompt(root), tools };
 }
 
 export async function createApp(args: CliArgs, opts: AppOptions) {
@@ -122,12 +137,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     }),
   );
 
-  const readTools = (): Tool[] => coreTools().filter((tool) => tool.kind === 'read');
-  const tools: Tool[] = [
-    ...coreTools(),
-    webFetchTool({ allowPrivate: effective.merged.webFetch?.allowPrivate ?? [] }),
-    taskTool({ tools: readTools, beforeToolCall: policy }),
-  ];
+  const tools = buildTools({ allowPrivate: effective.merged.webFetch?.allowPrivate ?? [], policy });
   const extra = opts.outputSchema ? ['When the task is done, call submit_result with the final answer; do not answer in plain text.'] : [];
   const agent = new Agent({
     provider: createProvider(model),

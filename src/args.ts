@@ -68,10 +68,11 @@ export function parseArgs(argv: string[]): CliArgs {
         args.print = true;
         break;
       case '--resume': {
+        // An ID follows only when it looks like one: not an option, not a sentence.
         const next = inline ?? argv[i + 1];
-        // An ID follows only when it is not an option and not obviously the message.
-        if (next !== undefined && /^[\w-]{6,}$/.test(next) && inline === undefined) i++;
-        args.resume = next !== undefined && /^[\w-]{6,}$/.test(next) ? next : true;
+        const isId = next !== undefined && /^\w[\w-]{5,}$/.test(next);
+        if (isId && inline === undefined) i++;
+        args.resume = isId ? next : true;
         break;
       }
       case '--trust':

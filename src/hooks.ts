@@ -46,7 +46,8 @@ export type HookRunnerOptions = {
   verify?: string | string[];
   /** The workspace: every hook and verify runs there. */
   root: string;
-  sessionId: string;
+  /** A getter: resuming another session changes the id. */
+  sessionId: () => string;
   /** The user's own environment: hooks are the user's commands, not the model's. */
   env: NodeJS.ProcessEnv;
   onNotice?: (notice: HookNotice) => void;
@@ -101,7 +102,7 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
    */
   async function run(event: HookEvent, payload: Record<string, unknown>, failClosed: boolean, signal?: AbortSignal): Promise<{ block?: string; stdout: string[] }> {
     const tool = typeof payload.tool === 'string' ? payload.tool : undefined;
-    const stdin = JSON.stringify({ event, ...payload, cwd: opts.root, session_id: opts.sessionId });
+    const stdin = JSON.stringify({ event, ...payload, cwd: opts.root, session_id: opts.sessionId() });
     const stdout: string[] = [];
     for (const hook of hooks[event] ?? []) {
       if (tool !== undefined && hook.match && !hook.match.test(tool)) continue;
@@ -115,7 +116,7 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
       if (end.kind === 'exit' && end.code === 2) return { block: ran.stderr.trim() || `the ${event} hook gave no reason`, stdout };
       const stderr = firstLine(ran.stderr);
       notice({ code: 'hook_failed', event, command: hook.command, failure: end, stderr, blocked: failClosed });
-      if (failClosed) return { block: `a ${event} hook (${hook.command}) failed: it ${describe(end)}${stderr ? `: ${stderr}` : ''}`, stdout };
+      if (failClosed) return { block: `the hook ${hook.command} failed (it ${describe(end)}${stderr ? `: ${stderr}` : ''}), so the call is refused; tell the user if this persists`, stdout };
     }
     return { stdout };
   }

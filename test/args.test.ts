@@ -25,6 +25,7 @@ describe('parseArgs', () => {
     expect(parseArgs(['--resume'])).toEqual({ ...base, resume: true });
     expect(parseArgs(['--resume', '2f1c9a7e-aaaa'])).toEqual({ ...base, resume: '2f1c9a7e-aaaa' });
     expect(parseArgs(['--resume', 'fix the bug'])).toEqual({ ...base, resume: true, message: 'fix the bug' });
+    expect(parseArgs(['--resume', '--output-format', 'json'])).toEqual({ ...base, resume: true, outputFormat: 'json' });
   });
 
   it('refuses bad usage with a key the CLI can word', () => {

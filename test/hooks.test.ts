@@ -2,10 +2,10 @@
 // timeout; the JSON each hook reads; and verify end to end through a real Agent over real HTTP,
 // the model fixing what a failing test reports.
 import { readFileSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/agent.js';
 import { createHookRunner, type HookNotice, type HookRunnerOptions } from '../src/hooks.js';
 import { createProvider } from '../src/providers.js';
@@ -25,6 +25,7 @@ type Setup = { root: string; notices: HookNotice[]; hook: (name: string, body: s
 async function setup(): Promise<Setup> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-hooks-')));
   const bin = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-hooks-bin-')));
+  onTestFinished(() => Promise.all([root, bin].map((d) => rm(d, { recursive: true, force: true }))).then(() => {}));
   return {
     root,
     notices: [],
@@ -39,7 +40,7 @@ async function setup(): Promise<Setup> {
 }
 
 function runner(s: Setup, hooks: HookRunnerOptions['hooks'], extra: Partial<HookRunnerOptions> = {}) {
-  return createHookRunner({ hooks, root: s.root, sessionId: 's1', env: process.env, onNotice: (n) => s.notices.push(n), ...extra });
+  return createHookRunner({ hooks, root: s.root, sessionId: () => 's1', env: process.env, onNotice: (n) => s.notices.push(n), ...extra });
 }
 
 const call = (name: string, input: Record<string, unknown>): ToolCallBlock => ({ type: 'tool_call', id: 'c1', name, input });
@@ -84,7 +85,7 @@ describe('PreToolUse', () => {
     const fail = runner(s, { PreToolUse: [{ matcher: '*', command: failing }] });
     expect(await fail.preToolUse(call('read_file', { path: 'a' }))).toEqual({
       decision: 'deny',
-      reason: `blocked by a PreToolUse hook: a PreToolUse hook (${failing}) failed: it exited with code 1: boom`,
+      reason: `blocked by a PreToolUse hook: the hook ${failing} failed (it exited with code 1: boom), so the call is refused; tell the user if this persists`,
     });
     expect(s.notices).toEqual([{ code: 'hook_failed', event: 'PreToolUse', command: failing, failure: { kind: 'exit', code: 1 }, stderr: 'boom', blocked: true }]);
   });
@@ -95,7 +96,7 @@ describe('PreToolUse', () => {
     const hooks = runner(s, { PreToolUse: [{ command: slow, timeout: 0.3 }] });
     expect(await hooks.preToolUse(call('bash', { command: 'ls' }))).toEqual({
       decision: 'deny',
-      reason: `blocked by a PreToolUse hook: a PreToolUse hook (${slow}) failed: it timed out after 0.3 s and was stopped`,
+      reason: `blocked by a PreToolUse hook: the hook ${slow} failed (it timed out after 0.3 s and was stopped), so the call is refused; tell the user if this persists`,
     });
     const pid = Number(await readFile(slow.replace(/\.sh$/, '.pid'), 'utf8'));
     for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
@@ -104,7 +105,7 @@ describe('PreToolUse', () => {
   });
 
   it('an invalid matcher is a configuration error at start-up', () => {
-    expect(() => createHookRunner({ hooks: { PostToolUse: [{ matcher: 'bash(', command: 'true' }] }, root: '/', sessionId: 's', env: {} })).toThrow(
+    expect(() => createHookRunner({ hooks: { PostToolUse: [{ matcher: 'bash(', command: 'true' }] }, root: '/', sessionId: () => 's', env: {} })).toThrow(
       /^hooks\.PostToolUse\[0\]\.matcher "bash\(" is not a valid regular expression: /,
     );
   });

@@ -2,7 +2,7 @@
 // group with it, the drop marker after a flood of output, and feiyu's exit stopping its jobs.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -205,7 +205,6 @@ setInterval(() => {}, 1000);
   async function runScript(lib: string, ending: string, signal?: NodeJS.Signals): Promise<{ code: number | null; pid: number }> {
     const dir = await mkdtemp(join(tmpdir(), 'feiyu-jobs-exit-'));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'main.mjs'), script(lib, ending));
     const child = spawn(process.execPath, ['main.mjs'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';

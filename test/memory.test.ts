@@ -1,9 +1,9 @@
 // Long-term memory on real files: a note saved by the model in one session is in the next
 // session's system prompt (over real HTTP); the cap drops the oldest; /memory lists and deletes.
-import { mkdir, mkdtemp, readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/agent.js';
 import { deleteNote, listNotes, loadMemory, notesFile, projectId, rememberTool } from '../src/memory.js';
 import { systemPrompt } from '../src/prompt.js';
@@ -19,6 +19,7 @@ afterAll(() => server.close());
 
 async function dirs() {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-memory-')));
+  onTestFinished(() => rm(base, { recursive: true, force: true }));
   const root = join(base, 'my project');
   await mkdir(root);
   return { state: join(base, 'state'), root };

@@ -1,9 +1,9 @@
 // exit_plan through a real Agent over real HTTP: approved (the earlier mode comes back and the model
 // proceeds), rejected with feedback (plan mode stays), and headless (the run ends with the plan).
-import { mkdtemp, realpath } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/agent.js';
 import { exitPlanTool, PLAN_APPROVED, type PlanOptions, type PlanVerdict } from '../src/plan.js';
 import { createProvider } from '../src/providers.js';
@@ -21,6 +21,7 @@ const PLAN = '## Plan\n\n1. Rename `foo` to `bar` in src/a.ts\n2. Run the tests'
 
 async function setup(answer?: PlanVerdict) {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-plan-')));
+  onTestFinished(() => rm(root, { recursive: true, force: true }));
   const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env };
   const state = { mode: 'plan' as PermissionMode, before: 'auto' as PermissionMode, asked: [] as string[] };
   const opts: PlanOptions = {

@@ -1,10 +1,10 @@
 // The todo list and its reminder: validation worded for the model, a list that survives a session
 // save, and the reminder sending the model back exactly once per user message, through a real
 // Agent over real HTTP.
-import { mkdtemp, realpath } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/agent.js';
 import { createProvider } from '../src/providers.js';
 import { TODO_PROMPT, TodoList, TodoReminder, todoTool, type TodoItem } from '../src/todo.js';
@@ -74,6 +74,7 @@ describe('todo reminder through the agent', () => {
   it('sends the model back once per user message when items are open', async () => {
     server.reset();
     const root = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-todo-')));
+    onTestFinished(() => rm(root, { recursive: true, force: true }));
     const list = new TodoList();
     const reminder = new TodoReminder(list);
     const agent = new Agent({

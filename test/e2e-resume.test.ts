@@ -1,0 +1,97 @@
+// A real CLI killed with SIGKILL mid-stream and mid-tool, then resumed: the conversation and the
+// totals come back, and the next request is one the provider accepts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, readFile, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
+let server: FakeServer;
+let home: string;
+let work: string;
+
+beforeAll(async () => {
+  server = await startFakeServer();
+});
+afterAll(() => server.close());
+beforeEach(async () => {
+  home = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-resume-home-')));
+  work = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-resume-work-')));
+  server.reset();
+  writeFakeKeys(join(home, 'config'), server, 'anthropic', { price: { input: 3, output: 15 } });
+});
+
+const env = () => ({ PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), LANG: 'en_US.UTF-8', FEIYU_NO_LOG: '1' });
+
+function start(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: work, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  return { child, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))) };
+}
+
+/** Waits until this workspace's session file contains `text`. */
+async function sessionContains(text: string): Promise<void> {
+  const dir = join(home, 'state', 'feiyu', 'sessions');
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    const files = await readdir(dir).catch(() => []);
+    for (const f of files) if ((await readFile(join(dir, f), 'utf8')).includes(text)) return;
+  }
+  throw new Error(`no session file with ${text}`);
+}
+
+type Body = { messages: { role: string; content: { type: string; text?: string; content?: unknown; tool_use_id?: string; is_error?: boolean }[] }[] };
+
+describe('resume after SIGKILL', () => {
+  it('mid-stream: the request survives, and the next message continues the conversation', async () => {
+    server.enqueue({ text: 'The first answer is still streaming', hang: true, usage: { input: 500, output: 7 } });
+    const first = start(['-p', 'remember the word kumquat']);
+    await sessionContains('kumquat');
+    while (server.requests.length < 1) await new Promise((r) => setTimeout(r, 20));
+    first.child.kill('SIGKILL');
+    await first.done;
+
+    server.enqueue({ text: 'You said kumquat.', usage: { input: 600, output: 5 } });
+    const second = await start(['-p', 'what word?', '--resume', '--output-format', 'json']).done;
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    const body = server.requests.at(-1)!.body as Body;
+    const texts = body.messages.flatMap((m) => m.content.map((b) => b.text ?? ''));
+    expect(texts.join('\n')).toContain('remember the word kumquat');
+    expect(texts.join('\n')).toContain('what word?');
+    expect(JSON.parse(second.stdout)).toMatchObject({ subtype: 'success', result: 'You said kumquat.' });
+    expect(server.violations).toEqual([]);
+  });
+
+  it('mid-tool: the cut-off call gets an [interrupted] result and the totals come back', async () => {
+    server.enqueue(
+      { toolCalls: [{ id: 'toolu_sleep', name: 'bash', input: { command: 'sleep 30' } }], usage: { input: 1000, output: 20 } },
+    );
+    const first = start(['-p', 'sleep for me', '--mode', 'auto']);
+    await sessionContains('toolu_sleep');
+    await sessionContains('"totals"');
+    first.child.kill('SIGKILL');
+    await first.done;
+
+    server.enqueue({ text: 'The sleep was interrupted.', usage: { input: 1200, output: 6 } });
+    const second = await start(['-p', 'what happened?', '--resume', '--output-format', 'json']).done;
+    expect(second.stderr).toBe('');
+    expect(second.code).toBe(0);
+    const body = server.requests.at(-1)!.body as Body;
+    const results = body.messages.flatMap((m) => m.content.filter((b) => b.type === 'tool_result'));
+    expect(results).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_sleep', is_error: true, content: '[interrupted]' }]);
+    const result = JSON.parse(second.stdout) as { usage: { input_tokens: number; output_tokens: number } };
+    expect(result.usage).toMatchObject({ input_tokens: 2200, output_tokens: 26 });
+    expect(server.violations).toEqual([]);
+  });
+
+  it('refuses to resume where there is nothing to resume, with exit 2', async () => {
+    const r = await start(['-p', 'hi', '--resume']).done;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('No earlier sessions in this directory.');
+  });
+});
