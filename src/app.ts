@@ -14,13 +14,18 @@ import { loadConventions, systemPrompt, type Conventions } from './prompt.js';
 import { createProvider } from './providers.js';
 import { makeWrapCommand, probeSandbox } from './sandbox.js';
 import { findLastSession, findSession, loadSession, restoreFiles, SessionError, SessionWriter } from './session.js';
-import { loadSettings, type LoadedSettings, type SandboxLevel, type Settings } from './settings.js';
+import { HOOK_EVENTS, loadSettings, type LoadedSettings, type SandboxLevel, type Settings } from './settings.js';
 import { taskTool } from './subagent.js';
 import { coreTools } from './tools.js';
 import { openTrace, pruneLogs, type Trace } from './trace.js';
 import { projectTrustState, trustProject, untrustedProjectSettings } from './trust.js';
 import type { AgentEvent, BeforeToolCall, JsonSchema, ModelConfig, PermissionMode, Tool, ToolContext, ToolSpec } from './types.js';
 import { webFetchTool } from './web.js';
+import { createHookRunner, type Failure, type HookNotice } from './hooks.js';
+import { JobManager, jobTool } from './jobs.js';
+import { loadMemory, MEMORY_CAP, rememberTool } from './memory.js';
+import { exitPlanTool, type PlanVerdict } from './plan.js';
+import { TODO_PROMPT, TodoList, TodoReminder, todoTool } from './todo.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
@@ -54,29 +59,79 @@ function attempt<T>(fn: () => T): T {
   }
 }
 
-/** Project settings that apply now: all of them once trusted, only the tightening ones before. */
-function effectiveSettings(settings: LoadedSettings, trusted: boolean): { merged: Settings; allow: string[]; deny: string[] } {
+/** Project settings that apply now: all of them once trusted, only the tightening ones before.
+ *  Lists add up (rules, hooks per event, verify commands); single values take the project's. */
+function effectiveSettings(settings: LoadedSettings, trusted: boolean) {
+  const { user } = settings;
   const project = trusted ? settings.project : untrustedProjectSettings(settings.project);
+  const hooks: NonNullable<Settings['hooks']> = {};
+  for (const event of HOOK_EVENTS) hooks[event] = [...(user.hooks?.[event] ?? []), ...(project.hooks?.[event] ?? [])];
   return {
-    merged: { ...settings.user, ...project },
-    allow: [...(settings.user.permissions?.allow ?? []), ...(project.permissions?.allow ?? [])],
-    deny: [...(settings.user.permissions?.deny ?? []), ...(project.permissions?.deny ?? [])],
+    merged: { ...user, ...project },
+    allow: [...(user.permissions?.allow ?? []), ...(project.permissions?.allow ?? [])],
+    deny: [...(user.permissions?.deny ?? []), ...(project.permissions?.deny ?? [])],
+    hooks,
+    verify: [user.verify, project.verify].filter((v): v is string => !!v),
   };
 }
 
-type ToolOptions = { allowPrivate: string[]; policy?: BeforeToolCall };
+/** A hook or verify failure in words, for a notice. */
+function failureText(f: Failure): string {
+  switch (f.kind) {
+    case 'exit':
+      return t('fail.exit', { code: f.code });
+    case 'signal':
+      return t('fail.signal', { signal: f.signal });
+    case 'timeout':
+      return t('fail.timeout', { secs: f.secs });
+    case 'spawn':
+      return t('fail.spawn', { message: f.message });
+  }
+}
+
+function hookNotice(n: HookNotice): Notice {
+  switch (n.code) {
+    case 'hook_failed':
+      return { key: n.blocked ? 'hook.failed_blocked' : 'hook.failed', params: { event: n.event, command: n.command, why: failureText(n.failure) + (n.stderr ? ` (${n.stderr})` : '') } };
+    case 'verify_passed':
+      return { key: 'verify.passed', params: { command: n.command, secs: n.secs } };
+    case 'verify_failed':
+      return { key: 'verify.failed', params: { command: n.command, why: failureText(n.failure), secs: n.secs } };
+  }
+}
+
+type ToolOptions = {
+  allowPrivate: string[];
+  policy?: BeforeToolCall;
+  jobs: JobManager;
+  todo: TodoList;
+  stateDir: string;
+  plan: Parameters<typeof exitPlanTool>[0];
+};
 
 /** The tools a session offers the model, in a stable order (a stable prompt cache key). */
 export function buildTools(o: ToolOptions): Tool[] {
   const readTools = (): Tool[] => coreTools().filter((tool) => tool.kind === 'read');
-  return [...coreTools(), webFetchTool({ allowPrivate: o.allowPrivate }), taskTool({ tools: readTools, beforeToolCall: o.policy })];
+  return [
+    ...coreTools(),
+    jobTool(o.jobs),
+    todoTool(o.todo),
+    exitPlanTool(o.plan),
+    rememberTool(o.stateDir),
+    webFetchTool({ allowPrivate: o.allowPrivate }),
+    taskTool({ tools: readTools, beforeToolCall: o.policy }),
+  ];
 }
 
-/** What every request carries before any conversation, in a project without conventions: the
- *  fixed token cost that the test suite and the benchmark hold to budget. */
+/** The system prompt's parts after the base: the todo habit, remembered notes, extras. */
+const promptExtras = (memory: string, extra: string[]): string[] => [TODO_PROMPT, ...(memory ? [memory] : []), ...extra];
+
+/** What every request carries before any conversation, in a project without conventions or
+ *  notes: the fixed token cost that the test suite and the benchmark hold to budget. */
 export function fixedRequest(root: string): { system: string; tools: ToolSpec[] } {
-  const tools = buildTools({ allowPrivate: [] }).map(({ name, description, parameters }) => ({ name, description, parameters }));
-  return { system: systemPrompt(root), tools };
+  const plan = { restoreMode: () => {}, inPlanMode: () => false };
+  const tools = buildTools({ allowPrivate: [], jobs: new JobManager(), todo: new TodoList(), stateDir: root, plan });
+  return { system: systemPrompt(root, undefined, promptExtras('', [])), tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })) };
 }
 
 export async function createApp(args: CliArgs, opts: AppOptions) {
@@ -108,6 +163,13 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   const effective = effectiveSettings(settings, trusted);
 
   let mode: PermissionMode = args.mode ?? effective.merged.mode ?? 'default';
+  /** Where exit_plan returns to: the mode before plan mode. */
+  let modeBeforePlan: PermissionMode = mode === 'plan' ? 'default' : mode;
+  const changeMode = (m: PermissionMode) => {
+    if (m === 'plan' && mode !== 'plan') modeBeforePlan = mode;
+    mode = m;
+    session.saveState({ mode });
+  };
   let sandbox: SandboxLevel = args.sandbox ?? effective.merged.sandbox ?? 'workspace';
   let sandboxOff: Notice | undefined;
   if (probe && !probe.ok) {
@@ -123,10 +185,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   const policy = attempt(() =>
     createPolicy({
       getMode: () => mode,
-      setMode: (m) => {
-        mode = m;
-        session.saveState({ mode });
-      },
+      setMode: changeMode,
       root,
       home: env.HOME ?? '',
       configDir: config,
@@ -137,28 +196,73 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     }),
   );
 
-  const tools = buildTools({ allowPrivate: effective.merged.webFetch?.allowPrivate ?? [], policy });
+  const listeners = new Set<(n: Notice) => void>();
+  const notify = (n: Notice) => listeners.forEach((l) => l(n));
+  const jobs = new JobManager();
+  jobs.attach(ctx);
+  const todo = new TodoList((items) => session.saveState({ todo: items }));
+  const reminder = new TodoReminder(todo);
+  const memory = loadMemory(state, root);
+  if (memory.dropped) notices.push({ key: 'memory.dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
+  const planner: { approve?: (plan: string, signal: AbortSignal) => Promise<PlanVerdict> } = {};
+  const hooks = attempt(() =>
+    createHookRunner({
+      hooks: effective.hooks,
+      verify: trusted && conventions?.verify ? [conventions.verify, ...effective.verify] : effective.verify,
+      root,
+      sessionId: () => session.id,
+      env,
+      onNotice: (n) => notify(hookNotice(n)),
+    }),
+  );
+  const tools = buildTools({
+    allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
+    policy,
+    jobs,
+    todo,
+    stateDir: state,
+    plan: {
+      approvePlan: args.print ? undefined : (plan, signal) => planner.approve?.(plan, signal) ?? Promise.resolve({ approved: false }),
+      restoreMode: () => changeMode(modeBeforePlan),
+      inPlanMode: () => mode === 'plan',
+    },
+  });
   const extra = opts.outputSchema ? ['When the task is done, call submit_result with the final answer; do not answer in plain text.'] : [];
   const agent = new Agent({
     provider: createProvider(model),
     tools,
-    system: systemPrompt(root, conventions, extra),
+    system: systemPrompt(root, conventions, promptExtras(memory.text, extra)),
     ctx,
     maxRounds: args.maxRounds,
-    beforeToolCall: policy,
+    beforeToolCall: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? policy(call, tool, signal),
+    afterToolCall: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
+    onStop: async (text, signal) => {
+      const open = todo.open().length;
+      const back = reminder.check();
+      if (back) {
+        notify({ key: 'todo.reminded', params: { n: open } });
+        return back;
+      }
+      const reason = await hooks.stop(text, signal);
+      if (reason) notify({ key: 'hook.sent_back', params: { reason } });
+      return reason;
+    },
+    todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: opts.outputSchema,
   });
   ctx.provider = () => agent.provider;
 
   // Consumers of the event stream: the session file and the trace.
   const onWriteError = (key: MessageKey) => (err: Error) => notify({ key, params: { msg: err.message, file: session.file } });
-  const listeners = new Set<(n: Notice) => void>();
-  const notify = (n: Notice) => listeners.forEach((l) => l(n));
   let session = SessionWriter.create(state, root, model.name, onWriteError('session.write_failed'));
   const noLog = env.FEIYU_NO_LOG === '1';
   if (!noLog) pruneLogs(state);
   const trace: Trace | null = openTrace({ stateDir: state, root, env, model: model.name, version: version(), mode, onError: onWriteError('trace.write_failed') });
   agent.on((event: AgentEvent) => {
+    if (event.type === 'turn_start') {
+      reminder.resetForTurn();
+      hooks.resetForTurn();
+    }
     trace?.write(event);
     session.onEvent(event);
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: model.name, mode, totals: agent.totals, files: ctx.files });
@@ -197,9 +301,24 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     onNotice(listener: (n: Notice) => void) {
       listeners.add(listener);
     },
-    setMode(m: PermissionMode) {
-      mode = m;
-      session.saveState({ mode });
+    setMode: changeMode,
+    jobs,
+    todo,
+    /** Installs the interactive plan approval (the REPL's); without it exit_plan is refused. */
+    setPlanApprover(approve: (plan: string, signal: AbortSignal) => Promise<PlanVerdict>) {
+      planner.approve = approve;
+    },
+    /**
+     * Sends one user message: UserPromptSubmit hooks first (they may block it or add context),
+     * then the agent. Returns null when a hook blocked it (the reason went out as a notice).
+     */
+    async send(text: string, signal: AbortSignal) {
+      const gate = await hooks.userPromptSubmit(text, signal);
+      if (gate.block) {
+        notify({ key: 'hook.prompt_blocked', params: { reason: gate.block } });
+        return null;
+      }
+      return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal);
     },
     /** Switches the model for this session; throws ConfigError for an unknown name. */
     setModel(name: string) {
@@ -225,6 +344,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       const saved = loaded.state.model ?? loaded.header.model;
       if (saved && saved !== model.name && models.models.some((m) => m.name === saved) && !args.model) app.setModel(saved);
       if (loaded.state.mode && !args.mode) mode = loaded.state.mode as PermissionMode;
+      if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
       const changed = await restoreFiles(loaded.state.files ?? {}, ctx.files);
       if (loaded.skipped) out.push({ key: 'session.skipped', params: { n: loaded.skipped } });
@@ -234,6 +354,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     },
     /** Stops what the session started and closes the files. */
     async close() {
+      await jobs.stopAll();
       trace?.close();
     },
   };

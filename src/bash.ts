@@ -212,14 +212,14 @@ function runScript(script: string, ctx: ToolContext, timeoutS: number, token: st
 export const bash: Tool<BashArgs> = {
   name: 'bash',
   description:
-    'Run a bash command in the workspace. The working directory persists between calls. No stdin: interactive commands fail. stdout and stderr are merged and cut in the middle past 30,000 characters. Timeout 120 s by default, 600 at most; background processes are stopped when the command ends.',
+    'Run a bash command in the workspace; the working directory persists between calls. No stdin. stdout and stderr merged, cut in the middle past 30,000 chars. Timeout 120 s default, 600 max; processes left running are stopped unless background is set.',
   parameters: {
     type: 'object',
     properties: {
       command: { type: 'string' },
       timeout: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S, description: 'Seconds' },
-      description: { type: 'string', description: 'What it does, in a few words' },
-      background: { type: 'boolean', description: 'Run as a job (servers, watchers): returns at once; see the job tool' },
+      description: { type: 'string', description: 'A few words on what it does' },
+      background: { type: 'boolean', description: 'Run as a job (servers, watchers), see the job tool' },
     },
     required: ['command'],
     additionalProperties: false,

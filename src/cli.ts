@@ -8,6 +8,7 @@ import { ConfigError, createApp, version, type App, type Notice } from './app.js
 import { parseArgs, UsageError, type CliArgs } from './args.js';
 import { EXIT, runHeadless } from './headless.js';
 import { detectLang, setLang, t } from './i18n.js';
+import { installExitHandlers } from './jobs.js';
 import { loadSettings } from './settings.js';
 import type { JsonSchema } from './types.js';
 
@@ -57,6 +58,7 @@ async function headless(app: App, args: CliArgs): Promise<number> {
   try {
     return await runHeadless({
       agent: app.agent,
+      send: (text, signal) => app.send(text, signal),
       message,
       format: args.outputFormat,
       sessionId: app.session.id,
@@ -92,6 +94,8 @@ async function main(): Promise<number> {
       outputSchema,
       askTrust: canAsk ? (what) => askYesNo(t('trust.ask', { what: what.map((w) => `  ${w}`).join('\n') })) : undefined,
     });
+    // Background jobs die with feiyu, however it ends (Ctrl+C: the REPL, or headless's abort).
+    installExitHandlers(app.jobs, args.print ? ['SIGHUP'] : ['SIGTERM', 'SIGHUP']);
     return args.print ? await headless(app, args) : await interactive(app, args);
   } catch (err) {
     if (err instanceof UsageError) {

@@ -248,12 +248,12 @@ async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<ToolOutpu
 
 export const listFiles: Tool<ListArgs> = {
   name: 'list_files',
-  description: `List files matching a glob, sorted, as paths relative to the workspace root. Skips .git, node_modules and .gitignore'd files. At most ${MAX_FILES} results.`,
+  description: `List files matching a glob, sorted. Skips .git, node_modules and .gitignore'd files. At most ${MAX_FILES}.`,
   parameters: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', description: 'Glob, default **/*' },
-      path: { type: 'string', description: 'Folder to list (default: the root)' },
+      pattern: { type: 'string', description: 'Default **/*' },
+      path: { type: 'string', description: 'Folder' },
     },
     additionalProperties: false,
   },
@@ -264,13 +264,13 @@ export const listFiles: Tool<ListArgs> = {
 
 export const search: Tool<SearchArgs> = {
   name: 'search',
-  description: `Search file contents with a regular expression (ripgrep syntax). Returns path:line:text, at most ${MAX_MATCHES} lines. Skips .git, node_modules and .gitignore'd files.`,
+  description: `Search file contents for a regex (ripgrep syntax): path:line:text, at most ${MAX_MATCHES} lines. Skips .git, node_modules and .gitignore'd files.`,
   parameters: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', description: 'Regular expression' },
-      path: { type: 'string', description: 'File or folder to search (default: the root)' },
-      glob: { type: 'string', description: 'Only files matching this glob, e.g. *.ts' },
+      pattern: { type: 'string' },
+      path: { type: 'string', description: 'File or folder' },
+      glob: { type: 'string', description: 'e.g. *.ts' },
       ignore_case: { type: 'boolean' },
     },
     required: ['pattern'],

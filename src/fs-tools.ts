@@ -288,18 +288,18 @@ function dice(a: string, b: string): number {
 
 // ---------------------------------------------------------------------------------------------
 
-const pathProp = { type: 'string', description: 'Relative to the workspace root' };
+const pathProp = { type: 'string' };
 
 export const readFileTool: Tool<ReadArgs> = {
   name: 'read_file',
   description:
-    'Read a file with line numbers (cat -n): at most 2000 lines or ~28,000 characters per call; page with offset/limit. Lines over 2000 characters are cut. Images (png, jpg, gif, webp) are shown to you if the model has vision. Documents (docx, odt, xlsx, xls, ods, pptx, odp, pdf) come as extracted text, paged the same way, and cannot be edited. Refuses other binary files and text over 10 MB.',
+    'Read a file, lines numbered (cat -n); at most 2000 lines or ~28,000 chars a call, page with offset/limit. Images (png/jpg/gif/webp) are shown if you have vision. Documents (docx, odt, xlsx, xls, ods, pptx, odp, pdf) come as extracted text and cannot be edited. Refuses other binaries and text over 10 MB.',
   parameters: {
     type: 'object',
     properties: {
       path: pathProp,
-      offset: { type: 'integer', minimum: 1, description: 'First line to read (1-based)' },
-      limit: { type: 'integer', minimum: 1, maximum: MAX_LINES, description: 'Number of lines' },
+      offset: { type: 'integer', minimum: 1, description: '1-based first line' },
+      limit: { type: 'integer', minimum: 1, maximum: MAX_LINES },
     },
     required: ['path'],
     additionalProperties: false,
@@ -315,7 +315,7 @@ export const writeFileTool: Tool<WriteArgs> = {
     'Create or overwrite a text file; parent folders are created. Overwriting needs a read_file of the file first. To change part of a file, use edit_file.',
   parameters: {
     type: 'object',
-    properties: { path: pathProp, content: { type: 'string', description: 'The whole new content' } },
+    properties: { path: pathProp, content: { type: 'string' } },
     required: ['path', 'content'],
     additionalProperties: false,
   },
@@ -332,9 +332,9 @@ export const editFileTool: Tool<EditArgs> = {
     type: 'object',
     properties: {
       path: pathProp,
-      old_string: { type: 'string', description: 'Exact text to replace' },
-      new_string: { type: 'string', description: 'Replacement text' },
-      replace_all: { type: 'boolean', description: 'Replace every occurrence' },
+      old_string: { type: 'string' },
+      new_string: { type: 'string' },
+      replace_all: { type: 'boolean' },
     },
     required: ['path', 'old_string', 'new_string'],
     additionalProperties: false,

@@ -11,6 +11,8 @@ export const EXIT = { ok: 0, error: 1, usage: 2, maxRounds: 3 } as const;
 
 export type HeadlessOptions = {
   agent: Agent;
+  /** Sends the message (through the UserPromptSubmit hooks); null when a hook blocked it. */
+  send: (text: string, signal: AbortSignal) => Promise<TurnResult | null>;
   message: string;
   format: OutputFormat;
   sessionId: string;
@@ -38,7 +40,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
   });
   let result: TurnResult;
   try {
-    result = await o.agent.send(o.message, o.signal);
+    result = (await o.send(o.message, o.signal)) ?? { stopReason: 'error', text: '', rounds: 0 };
   } finally {
     off();
   }

@@ -169,6 +169,18 @@ Options:
   'compact.cancelled': 'Compaction cancelled; only {elided} old tool results were cut ({before} → {after} tokens).',
   'compact.nothing': 'Nothing to compact.',
   'usage.side': 'side requests (sub-agents, web questions): {tokens} tokens · {cost}',
+  'fail.exit': 'exited with code {code}',
+  'fail.signal': 'killed by {signal}',
+  'fail.timeout': 'timed out after {secs} s and was stopped',
+  'fail.spawn': 'could not start: {message}',
+  'hook.failed': 'The {event} hook "{command}" failed: {why}',
+  'hook.failed_blocked': 'The {event} hook "{command}" failed: {why}. The tool call was refused.',
+  'hook.prompt_blocked': 'A UserPromptSubmit hook blocked this message: {reason}',
+  'hook.sent_back': 'A Stop hook sent the model back to work: {reason}',
+  'verify.passed': 'verify passed: {command} ({secs} s)',
+  'verify.failed': 'verify failed: {command}, {why} ({secs} s); the output went to the model',
+  'todo.reminded': 'The todo list has {n} open items; the model was asked to finish them.',
+  'memory.dropped': '{n} older notes did not fit in the prompt ({cap} characters) and were left out this session.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -338,6 +350,18 @@ const zh: Record<MessageKey, string> = {
   'compact.cancelled': '压缩已取消；仅替换了 {elided} 个旧工具结果（{before} → {after} tokens）。',
   'compact.nothing': '没有可压缩的内容。',
   'usage.side': '旁路请求（子代理、网页提问）：{tokens} tokens · {cost}',
+  'fail.exit': '退出码 {code}',
+  'fail.signal': '被信号 {signal} 终止',
+  'fail.timeout': '超过 {secs} 秒未结束，已终止',
+  'fail.spawn': '无法启动：{message}',
+  'hook.failed': '{event} 钩子“{command}”失败：{why}',
+  'hook.failed_blocked': '{event} 钩子“{command}”失败：{why}。该工具调用已被拒绝。',
+  'hook.prompt_blocked': 'UserPromptSubmit 钩子拦下了这条消息：{reason}',
+  'hook.sent_back': 'Stop 钩子让模型继续工作：{reason}',
+  'verify.passed': 'verify 通过：{command}（{secs} 秒）',
+  'verify.failed': 'verify 失败：{command}，{why}（{secs} 秒）；输出已交给模型',
+  'todo.reminded': '待办清单还有 {n} 项未完成，已提醒模型继续。',
+  'memory.dropped': '有 {n} 条较早的记忆超出提示词上限（{cap} 字符），本次会话未载入。',
 };
 
 const catalogue: Record<Lang, Record<MessageKey, string>> = { en, zh };

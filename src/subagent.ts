@@ -70,7 +70,7 @@ export function taskTool(opts: TaskOptions): Tool<TaskArgs> {
   return {
     name: 'task',
     description:
-      'Start a read-only sub-agent (read_file, list_files, search; no writes, commands or web) on a self-contained research task, e.g. "find where X is handled and how". It works in its own context and returns only a concise conclusion with path:line facts, saving yours. Several task calls in one reply run in parallel. It cannot see this conversation: put everything it needs in the prompt.',
+      'A read-only sub-agent (read_file, list_files, search) for a self-contained research task ("find where X is handled"). It works in its own context and returns only a short conclusion with path:line facts. It cannot see this conversation: give it all it needs. Several run in parallel.',
     parameters: {
       type: 'object',
       properties: {

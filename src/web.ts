@@ -347,12 +347,12 @@ export function webFetchTool(opts: { allowPrivate: string[] }): Tool<WebArgs> {
   return {
     name: 'web_fetch',
     description:
-      'Fetch an http(s) URL: HTML comes back as Markdown, other text as it is (up to 5 MB; pages cached 15 minutes). With `question`, a separate model request reads the page and only its answer comes back: use it for long pages. Local and private addresses are refused.',
+      'Fetch an http(s) URL: HTML as Markdown, other text as is (5 MB max, cached 15 min). With question, a separate request reads the page and only the answer comes back: use it for long pages. Private addresses are refused.',
     parameters: {
       type: 'object',
       properties: {
-        url: { type: 'string', description: 'An http or https URL' },
-        question: { type: 'string', description: 'What to find out from the page; omit to get the page itself' },
+        url: { type: 'string' },
+        question: { type: 'string' },
       },
       required: ['url'],
       additionalProperties: false,
