@@ -169,7 +169,9 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     if (m === 'plan' && mode !== 'plan') modeBeforePlan = mode;
     mode = m;
     session.saveState({ mode });
+    if (mode === 'auto' && sandbox === 'off') notify(unsandboxedWarning());
   };
+  const unsandboxedWarning = (): Notice => ({ key: 'sandbox.auto_unsandboxed', params: { why: sandboxOff ? t(sandboxOff.key, sandboxOff.params) : '--sandbox off' } });
   let sandbox: SandboxLevel = args.sandbox ?? effective.merged.sandbox ?? 'workspace';
   let sandboxOff: Notice | undefined;
   if (probe && !probe.ok) {
@@ -177,6 +179,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     sandbox = 'off';
   }
 
+  if (mode === 'auto' && sandbox === 'off') notices.push(unsandboxedWarning());
   const childEnv = filterEnv(env);
   const wrap = (level: SandboxLevel) => makeWrapCommand(level, { root, home: env.HOME, configDir: config });
   const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: childEnv, wrapCommand: wrap(sandbox) };

@@ -1,7 +1,8 @@
 // The built CLI as a child process against the fake model server: headless output formats,
 // exit codes, configuration errors, the headless permission policy, and the piped-stdin REPL.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -154,6 +155,30 @@ describe('feiyu -p', () => {
     const r = await run(['-p'], { input: 'from stdin\n' });
     expect(r.stdout).toBe('Got it.\n');
     expect(JSON.stringify(server.requests[0]!.body)).toContain('from stdin');
+  });
+});
+
+describe('the trace log', () => {
+  it('records the run, its tool calls, permission decisions and usage, in a 0600 file; FEIYU_NO_LOG turns it off', async () => {
+    await keys('anthropic', { price: { input: 3, output: 15 } });
+    server.enqueue({ toolCalls: [{ id: 'toolu_t', name: 'list_files', input: {} }], usage: { input: 100, output: 10 } }, { text: 'done', usage: { input: 120, output: 5 } });
+    await run(['-p', 'trace me'], { env: { FEIYU_NO_LOG: '' } });
+    const logs = join(home, 'state', 'feiyu', 'logs');
+    const [file] = await readdir(logs);
+    expect((await stat(join(logs, file!))).mode & 0o777).toBe(0o600);
+    const lines = (await readFile(join(logs, file!), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const runId = lines[0]!.run_id;
+    expect(lines[0]).toMatchObject({ type: 'run_start', root: work, model: 'fake-anthropic' });
+    expect(lines.every((l) => l.run_id === runId && typeof l.ts === 'string')).toBe(true);
+    expect(lines.map((l) => l.type)).toEqual(expect.arrayContaining(['turn_start', 'tool_call', 'permission', 'tool_result', 'usage', 'turn_end']));
+    expect(lines.find((l) => l.type === 'tool_call')).toMatchObject({ name: 'list_files', input: {} });
+    expect(lines.find((l) => l.type === 'permission')).toMatchObject({ decision: 'allow', code: 'read' });
+    expect(lines.filter((l) => l.type === 'usage').map((l) => l.cost)).toEqual([(100 * 3 + 10 * 15) / 1e6, (120 * 3 + 5 * 15) / 1e6]);
+
+    server.enqueue({ text: 'quiet' });
+    await rm(logs, { recursive: true });
+    await run(['-p', 'no trace']);
+    expect(existsSync(logs)).toBe(false);
   });
 });
 
