@@ -68,24 +68,39 @@ describe('resume after SIGKILL', () => {
   });
 
   it('mid-tool: the cut-off call gets an [interrupted] result and the totals come back', async () => {
+    const todo = { items: [{ content: 'Sleep well', status: 'in_progress' }, { content: 'Wake up', status: 'pending' }] };
     server.enqueue(
-      { toolCalls: [{ id: 'toolu_sleep', name: 'bash', input: { command: 'sleep 30' } }], usage: { input: 1000, output: 20 } },
+      {
+        toolCalls: [
+          { id: 'toolu_todo', name: 'todo', input: todo },
+          { id: 'toolu_sleep', name: 'bash', input: { command: 'sleep 30' } },
+        ],
+        usage: { input: 1000, output: 20 },
+      },
     );
     const first = start(['-p', 'sleep for me', '--mode', 'auto']);
     await sessionContains('toolu_sleep');
     await sessionContains('"totals"');
+    await sessionContains('"todo":[');
     first.child.kill('SIGKILL');
     await first.done;
 
-    server.enqueue({ text: 'The sleep was interrupted.', usage: { input: 1200, output: 6 } });
+    // The restored todo list still has open items: the model is sent back once to finish them.
+    server.enqueue({ text: 'The sleep was interrupted.', usage: { input: 1200, output: 6 } }, { text: 'Both items are moot now.', usage: { input: 0, output: 0 } });
     const second = await start(['-p', 'what happened?', '--resume', '--output-format', 'json']).done;
-    expect(second.stderr).toBe('');
+    expect(JSON.stringify(server.requests.at(-1)!.body)).toContain('open items: \\"Sleep well\\", \\"Wake up\\"');
+    expect(second.stderr).toBe('The todo list has 2 open items; the model was asked to finish them.\n');
     expect(second.code).toBe(0);
-    const body = server.requests.at(-1)!.body as Body;
+    const body = server.requests.at(-2)!.body as Body;
     const results = body.messages.flatMap((m) => m.content.filter((b) => b.type === 'tool_result'));
-    expect(results).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_sleep', is_error: true, content: '[interrupted]' }]);
+    expect(results).toEqual([
+      // Both results were in flight: the batch's results are written together when it completes.
+      { type: 'tool_result', tool_use_id: 'toolu_todo', is_error: true, content: '[interrupted]' },
+      { type: 'tool_result', tool_use_id: 'toolu_sleep', is_error: true, content: '[interrupted]' },
+    ]);
     const result = JSON.parse(second.stdout) as { usage: { input_tokens: number; output_tokens: number } };
     expect(result.usage).toMatchObject({ input_tokens: 2200, output_tokens: 26 });
+    expect(result).toMatchObject({ result: 'Both items are moot now.' });
     expect(server.violations).toEqual([]);
   });
 
