@@ -1,0 +1,76 @@
+// Markdown for a streamed answer: cuts the text into blocks as they complete (a paragraph at its
+// blank line, a heading at its line end, a code block at its closing fence) so each is printed
+// once and never redrawn, and renders a block for the terminal with marked + marked-terminal,
+// loaded on first use (they take a few hundred milliseconds to import).
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const HEADING = /^ {0,3}#{1,6}(\s|$)/;
+
+/** Collects streamed text and hands out the blocks that are complete. */
+export class MarkdownBlocks {
+  private partial = '';
+  private block: string[] = [];
+  private fence: string | null = null;
+
+  /** Adds streamed text; returns the blocks it completed, in order. */
+  push(text: string): string[] {
+    const lines = (this.partial + text).split('\n');
+    this.partial = lines.pop()!;
+    const done: string[] = [];
+    for (const line of lines) this.addLine(line, done);
+    return done;
+  }
+
+  /** Everything not yet handed out, as one block (null when there is nothing). */
+  flush(): string | null {
+    const rest = [...this.block, ...(this.partial ? [this.partial] : [])].join('\n');
+    this.block = [];
+    this.partial = '';
+    this.fence = null;
+    return rest.trim() ? rest : null;
+  }
+
+  private addLine(line: string, done: string[]): void {
+    const end = () => {
+      if (this.block.some((l) => l.trim())) done.push(this.block.join('\n'));
+      this.block = [];
+    };
+    const fence = FENCE.exec(line)?.[1];
+    if (this.fence) {
+      this.block.push(line);
+      const closes = fence && fence[0] === this.fence[0] && fence.length >= this.fence.length && !line.trim().slice(fence.length).trim();
+      if (closes) {
+        this.fence = null;
+        end();
+      }
+      return;
+    }
+    if (fence) {
+      end();
+      this.fence = fence;
+      this.block.push(line);
+      return;
+    }
+    if (!line.trim()) return end();
+    if (HEADING.test(line)) {
+      end();
+      this.block.push(line);
+      return end();
+    }
+    this.block.push(line);
+  }
+}
+
+export type RenderMarkdown = (markdown: string) => string;
+
+let loading: Promise<RenderMarkdown> | undefined;
+
+/** The terminal renderer for Markdown, `columns` wide; imported once, on first use. */
+export function loadMarkdown(columns: number): Promise<RenderMarkdown> {
+  loading ??= (async () => {
+    const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
+    const marked = new Marked(markedTerminal({ width: columns, reflowText: false, showSectionPrefix: false, tab: 2 }));
+    return (markdown: string) => (marked.parse(markdown, { async: false }) as string).replace(/\s+$/, '');
+  })();
+  return loading;
+}

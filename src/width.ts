@@ -1,0 +1,30 @@
+// How many terminal columns text takes: CJK and emoji take two, ANSI escapes none. string-width
+// is loaded on first use (loadWidth, before the first turn), so start-up does not pay for it;
+// until then each code point counts one.
+
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+
+let measure: ((text: string) => number) | undefined;
+
+export async function loadWidth(): Promise<void> {
+  measure ??= (await import('string-width')).default;
+}
+
+export function width(text: string): number {
+  return measure ? measure(text) : [...text.replace(ANSI, '')].length;
+}
+
+/** Plain `text` on one line, cut to at most `max` columns, ending in … when cut. */
+export function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s*\n\s*/g, ' ');
+  if (width(flat) <= max) return flat;
+  let out = '';
+  let used = 0;
+  for (const ch of flat) {
+    const w = width(ch);
+    if (used + w > max - 1) break;
+    out += ch;
+    used += w;
+  }
+  return out + '…';
+}
