@@ -29,6 +29,11 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
   );
 }
 
+/** Whether `key` is in the catalogue (for keys built from codes another module chose). */
+export function hasKey(key: string): key is MessageKey {
+  return Object.hasOwn(en, key);
+}
+
 /** Every key of the catalogue, per language (for the completeness test). */
 export function catalogueKeys(): Record<Lang, string[]> {
   return { en: Object.keys(en), zh: Object.keys(zh) };

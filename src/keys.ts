@@ -3,9 +3,10 @@
 // writing keys.json safely (0600, atomic). Bad configuration throws a ConfigError at start-up;
 // this module never talks to a provider.
 
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { writePrivateJson } from './jsonfile.js';
 import { lookupModel } from './pricing.js';
 import type { ModelConfig, WireFormat } from './types.js';
 
@@ -153,16 +154,7 @@ const isCount = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v
  * old file's mode was.
  */
 export function saveKeys(file: string, data: KeysFile): void {
-  // Only folders created here get 0700: an existing one (perhaps shared) keeps its mode.
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(temp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
-    renameSync(temp, file);
-  } catch (e) {
-    rmSync(temp, { force: true });
-    throw e;
-  }
+  writePrivateJson(file, data);
 }
 
 /** The API key for a model: `apiKey` itself, else the variable `apiKeyEnv` names. */

@@ -10,7 +10,7 @@ import { analyzeBash, visible, type BashAnalysis, type BashReasonCode } from './
 import { inside } from './paths.js';
 import { parseRule, ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
 import { checkSecretPath, secretRefusal } from './secrets.js';
-import { writePrivateJson } from './settings.js';
+import { readProjectsFile, writePrivateJson } from './jsonfile.js';
 import { realPath } from './shell-expand.js';
 import type { PermissionMode, Tool, ToolCallBlock } from './types.js';
 
@@ -272,18 +272,7 @@ function headlessRefusal(req: AskRequest): string {
 
 type Approvals = { version: 1; projects: Record<string, { allow: string[] }> };
 
-function readApprovals(file: string): Approvals {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, projects: {} };
-    throw new Error(`${file}: ${(err as Error).message}`);
-  }
-  const projects = (data as Partial<Approvals> | null)?.projects;
-  if (typeof projects !== 'object' || projects === null || Array.isArray(projects)) throw new Error(`${file}: "projects" must be an object`);
-  return { version: 1, projects };
-}
+const readApprovals = (file: string): Approvals => readProjectsFile<{ allow: string[] }>(file);
 
 /** The rules the user saved with "always" for this workspace. */
 export function loadApprovals(file: string, root: string): string[] {

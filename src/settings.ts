@@ -3,8 +3,9 @@
 // settings throw at start-up naming the file, the field and the problem. Must not merge user and
 // project settings or decide what project settings may do: trust.ts and the CLI do that.
 
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writePrivateJson } from './jsonfile.js';
 import { configDir } from './keys.js';
 import { ruleError } from './rules.js';
 import { PERMISSION_MODES, type PermissionMode } from './types.js';
@@ -77,21 +78,6 @@ export function saveUserSettings(patch: Settings, env: NodeJS.ProcessEnv = proce
   return merged as Settings;
 }
 
-/**
- * Writes JSON with mode 0600 in a folder created 0700, through a temporary file renamed over the
- * old one, so a crash never leaves half a file.
- */
-export function writePrivateJson(file: string, data: unknown): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(temp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
-    renameSync(temp, file);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
-  }
-}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const oneOf = (values: readonly string[]): string => values.map((v) => JSON.stringify(v)).join(', ');

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePrivateJson, type Settings } from './settings.js';
+import { readProjectsFile, writePrivateJson } from './jsonfile.js';
+import type { Settings } from './settings.js';
 
 /** What a project brings: its .feiyu/settings.json and the verify: lines of its conventions file. */
 export type ProjectFiles = { settings: Settings; verify: string[] };
@@ -69,19 +70,7 @@ export function trustProject(root: string, configDir: string, hash: string): voi
 }
 
 function readTrusted(configDir: string): TrustedFile {
-  const file = trustedFile(configDir);
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, projects: {} };
-    throw new Error(`${file}: ${(err as Error).message}`);
-  }
-  const projects = (data as Partial<TrustedFile> | null)?.projects;
-  if (typeof projects !== 'object' || projects === null || Array.isArray(projects)) {
-    throw new Error(`${file}: "projects" must be an object`);
-  }
-  return { version: 1, projects };
+  return readProjectsFile<TrustedFile['projects'][string]>(trustedFile(configDir));
 }
 
 function describe(gated: Record<string, unknown>): string[] {

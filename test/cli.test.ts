@@ -1,14 +1,12 @@
 // The built CLI as a child process against the fake model server: headless output formats,
 // exit codes, configuration errors, the headless permission policy, and the piped-stdin REPL.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startCli } from './cli-harness.js';
 import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
-
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
 
 let server: FakeServer;
 let home: string;
@@ -26,30 +24,7 @@ beforeEach(async () => {
   server.violations.length = 0;
 });
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function run(args: string[], opts: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: work,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        XDG_CONFIG_HOME: join(home, 'config'),
-        XDG_STATE_HOME: join(home, 'state'),
-        LANG: 'en_US.UTF-8',
-        FEIYU_NO_LOG: '1',
-        ...opts.env,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.end(opts.input ?? '');
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[], opts: { input?: string; env?: Record<string, string> } = {}) => startCli(args, { cwd: work, home, ...opts }).done;
 
 const keys = (format: 'anthropic' | 'openai' = 'anthropic', overrides = {}) => writeFakeKeys(join(home, 'config'), server, format, overrides);
 

@@ -1,13 +1,12 @@
 // A real CLI killed with SIGKILL mid-stream and mid-tool, then resumed: the conversation and the
 // totals come back, and the next request is one the provider accepts.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startCli } from './cli-harness.js';
 import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
 let server: FakeServer;
 let home: string;
 let work: string;
@@ -23,16 +22,7 @@ beforeEach(async () => {
   writeFakeKeys(join(home, 'config'), server, 'anthropic', { price: { input: 3, output: 15 } });
 });
 
-const env = () => ({ PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), LANG: 'en_US.UTF-8', FEIYU_NO_LOG: '1' });
-
-function start(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: work, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  return { child, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))) };
-}
+const start = (args: string[]) => startCli(args, { cwd: work, home });
 
 /** Waits until this workspace's session file contains `text`. */
 async function sessionContains(text: string): Promise<void> {

@@ -1,15 +1,14 @@
 // Safety and the working tools through the real CLI against the fake model server: the headless
 // policy, hard denies in auto mode, the sandbox, project trust for hooks and verify:, plan mode.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/sandbox.js';
+import { startCli } from './cli-harness.js';
 import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
 let server: FakeServer;
 let home: string;
 let work: string;
@@ -26,17 +25,7 @@ beforeEach(async () => {
   writeFakeKeys(join(home, 'config'), server, 'anthropic');
 });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), LANG: 'en_US.UTF-8', FEIYU_NO_LOG: '1' };
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[]) => startCli(args, { cwd: work, home }).done;
 
 /** The text of every tool result the model was sent in the last request. */
 function toolResults(): string[] {
