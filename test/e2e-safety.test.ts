@@ -1,6 +1,6 @@
 // Safety and the working tools through the real CLI against the fake model server: the headless
 // policy, hard denies in auto mode, the sandbox, project trust for hooks and verify:, plan mode.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +136,27 @@ describe('plan mode headless', () => {
     await run(['-p', 'go', '--mode', 'plan']);
     expect(toolResults()[0]).toContain('exit_plan');
     expect(existsSync(join(work, 'x.txt'))).toBe(false);
+  });
+});
+
+describe('background jobs', () => {
+  /** Gone, or a zombie nobody reaped (this container's PID 1 does not reap). */
+  const gone = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] === 'Z';
+    } catch {
+      return true;
+    }
+  };
+
+  it('are stopped when feiyu exits', async () => {
+    server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), call('bash', { command: 'sleep 0.3; cat job.pid' }), { text: 'started' });
+    const r = await run(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off']);
+    expect(r.code).toBe(0);
+    const pid = Number(await readFile(join(work, 'job.pid'), 'utf8'));
+    expect(pid).toBeGreaterThan(1);
+    for (const deadline = Date.now() + 5000; !gone(pid) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
+    expect(gone(pid)).toBe(true);
   });
 });
 
