@@ -84,7 +84,11 @@ const imagePart = (i: ImageBlock): ChatCompletionContentPartImage => ({
   image_url: { url: `data:${i.mediaType};base64,${i.data}` },
 });
 
-/** Thinking is not sent back: DeepSeek rejects reasoning_content in input messages. */
+/**
+ * Reasoning goes back only on a reply that called tools, and only reasoning a compatible server
+ * sent (no signature): DeepSeek's and Kimi's thinking modes require it there and reject a tool
+ * loop without it; elsewhere they ignore it, and older servers that reject it never send it.
+ */
 function assistantMessage(blocks: AssistantBlock[]): ChatCompletionMessageParam[] {
   const text = blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
   const calls = blocks.flatMap((b): ChatCompletionMessageToolCall[] =>
@@ -93,7 +97,11 @@ function assistantMessage(blocks: AssistantBlock[]): ChatCompletionMessageParam[
       : [],
   );
   if (!text && calls.length === 0) return [];
-  return [{ role: 'assistant', content: text || null, ...(calls.length > 0 ? { tool_calls: calls } : {}) }];
+  const reasoning = blocks.flatMap((b) => (b.type === 'thinking' && !b.signature ? [b.thinking] : [])).join('');
+  const message: ChatCompletionMessageParam & { reasoning_content?: string } = { role: 'assistant', content: text || null };
+  if (calls.length > 0) message.tool_calls = calls;
+  if (calls.length > 0 && reasoning) message.reasoning_content = reasoning;
+  return [message];
 }
 
 // The chunk fields we read, including vendor extensions the SDK's types do not name.

@@ -353,7 +353,22 @@ describe('openai request and reasoning', () => {
     expect(server.requests[0]!.headers.authorization).toBe('Bearer test-key');
   });
 
-  it('keeps reasoning_content as thinking but does not send it back', async () => {
+  it('sends reasoning_content back on a reply that called tools (DeepSeek and Kimi thinking modes require it)', async () => {
+    server.enqueue({ thinking: 'Need the file list.', toolCalls: [{ id: 'call_r', name: 'list_files', input: {} }] });
+    const p = provider('openai');
+    const { done } = await collect(p);
+    server.enqueue({ text: 'ok' });
+    const result = { role: 'user' as const, content: [{ type: 'tool_result' as const, callId: 'call_r', content: 'a.ts' }] };
+    await collect(p, request([user('hi'), done.message, result]));
+    expect(server.requests[1]!.body.messages[2]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_r', type: 'function', function: { name: 'list_files', arguments: '{}' } }],
+      reasoning_content: 'Need the file list.',
+    });
+  });
+
+  it('keeps reasoning_content as thinking but does not send it back on a plain answer', async () => {
     server.enqueue({ thinking: 'Hmm, 想一想.', text: 'Done.' });
     const p = provider('openai');
     const { done, of } = await collect(p);
