@@ -355,6 +355,31 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       session = SessionWriter.open(file, onWriteError('session.write_failed'));
       return out;
     },
+    /** The tools offered to the model (for /context). */
+    tools,
+    /** Reads the conventions file and the remembered notes into the system prompt again (/context). */
+    async reloadContext(): Promise<{ conventions?: Conventions; memory: string }> {
+      const fresh = await loadConventions(root);
+      const notes = loadMemory(state, root).text;
+      app.conventions = fresh;
+      agent.system = systemPrompt(root, fresh, promptExtras(notes, extra));
+      return { conventions: fresh, memory: notes };
+    },
+    /** A new conversation (/clear): this session's file deleted; history, totals, todo and read records cleared. */
+    newSession() {
+      session.delete();
+      agent.messages.length = 0;
+      Object.assign(agent.totals, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 });
+      ctx.files.clear();
+      todo.restore([]);
+      session = SessionWriter.create(state, root, model.name, onWriteError('session.write_failed'));
+    },
+    /** Reads keys.json again after /key changed it; the current model stays until /model. */
+    reloadModels() {
+      const fresh = attempt(() => loadModels(env));
+      models.models.splice(0, models.models.length, ...fresh.models);
+      models.defaultName = fresh.defaultName;
+    },
     /** Stops what the session started and closes the files. */
     async close() {
       await jobs.stopAll();

@@ -48,8 +48,9 @@ function editScript(a: string[], b: string[]): Op[] {
     let j = 0;
     while (i < n || j < m) {
       if (i < n && j < m && a[start + i] === b[start + j]) ops.push({ kind: 'same', a: start + i++, b: start + j++ });
-      else if (j < m && (i === n || lcs[at(i, j + 1)]! >= lcs[at(i + 1, j)]!)) ops.push({ kind: 'add', a: start + i, b: start + j++ });
-      else ops.push({ kind: 'del', a: start + i++, b: start + j });
+      // On a tie the removal goes first, as diffs are read.
+      else if (i < n && (j === m || lcs[at(i + 1, j)]! >= lcs[at(i, j + 1)]!)) ops.push({ kind: 'del', a: start + i++, b: start + j });
+      else ops.push({ kind: 'add', a: start + i, b: start + j++ });
     }
   }
   for (let k = 0; endA + k < a.length; k++) ops.push({ kind: 'same', a: endA + k, b: endB + k });

@@ -1,156 +1,146 @@
-// The interactive prompt: reads lines, runs them through the agent one at a time, renders the
-// event stream, answers permission questions, and handles Ctrl+C / Ctrl+D and slash commands.
-// Line mode only (readline, append-only output), so scrollback, copy/paste and IMEs keep working.
+// The interactive session: the welcome box, then messages and slash commands one at a time,
+// each turn rendered as it streams, permission and plan questions answered, Ctrl+C cancelling
+// what runs, Shift+Tab cycling the mode. Line mode only (readline, append-only output), so
+// scrollback, copy/paste and input methods keep working.
 
-import { createInterface, type Interface } from 'node:readline';
+import { join } from 'node:path';
 import type { App } from './app.js';
-import { t, type MessageKey } from './i18n.js';
-import type { AskAnswer, AskRequest } from './permissions.js';
-import { Renderer, color, painter } from './ui.js';
+import { completer, findCommand, type Session } from './commands.js';
+import { approvePlan, askPermission } from './confirm.js';
+import { History } from './history.js';
+import { t } from './i18n.js';
+import { LineInput } from './input.js';
+import { PERMISSION_MODES } from './types.js';
+import { Renderer } from './ui.js';
+import { UndoStack } from './undo.js';
+import { modeName, promptFor, welcomeLines } from './welcome.js';
 
 export type ReplOptions = {
   app: App;
   version: string;
   initialMessage?: string;
   input: NodeJS.ReadableStream & { isTTY?: boolean };
-  output: NodeJS.WritableStream & { isTTY?: boolean };
+  output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 };
 
-type Command = { name: string; help: MessageKey; run: (arg: string) => Promise<void> | void };
+/** Two Ctrl+C presses this close together at an empty prompt leave. */
+const DOUBLE_PRESS_MS = 2000;
 
-export class Repl {
-  private readonly rl: Interface;
-  private readonly renderer: Renderer;
-  private readonly queue: string[] = [];
+export class Repl implements Session {
+  readonly app: App;
+  readonly ui: Renderer;
+  readonly input: LineInput;
+  readonly undo: UndoStack;
   private running: AbortController | undefined;
-  private pendingLine: ((line: string | undefined) => void) | undefined;
-  private lastCtrlC = 0;
-  private closed = false;
-  private done!: () => void;
-  private readonly commands: Command[];
+  private lastInterrupt = 0;
+  private notes: string[] = [];
 
   constructor(private readonly o: ReplOptions) {
-    this.rl = createInterface({ input: o.input, output: o.output, terminal: o.input.isTTY === true, historySize: 500 });
-    this.renderer = new Renderer(o.output, () => o.app.model);
-    o.app.agent.on((event) => this.renderer.handle(event));
-    o.app.onNotice((n) => this.renderer.line(t(n.key, n.params)));
-    o.app.setAsker((req) => this.ask(req));
-    this.commands = [
-      { name: '/help', help: 'cmd.help', run: () => this.help() },
-      { name: '/exit', help: 'cmd.exit', run: () => this.rl.close() },
-      { name: '/quit', help: 'cmd.quit', run: () => this.rl.close() },
-    ];
+    const app = (this.app = o.app);
+    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals, todo: () => app.todo.render() }, app.env);
+    this.undo = new UndoStack(app.root);
+    this.input = new LineInput({
+      input: o.input,
+      output: o.output,
+      history: new History(join(app.stateDir, 'history')),
+      completer: completer(app.root),
+      onInterrupt: () => this.interrupt(),
+      onCycleMode: () => this.cycleMode(),
+    });
+    app.agent.on((event) => {
+      this.ui.handle(event);
+      this.undo.observe(event);
+    });
+    app.onNotice((n) => this.abovePrompt(() => this.ui.warn(t(n.key, n.params))));
+    app.setAsker((req, signal) => askPermission(this, req, signal));
+    app.setPlanApprover((plan, signal) => approvePlan(this, plan, signal));
   }
 
   /** Runs until the user leaves. */
-  run(): Promise<void> {
-    const paint = painter(this.o.output);
-    const app = this.o.app;
-    const welcome = t('repl.welcome', { version: this.o.version, model: app.model.name, mode: app.mode, root: app.root });
-    this.renderer.line(paint(color.cyan, welcome));
-    if (app.conventions) this.renderer.line(paint(color.dim, t('repl.conventions', { file: app.conventions.file })));
-    for (const n of app.notices) this.renderer.line(paint(color.yellow, t(n.key, n.params)));
-    this.renderer.line(paint(color.dim, t('repl.hints')));
-    this.rl.setPrompt('› ');
-    this.rl.on('line', (line) => this.onLine(line));
-    this.rl.on('SIGINT', () => this.onInterrupt());
-    this.rl.on('close', () => this.onClose());
-    const finished = new Promise<void>((resolve) => (this.done = resolve));
-    if (this.o.initialMessage) this.queue.push(this.o.initialMessage);
-    void this.drain();
-    return finished;
+  async run(): Promise<void> {
+    for (const line of welcomeLines(this.app, this.o.version, this.ui.paint)) this.ui.line(line);
+    for (const n of this.app.notices) this.ui.warn(t(n.key, n.params));
+    // The message from the command line shows as if typed at the prompt.
+    if (this.o.initialMessage) this.ui.line(promptFor(this.app.mode, this.ui.paint) + this.o.initialMessage);
+    let next = this.o.initialMessage ?? (await this.nextMessage());
+    while (next !== undefined && (await this.submit(next)) !== 'exit') next = await this.nextMessage();
+    // Input ended at the prompt (Ctrl+D, Ctrl+C twice): the goodbye goes on a line of its own.
+    if (next === undefined && this.input.tty) this.ui.line('');
+    this.ui.line(t('repl.bye'));
+    this.input.close();
   }
 
-  /** Asks the user one question and returns the line typed (undefined when input ended). */
-  question(prompt: string): Promise<string | undefined> {
-    if (this.closed) return Promise.resolve(undefined);
-    this.renderer.line('');
-    this.o.output.write(prompt);
-    return new Promise((resolve) => (this.pendingLine = resolve));
-  }
-
-  /** The permission question; only y, s and a approve. */
-  async ask(req: AskRequest): Promise<AskAnswer> {
-    const why = t(`ask.${req.reasonCode}` as MessageKey, req.reasonParams);
-    const key = (await this.question(t('repl.ask', { tool: req.tool, what: req.display, why })))?.trim().toLowerCase();
-    if (key === 'y' || key === 'yes') return { answer: 'yes' };
-    if (key === 's' && req.suggestedRules.length) return { answer: 'always' };
-    if (key === 'a') return { answer: 'auto' };
-    if (key !== 'n') return { answer: 'no' };
-    const reason = (await this.question(t('repl.ask_reason')))?.trim();
-    return reason ? { answer: 'no', reason } : { answer: 'no' };
-  }
-
-  private onLine(line: string): void {
-    if (this.pendingLine) {
-      const resolve = this.pendingLine;
-      this.pendingLine = undefined;
-      resolve(line);
-      return;
+  /** Runs `work` with Ctrl+C cancelling it. */
+  async busy<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.running = controller;
+    try {
+      await this.ui.prepare();
+      return await work(controller.signal);
+    } finally {
+      this.running = undefined;
+      await this.ui.settle();
     }
-    if (!line.trim()) {
-      if (!this.running) this.rl.prompt();
-      return;
-    }
-    this.queue.push(line);
-    void this.drain();
   }
 
-  private async drain(): Promise<void> {
-    if (this.running) return;
-    while (this.queue.length) {
-      const line = this.queue.shift()!;
-      const command = line.startsWith('/') ? this.commands.find((c) => c.name === line.split(/\s/)[0]) : undefined;
-      if (command) {
-        await command.run(line.slice(command.name.length).trim());
-        continue;
-      }
-      if (/^\/\w+$/.test(line.trim())) {
-        this.renderer.line(t('repl.unknown_command', { cmd: line.trim() }));
-        continue;
-      }
-      this.running = new AbortController();
+  /** The mode may have changed during the turn (the answer "a", exit_plan): the prompt shows it. */
+  private nextMessage(): Promise<string | undefined> {
+    this.refreshPrompt();
+    return this.input.message();
+  }
+
+  refreshPrompt(): void {
+    this.input.setPrompt(promptFor(this.app.mode, this.ui.paint));
+  }
+
+  tellModel(note: string): void {
+    this.notes.push(note);
+  }
+
+  private async submit(text: string): Promise<'exit' | void> {
+    if (!text.trim()) return;
+    const found = findCommand(text);
+    if (found && 'unknown' in found) return this.ui.fail(t('repl.unknown_command', { cmd: found.unknown }));
+    if (found) {
       try {
-        await this.o.app.agent.send(line, this.running.signal);
-      } finally {
-        this.running = undefined;
+        return await this.busy(async () => found.command.run(found.arg, this));
+      } catch (err) {
+        // A command's own failure must not end the session.
+        return this.ui.fail(t('repl.command_failed', { cmd: found.command.name, msg: (err as Error).message }));
       }
     }
-    if (this.closed) return this.finish();
-    this.rl.prompt();
+    const message = [...this.notes, text].join('\n\n');
+    this.notes = [];
+    await this.busy((signal) => this.app.send(message, signal));
   }
 
-  private onInterrupt(): void {
-    if (this.pendingLine) return this.onLine('n');
-    if (this.running) {
-      this.running.abort();
-      this.renderer.line(t('repl.cancelled'));
-      return;
-    }
+  private interrupt(): void {
+    // A question inside a turn is answered "no" and the turn cancelled too.
+    const asking = this.input.asking;
+    if (asking) this.input.cancel();
+    if (this.running) return this.running.abort();
+    if (asking) return;
+    if (this.input.typed) return this.input.clearLine();
     const now = Date.now();
-    if (now - this.lastCtrlC < 2000) return this.rl.close();
-    this.lastCtrlC = now;
-    this.renderer.line(t('repl.ctrlc_again'));
-    this.rl.prompt();
+    if (now - this.lastInterrupt < DOUBLE_PRESS_MS) return this.input.close();
+    this.lastInterrupt = now;
+    this.abovePrompt(() => this.ui.note(t('repl.ctrlc_again')));
   }
 
-  private onClose(): void {
-    this.closed = true;
-    if (this.pendingLine) {
-      const resolve = this.pendingLine;
-      this.pendingLine = undefined;
-      resolve(undefined);
-    }
-    // Piped input ends before its lines have run: finish them first.
-    if (!this.running && !this.queue.length) void this.finish();
+  /** Prints between turns without mixing into the prompt: below it, the prompt drawn again under. */
+  private abovePrompt(print: () => void): void {
+    if (!this.input.atPrompt) return print();
+    this.ui.line('');
+    print();
+    this.refreshPrompt();
   }
 
-  private async finish(): Promise<void> {
-    this.renderer.line(t('repl.bye'));
-    this.done();
-  }
-
-  private help(): void {
-    for (const c of this.commands) this.renderer.line(`  ${c.name.padEnd(10)} ${t(c.help)}`);
+  private cycleMode(): void {
+    const next = PERMISSION_MODES[(PERMISSION_MODES.indexOf(this.app.mode) + 1) % PERMISSION_MODES.length]!;
+    this.app.setMode(next);
+    // At the prompt the prompt itself shows it; during a turn a line does.
+    if (this.running) this.ui.line(t('mode.set', { mode: modeName(next, this.ui.paint) }));
+    this.refreshPrompt();
   }
 }
+

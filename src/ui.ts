@@ -47,6 +47,8 @@ export function explainError(error: ProviderError, model: ModelConfig): string {
 export function summaryText(summary: Summary | undefined): string {
   if (!summary) return '';
   const { key, ...params } = summary;
+  const one = `sum.${key}_one`;
+  if ('n' in params && params.n === 1 && hasKey(one)) return t(one);
   return t(`sum.${key}` as MessageKey, params as Record<string, number>);
 }
 
@@ -175,7 +177,7 @@ export class Renderer {
         return this.streamed(event.json);
       case 'tool_call':
         this.endText();
-        this.line(`${p(color.cyan, '●')} ${p(color.bold, event.name)} ${truncate(event.mainArg ?? '', Math.max(10, this.columns() - width(event.name) - 3))}`);
+        this.line(`${p(color.cyan, '●')} ${p(color.bold, event.name)}${event.mainArg ? ' ' + truncate(event.mainArg, Math.max(10, this.columns() - width(event.name) - 3)) : ''}`);
         spin(t('spin.running', { tool: event.name }));
         return;
       case 'permission':
@@ -262,20 +264,21 @@ export class Renderer {
   /** Thinking is shown once it ends: dimmed, on at most two lines. */
   private endThinking(): void {
     if (!this.thinking.trim()) return;
-    const text = truncate(this.thinking.trim(), this.columns() * 2 - 4);
+    const text = truncate(this.thinking.replace(/\s+/g, ' ').trim(), this.columns() * 2 - 4);
     this.thinking = '';
     this.line(this.paint(color.dim, `✻ ${text}`));
   }
 
   private toolResult(event: Extract<AgentEvent, { type: 'tool_result' }>): void {
     const p = this.paint;
-    const secs = p(color.dim, ` (${(event.durationMs / 1000).toFixed(1)} s)`);
+    const secs = p(color.dim, ` (${t('tool.secs', { secs: (event.durationMs / 1000).toFixed(1) })})`);
     const refusal = this.refused.get(event.id);
+    const why = `decision.${refusal}`;
     const room = this.columns() - 12;
     const text =
-      refusal !== undefined ? p(color.red, t('tool.denied', { reason: hasKey(`decision.${refusal}`) ? t(`decision.${refusal}`) : truncate(event.output, room) }))
+      refusal !== undefined ? p(color.red, t('tool.denied', { reason: hasKey(why) ? t(why) : truncate(event.output, room) }))
       : event.isError ? p(color.red, truncate(event.output, room))
-      : summaryText(event.summary);
+      : summaryText(event.summary ?? { key: 'ok' });
     this.line(p(color.dim, '  ⎿ ') + text + secs);
     if (event.change && !event.isError) this.diff(event.change);
     if (event.name === 'todo' && !event.isError) {

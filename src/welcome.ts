@@ -36,5 +36,3 @@ export function modeName(mode: PermissionMode, paint: Paint): string {
 export function promptFor(mode: PermissionMode, paint: Paint): string {
   return mode === 'default' ? '› ' : `${modeName(mode, paint)} › `;
 }
-
-export const CONTINUATION = '… ';

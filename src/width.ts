@@ -28,3 +28,13 @@ export function truncate(text: string, max: number): string {
   }
   return out + '…';
 }
+
+/**
+ * Label and text in two columns, the labels padded to the widest; on a screen too narrow for
+ * that (the labels would take most of it), each text goes on its own line under its label.
+ */
+export function table(rows: [string, string][], columns: number): string[] {
+  const w = Math.max(0, ...rows.map(([label]) => width(label)));
+  if (w + 4 > columns * 0.6) return rows.map(([label, text]) => `  ${label}\n      ${text}`);
+  return rows.map(([label, text]) => `  ${label}${' '.repeat(w - width(label) + 2)}${text}`);
+}

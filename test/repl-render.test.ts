@@ -1,0 +1,183 @@
+// The REPL's pieces on their own: Markdown cut into blocks as it streams, the compact diff, the
+// plain-text rendering of an event stream, look-alike characters made visible, slash-command
+// parsing and completion, and the persisted input history.
+import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { completer, findCommand } from '../src/commands.js';
+import { shown } from '../src/confirm.js';
+import { diffLines } from '../src/diff.js';
+import { History } from '../src/history.js';
+import { setLang } from '../src/i18n.js';
+import { MarkdownBlocks } from '../src/markdown.js';
+import type { AgentEvent, ModelConfig } from '../src/types.js';
+import { Renderer } from '../src/ui.js';
+
+afterEach(() => setLang('en'));
+
+describe('MarkdownBlocks', () => {
+  it('hands out each block once it is complete, whatever the chunks', () => {
+    const text = '# Title\nFirst para\ngoes on.\n\n- a\n- b\n\n```sh\necho 1\n\necho 2\n```\nAfter the fence';
+    for (const size of [1, 3, 7, text.length]) {
+      const md = new MarkdownBlocks();
+      const blocks: string[] = [];
+      for (let i = 0; i < text.length; i += size) blocks.push(...md.push(text.slice(i, i + size)));
+      expect(blocks).toEqual(['# Title', 'First para\ngoes on.', '- a\n- b', '```sh\necho 1\n\necho 2\n```']);
+      expect(md.flush()).toBe('After the fence');
+      expect(md.flush()).toBeNull();
+    }
+  });
+
+  it('keeps an unclosed fence whole until the end', () => {
+    const md = new MarkdownBlocks();
+    expect(md.push('~~~\ncode\n\nmore\n')).toEqual([]);
+    expect(md.flush()).toBe('~~~\ncode\n\nmore');
+  });
+});
+
+describe('diffLines', () => {
+  it('shows changed lines with two lines of context, gaps between hunks, numbered', () => {
+    const before = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    const after = before.replace('line 3\n', 'line three\n').replace('line 15\n', '');
+    expect(diffLines(before, after)).toEqual({
+      added: 1,
+      removed: 2,
+      lines: [
+        { kind: 'same', n: 1, text: 'line 1' },
+        { kind: 'same', n: 2, text: 'line 2' },
+        { kind: 'del', n: 3, text: 'line 3' },
+        { kind: 'add', n: 3, text: 'line three' },
+        { kind: 'same', n: 4, text: 'line 4' },
+        { kind: 'same', n: 5, text: 'line 5' },
+        { kind: 'gap', count: 7 },
+        { kind: 'same', n: 13, text: 'line 13' },
+        { kind: 'same', n: 14, text: 'line 14' },
+        { kind: 'del', n: 15, text: 'line 15' },
+        { kind: 'same', n: 15, text: 'line 16' },
+        { kind: 'same', n: 16, text: 'line 17' },
+      ],
+    });
+  });
+
+  it('caps a new file and says how many changed lines are left out', () => {
+    const diff = diffLines(null, Array.from({ length: 30 }, (_, i) => `${i}`).join('\r\n'), 2, 4);
+    expect(diff.lines).toEqual([
+      { kind: 'add', n: 1, text: '0' },
+      { kind: 'add', n: 2, text: '1' },
+      { kind: 'add', n: 3, text: '2' },
+      { kind: 'add', n: 4, text: '3' },
+      { kind: 'more', count: 26 },
+    ]);
+    expect(diff.added).toBe(30);
+  });
+});
+
+describe('Renderer without a terminal', () => {
+  const model = { name: 'm', provider: 'anthropic', model: 'x', contextWindow: 1000, maxOutputTokens: 100 } as ModelConfig;
+  const render = (events: AgentEvent[]) => {
+    let out = '';
+    const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0.5, costUnknown: false, requests: 1 };
+    const ui = new Renderer({ write: (s: string) => (out += s), isTTY: false }, { model: () => model, totals: () => totals, todo: () => '' }, {});
+    for (const e of events) ui.handle(e);
+    return out;
+  };
+  const turn: AgentEvent[] = [
+    { type: 'turn_start', text: 'go' },
+    { type: 'request_start', round: 1, model: 'm' },
+    { type: 'thinking_delta', text: 'Let me   look\nat it.' },
+    { type: 'text_delta', text: 'Hello ' },
+    { type: 'text_delta', text: 'world' },
+    { type: 'tool_call', id: 'c1', name: 'bash', input: {}, mainArg: 'rm -rf build' },
+    { type: 'permission', id: 'c1', name: 'bash', decision: 'deny', code: 'user_no', reason: 'The user declined this call.' },
+    { type: 'tool_result', id: 'c1', name: 'bash', output: 'Permission denied: The user declined this call.', isError: true, durationMs: 12 },
+    { type: 'tool_call', id: 'c2', name: 'edit_file', input: {}, mainArg: 'a.txt' },
+    { type: 'tool_result', id: 'c2', name: 'edit_file', output: 'Edited', summary: { key: 'edited', n: 1 }, isError: false, durationMs: 1500, change: { path: 'a.txt', before: 'one\ntwo\n', after: 'one\n2\n' } },
+    { type: 'retry', attempt: 2, maxAttempts: 5, delayMs: 4000, error: { kind: 'rate_limit', status: 429, message: 'slow down' } },
+    { type: 'compaction', before: 1000, after: 800, method: 'elide', elided: 3, removed: 0, error: 'aborted' },
+    { type: 'usage', model: 'm', input: 100, output: 50, cacheRead: 300, cacheWrite: 0, cost: 0.01, estimated: false },
+    { type: 'turn_end', stopReason: 'end', text: 'Hello world', rounds: 2 },
+  ];
+
+  it('prints one line per call and result, the diff, retries, compactions and the status line, in plain text', () => {
+    expect(render(turn)).toBe(
+      [
+        '✻ Let me look at it.',
+        'Hello world',
+        '● bash rm -rf build',
+        '  ⎿ refused: declined (0.0 s)',
+        '● edit_file a.txt',
+        '  ⎿ 1 replaced (1.5 s)',
+        '    +1 -1 a.txt',
+        '    1   one',
+        '    2 - two',
+        '    2 + 2',
+        '  ↻ rate limited, retrying in 4 s (2/5)',
+        '⇣ Compaction cancelled; only 3 old tool results were cut (1,000 → 800 tokens).',
+        '400 in · 50 out · cache 75% · $0.01 this turn · $0.50 session · context 45%',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('speaks Chinese when the language is switched', () => {
+    setLang('zh');
+    const out = render(turn);
+    expect(out).toContain('  ⎿ 已拒绝：已拒绝 (0.0 秒)');
+    expect(out).toContain('输入 400 · 输出 50 · 缓存命中 75% · 本轮 $0.01 · 会话 $0.50 · 上下文 45%');
+  });
+
+  it('says when a turn was cancelled, and shows a destructive command in auto mode prominently', () => {
+    const out = render([
+      { type: 'turn_start', text: 'go' },
+      { type: 'permission', id: 'c1', name: 'bash', decision: 'allow', code: 'auto_mode', destructive: 'git reset --hard' },
+      { type: 'turn_end', stopReason: 'aborted', text: '', rounds: 0 },
+    ]);
+    expect(out).toBe('⚠ auto mode is running a command that can destroy work: git reset --hard\nCancelled.\n0 in · 0 out · cache 0% · $0.00 this turn · $0.50 session · context 0%\n');
+  });
+});
+
+describe('what a confirmation shows', () => {
+  it('makes hidden characters and look-alikes visible, and leaves Chinese alone', () => {
+    expect(shown('rm\u00a0-rf /tmp/x')).toBe('rm⟨U+00A0⟩-rf /tmp/x');
+    expect(shown('cat раss.txt')).toBe('cat ⟨U+0440⟩⟨U+0430⟩ss.txt');
+    expect(shown('rm −rf ／etc')).toBe('rm ⟨U+2212⟩rf ⟨U+FF0F⟩etc');
+    expect(shown('echo "你好，世界（一）"')).toBe('echo "你好，世界（一）"');
+  });
+});
+
+describe('slash commands', () => {
+  it('finds a command and its argument; an unknown /word alone is reported, a sentence is a message', () => {
+    expect(findCommand('/model  fake-openai ')).toMatchObject({ command: { name: '/model' }, arg: 'fake-openai' });
+    expect(findCommand('/bogus')).toEqual({ unknown: '/bogus' });
+    expect(findCommand('/tmp is full')).toBeNull();
+    expect(findCommand('hello /help')).toBeNull();
+  });
+
+  it('completes /commands and @paths', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'feiyu-complete-'));
+    await mkdir(join(root, 'src'));
+    await writeFile(join(root, 'src', 'main.ts'), '');
+    await writeFile(join(root, 'README.md'), '');
+    await writeFile(join(root, '.hidden'), '');
+    const complete = completer(root) as (line: string) => [string[], string];
+    expect(complete('/mo')).toEqual([['/mode', '/model'], '/mo']);
+    expect(complete('look at @')).toEqual([['@README.md', '@src/'], '@']);
+    expect(complete('look at @src/m')).toEqual([['@src/main.ts'], '@src/m']);
+    expect(complete('plain words')).toEqual([[], 'plain words']);
+  });
+});
+
+describe('History', () => {
+  it('keeps whole messages across sessions in a 0600 file, capped, without repeats', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feiyu-history-'));
+    const file = join(dir, 'state', 'history');
+    const h = new History(file, 4);
+    for (const entry of ['one', 'two\nlines', 'two\nlines', 'three', '', 'four', 'five', 'six', 'seven']) h.add(entry);
+    expect(h.entries).toEqual(['four', 'five', 'six', 'seven']);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(new History(file, 4).entries).toEqual(['four', 'five', 'six', 'seven']);
+    await writeFile(file, (await readFile(file, 'utf8')) + 'not json\n"multi\\nline"\n');
+    expect(new History(file, 4).entries).toEqual(['five', 'six', 'seven', 'multi\nline']);
+  });
+});

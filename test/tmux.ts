@@ -1,0 +1,74 @@
+// Drives the built CLI in a real pseudo-terminal: a tmux session on a private socket, keys sent
+// with send-keys, the screen read with capture-pane (plain text, wrapped lines joined). Waits
+// poll the screen until the text appears or a deadline passes; no fixed sleeps.
+import { execFileSync } from 'node:child_process';
+import { cliEnv, CLI } from './cli-harness.js';
+
+const SOCKET = `feiyu-test-${process.pid}`;
+let sessions = 0;
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export class Terminal {
+  private constructor(readonly name: string) {}
+
+  /** Starts `feiyu args` in `cwd` for a user whose home is `home`, on a cols × rows screen. */
+  static start(args: string[], o: { cwd: string; home: string; env?: Record<string, string>; cols?: number; rows?: number }): Terminal {
+    const name = `t${++sessions}`;
+    const env = Object.entries(cliEnv(o.home, { TERM: 'xterm-256color', ...o.env })).map(([k, v]) => `${k}=${quote(v ?? '')}`);
+    // The pane outlives feiyu, so its last screen and exit code can still be read.
+    const command = `cd ${quote(o.cwd)} && env -i ${env.join(' ')} ${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(' ')}; echo "[exited $?]"; sleep 600`;
+    tmux('new-session', '-d', '-s', name, '-x', String(o.cols ?? 100), '-y', String(o.rows ?? 40), command);
+    return new Terminal(name);
+  }
+
+  /** Key names as tmux knows them: Enter, C-c, BTab, Up … */
+  keys(...keys: string[]): void {
+    tmux('send-keys', '-t', this.name, ...keys);
+  }
+
+  /** Literal text, typed as it is (escape sequences included). */
+  type(text: string): void {
+    tmux('send-keys', '-t', this.name, '-l', text);
+  }
+
+  /** The whole screen and scrollback, wrapped lines joined, trailing blanks dropped (tmux drops them at line ends too); with `escapes`, the colours and attributes as escape codes. */
+  screen(escapes = false): string {
+    const text = tmux('capture-pane', '-p', '-J', ...(escapes ? ['-e'] : []), '-S', '-3000', '-t', this.name);
+    return text.replace(/[ \t]+$/gm, '').replace(/\n+$/, '');
+  }
+
+  /** Waits until `what` is on the screen (its `nth` occurrence), returning the screen. */
+  async waitFor(what: string | RegExp, o: { nth?: number; timeoutMs?: number } = {}): Promise<string> {
+    const deadline = Date.now() + (o.timeoutMs ?? 10_000);
+    const nth = o.nth ?? 1;
+    for (;;) {
+      const screen = this.screen();
+      const found = typeof what === 'string' ? screen.split(what).length - 1 : (screen.match(new RegExp(what.source, what.flags.replace('g', '') + 'g')) ?? []).length;
+      if (found >= nth) return screen;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(what)} (×${nth}); the screen:\n${screen}`);
+      await new Promise((r) => setTimeout(r, 40));
+    }
+  }
+
+  kill(): void {
+    try {
+      tmux('kill-session', '-t', this.name);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+}
+
+/** Ends this file's tmux server (call in afterAll). */
+export function stopTerminals(): void {
+  try {
+    tmux('kill-server');
+  } catch {
+    // no server left
+  }
+}
