@@ -77,6 +77,17 @@ export class Agent {
     if (config.outputSchema) this.tools.set(SUBMIT_RESULT, submitResultTool(config.outputSchema));
   }
 
+  /**
+   * Starts the conversation over from `messages` (empty for /clear, a loaded session for resume),
+   * with these totals; the context estimate starts afresh too.
+   */
+  reset(messages: Message[] = [], totals: Partial<Totals> = {}): void {
+    this.messages.splice(0, this.messages.length, ...messages);
+    Object.assign(this.totals, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 }, totals);
+    this.lastInput = 0;
+    this.lastCount = 0;
+  }
+
   /** Subscribes to the event stream; returns the unsubscribe function. */
   on(listener: (event: AgentEvent) => void): () => void {
     this.listeners.add(listener);

@@ -7,31 +7,29 @@ import { realpath } from 'node:fs/promises';
 import { Agent } from './agent.js';
 import type { CliArgs } from './args.js';
 import { filterEnv } from './envfilter.js';
+import { createHookRunner } from './hooks.js';
 import { t, type MessageKey } from './i18n.js';
+import { JobManager } from './jobs.js';
 import { ConfigError as KeysError, configDir, loadModels, selectModel, stateDir, type LoadedModels } from './keys.js';
+import { loadMemory, MEMORY_CAP } from './memory.js';
+import { hookNotice, type Notice } from './notices.js';
 import { createPolicy, type AskAnswer, type AskRequest } from './permissions.js';
+import type { PlanVerdict } from './plan.js';
 import { loadConventions, systemPrompt, type Conventions } from './prompt.js';
 import { createProvider } from './providers.js';
 import { makeWrapCommand, probeSandbox } from './sandbox.js';
 import { findLastSession, findSession, loadSession, restoreFiles, SessionError, SessionWriter } from './session.js';
-import { HOOK_EVENTS, loadSettings, type LoadedSettings, type SandboxLevel, type Settings } from './settings.js';
-import { taskTool } from './subagent.js';
-import { coreTools } from './tools.js';
+import { loadSettings, type SandboxLevel } from './settings.js';
+import { TodoList, TodoReminder } from './todo.js';
+import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs, type Trace } from './trace.js';
-import { projectTrustState, trustProject, untrustedProjectSettings } from './trust.js';
-import type { AgentEvent, BeforeToolCall, JsonSchema, ModelConfig, PermissionMode, Tool, ToolContext, ToolSpec } from './types.js';
-import { webFetchTool } from './web.js';
-import { createHookRunner, type Failure, type HookNotice } from './hooks.js';
-import { JobManager, jobTool } from './jobs.js';
-import { loadMemory, MEMORY_CAP, rememberTool } from './memory.js';
-import { exitPlanTool, type PlanVerdict } from './plan.js';
-import { TODO_PROMPT, TodoList, TodoReminder, todoTool } from './todo.js';
+import { effectiveSettings, projectTrustState, trustProject } from './trust.js';
+import type { AgentEvent, JsonSchema, ModelConfig, PermissionMode, ToolContext } from './types.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
 
-/** A start-up message for the interface: an i18n key and its parameters. */
-export type Notice = { key: MessageKey; params?: Record<string, string | number> };
+export type { Notice } from './notices.js';
 
 export type AppOptions = {
   env: NodeJS.ProcessEnv;
@@ -57,81 +55,6 @@ function attempt<T>(fn: () => T): T {
   } catch (err) {
     throw configError(err);
   }
-}
-
-/** Project settings that apply now: all of them once trusted, only the tightening ones before.
- *  Lists add up (rules, hooks per event, verify commands); single values take the project's. */
-function effectiveSettings(settings: LoadedSettings, trusted: boolean) {
-  const { user } = settings;
-  const project = trusted ? settings.project : untrustedProjectSettings(settings.project);
-  const hooks: NonNullable<Settings['hooks']> = {};
-  for (const event of HOOK_EVENTS) hooks[event] = [...(user.hooks?.[event] ?? []), ...(project.hooks?.[event] ?? [])];
-  return {
-    merged: { ...user, ...project },
-    allow: [...(user.permissions?.allow ?? []), ...(project.permissions?.allow ?? [])],
-    deny: [...(user.permissions?.deny ?? []), ...(project.permissions?.deny ?? [])],
-    hooks,
-    verify: [user.verify, project.verify].filter((v): v is string => !!v),
-  };
-}
-
-/** A hook or verify failure in words, for a notice. */
-function failureText(f: Failure): string {
-  switch (f.kind) {
-    case 'exit':
-      return t('fail.exit', { code: f.code });
-    case 'signal':
-      return t('fail.signal', { signal: f.signal });
-    case 'timeout':
-      return t('fail.timeout', { secs: f.secs });
-    case 'spawn':
-      return t('fail.spawn', { message: f.message });
-  }
-}
-
-function hookNotice(n: HookNotice): Notice {
-  switch (n.code) {
-    case 'hook_failed':
-      return { key: n.blocked ? 'hook.failed_blocked' : 'hook.failed', params: { event: n.event, command: n.command, why: failureText(n.failure) + (n.stderr ? ` (${n.stderr})` : '') } };
-    case 'verify_passed':
-      return { key: 'verify.passed', params: { command: n.command, secs: n.secs } };
-    case 'verify_failed':
-      return { key: 'verify.failed', params: { command: n.command, why: failureText(n.failure), secs: n.secs } };
-  }
-}
-
-type ToolOptions = {
-  allowPrivate: string[];
-  policy?: BeforeToolCall;
-  jobs: JobManager;
-  todo: TodoList;
-  stateDir: string;
-  plan: Parameters<typeof exitPlanTool>[0];
-};
-
-/** The tools a session offers the model, in a stable order (a stable prompt cache key). */
-export function buildTools(o: ToolOptions): Tool[] {
-  const readTools = (): Tool[] => coreTools().filter((tool) => tool.kind === 'read');
-  return [
-    ...coreTools(),
-    jobTool(o.jobs),
-    todoTool(o.todo),
-    exitPlanTool(o.plan),
-    rememberTool(o.stateDir),
-    webFetchTool({ allowPrivate: o.allowPrivate }),
-    taskTool({ tools: readTools, beforeToolCall: o.policy }),
-  ];
-}
-
-/** The system prompt's parts after the base: the todo habit, remembered notes, extras. */
-const promptExtras = (memory: string, extra: string[]): string[] => [TODO_PROMPT, ...(memory ? [memory] : []), ...extra];
-
-/** What every request carries before any conversation, in a project without conventions or
- *  notes: the fixed token cost that the test suite and the benchmark hold to budget. */
-export function fixedRequest(root: string): { system: string; tools: ToolSpec[] } {
-  const plan = { restoreMode: () => {}, inPlanMode: () => false };
-  const tools = buildTools({ allowPrivate: [], jobs: new JobManager(), todo: new TodoList(), stateDir: root, plan });
-  return { system: systemPrompt(root, undefined, promptExtras('', [])), tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })) };
 }
 
 export async function createApp(args: CliArgs, opts: AppOptions) {
@@ -231,10 +154,11 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     },
   });
   const extra = opts.outputSchema ? ['When the task is done, call submit_result with the final answer; do not answer in plain text.'] : [];
+  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, extra));
   const agent = new Agent({
     provider: createProvider(model),
     tools,
-    system: systemPrompt(root, conventions, promptExtras(memory.text, extra)),
+    system: buildSystem(conventions, memory.text),
     ctx,
     maxRounds: args.maxRounds,
     beforeToolCall: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? policy(call, tool, signal),
@@ -342,8 +266,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       if (!file) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
       const loaded = attempt(() => loadSession(file));
       const out: Notice[] = [];
-      agent.messages.splice(0, agent.messages.length, ...loaded.messages);
-      Object.assign(agent.totals, loaded.state.totals ?? {});
+      agent.reset(loaded.messages, loaded.state.totals ?? {});
       const saved = loaded.state.model ?? loaded.header.model;
       if (saved && saved !== model.name && models.models.some((m) => m.name === saved) && !args.model) app.setModel(saved);
       if (loaded.state.mode && !args.mode) mode = loaded.state.mode as PermissionMode;
@@ -362,14 +285,13 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       const fresh = await loadConventions(root);
       const notes = loadMemory(state, root).text;
       app.conventions = fresh;
-      agent.system = systemPrompt(root, fresh, promptExtras(notes, extra));
+      agent.system = buildSystem(fresh, notes);
       return { conventions: fresh, memory: notes };
     },
     /** A new conversation (/clear): this session's file deleted; history, totals, todo and read records cleared. */
     newSession() {
       session.delete();
-      agent.messages.length = 0;
-      Object.assign(agent.totals, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 });
+      agent.reset();
       ctx.files.clear();
       todo.restore([]);
       session = SessionWriter.create(state, root, model.name, onWriteError('session.write_failed'));

@@ -13,6 +13,8 @@ export const COMPACT_AT = 0.75;
 export const TARGET = 0.6;
 /** Tool results of this many latest rounds are never elided. */
 export const KEEP_ROUNDS = 3;
+/** Histories shorter than this (estimated tokens) are not summarised. */
+const MIN_SUMMARIZED = 1500;
 
 /** A rough image cost: Anthropic bills a ~1.1 megapixel image at about 1,600 tokens. */
 const IMAGE_TOKENS = 1600;
@@ -294,6 +296,10 @@ export async function compactHistory(o: CompactOptions): Promise<CompactResult |
     ...extra,
   });
   if (!o.force && size(cheap.messages) <= contextWindow * TARGET) {
+    return cheap.elided > 0 ? { messages: cheap.messages, event: event('elide', cheap.messages) } : null;
+  }
+  // A summary of a short history is no shorter than the history: nothing to gain, only cost.
+  if (estimateTokens(cheap.messages) < MIN_SUMMARIZED) {
     return cheap.elided > 0 ? { messages: cheap.messages, event: event('elide', cheap.messages) } : null;
   }
   const summary = await summarize(o.provider, messages, o);

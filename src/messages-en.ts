@@ -135,7 +135,7 @@ Options:
   'sandbox.auto_unsandboxed': 'Warning: auto mode runs commands without a sandbox ({why}).',
   'sandbox.state': 'sandbox {level}',
   'sandbox.off_because': 'sandbox off: {why}',
-  'trust.ask': 'This project wants to run its own commands:\n{what}\nTrust this project and let them run? [y/N] ',
+  'trust.ask': 'This project wants to run its own commands or loosen safety (hooks and verify: run outside the sandbox, as your own commands):\n{what}\nTrust this project? [y/N] ',
   'trust.ignored': 'This project\'s hooks, verify: command and allow rules are ignored until you trust it (--trust, or answer y at the interactive prompt).',
   'trust.trusted': 'Project trusted.',
   'cost.title': 'Tasks in this directory, last {days} days:',

@@ -137,7 +137,7 @@ export const zh: Record<MessageKey, string> = {
   'sandbox.auto_unsandboxed': '警告：自动模式下命令在沙箱之外运行（{why}）。',
   'sandbox.state': '沙箱 {level}',
   'sandbox.off_because': '沙箱关闭：{why}',
-  'trust.ask': '本项目想运行它自己的命令：\n{what}\n信任本项目并允许这些命令运行吗？[y/N] ',
+  'trust.ask': '本项目想运行它自己的命令或放宽安全设置（hooks 和 verify: 在沙箱之外、以你的身份运行）：\n{what}\n信任本项目吗？[y/N] ',
   'trust.ignored': '在你信任本项目之前，它的 hooks、verify: 命令和允许规则都会被忽略（使用 --trust，或在交互提示中回答 y）。',
   'trust.trusted': '已信任本项目。',
   'cost.title': '本目录最近 {days} 天的任务：',

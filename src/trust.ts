@@ -4,10 +4,9 @@
 // user or run anything: the REPL asks, hooks.ts runs.
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readProjectsFile, writePrivateJson } from './jsonfile.js';
-import type { Settings } from './settings.js';
+import { HOOK_EVENTS, type LoadedSettings, type Settings } from './settings.js';
 
 /** What a project brings: its .feiyu/settings.json and the verify: lines of its conventions file. */
 export type ProjectFiles = { settings: Settings; verify: string[] };
@@ -95,4 +94,20 @@ function canonical(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
+}
+
+/** Project settings that apply now: all of them once trusted, only the tightening ones before.
+ *  Lists add up (rules, hooks per event, verify commands); single values take the project's. */
+export function effectiveSettings(settings: LoadedSettings, trusted: boolean) {
+  const { user } = settings;
+  const project = trusted ? settings.project : untrustedProjectSettings(settings.project);
+  const hooks: NonNullable<Settings['hooks']> = {};
+  for (const event of HOOK_EVENTS) hooks[event] = [...(user.hooks?.[event] ?? []), ...(project.hooks?.[event] ?? [])];
+  return {
+    merged: { ...user, ...project },
+    allow: [...(user.permissions?.allow ?? []), ...(project.permissions?.allow ?? [])],
+    deny: [...(user.permissions?.deny ?? []), ...(project.permissions?.deny ?? [])],
+    hooks,
+    verify: [user.verify, project.verify].filter((v): v is string => !!v),
+  };
 }

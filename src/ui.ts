@@ -63,7 +63,7 @@ const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part /
 /** What the renderer reads from the running app. */
 export type View = { model(): ModelConfig; totals(): Totals; todo(): string };
 
-type Turn = { input: number; output: number; cached: number; cost: number | null; context: number };
+type Turn = { input: number; output: number; cached: number; cost: number | null; context: number; sideTokens: number; sideCost: number | null };
 
 /** Prints the session. One per REPL; the model can change between turns. */
 export class Renderer {
@@ -80,7 +80,7 @@ export class Renderer {
   private loaded: Promise<void> = Promise.resolve();
   private afterBlock = false;
   private thinking = '';
-  private turn: Turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0 };
+  private turn: Turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0, sideTokens: 0, sideCost: 0 };
   private readonly refused = new Map<string, string>();
 
   constructor(
@@ -151,7 +151,7 @@ export class Renderer {
     const spin = (what: string) => this.spinner && (this.spinner.what = what);
     switch (event.type) {
       case 'turn_start':
-        this.turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0 };
+        this.turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0, sideTokens: 0, sideCost: 0 };
         this.refused.clear();
         spin(t('spin.waiting'));
         this.spinner?.start();
@@ -310,6 +310,11 @@ export class Renderer {
     this.turn.cached += usage.cacheRead;
     this.turn.cost = this.turn.cost === null || usage.cost === null ? null : this.turn.cost + usage.cost;
     if (!usage.side) this.turn.context = input + usage.output;
+    // What sub-agents and web questions spent, shown apart: it never entered the main context.
+    if (usage.side) {
+      this.turn.sideTokens += input + usage.output;
+      this.turn.sideCost = this.turn.sideCost === null || usage.cost === null ? null : this.turn.sideCost + usage.cost;
+    }
   }
 
   private status(): string {
@@ -321,7 +326,7 @@ export class Renderer {
       cost: formatCost(this.turn.cost),
       total: formatCost(totals.costUnknown ? null : totals.cost),
       context: percent(this.turn.context, this.view.model().contextWindow),
-    });
+    }) + (this.turn.sideTokens ? ' · ' + t('usage.side', { tokens: count(this.turn.sideTokens), cost: formatCost(this.turn.sideCost) }) : '');
   }
 
   /** Runs a write now, or after the queued ones while the Markdown renderer loads. */

@@ -193,7 +193,7 @@ describe('compaction edge cases', () => {
 
   it('/compact between turns summarises a short history with its focus, and the history ends with the acknowledgement', async () => {
     const provider = model('openai');
-    const messages = [user('What does f1 do?'), ...round(1, 'it parses'), { role: 'assistant', content: [{ type: 'text', text: 'It parses.' }] } as Message];
+    const messages = [user('What does f1 do?'), ...round(1, 'it parses. ' + 'detail '.repeat(1200)), { role: 'assistant', content: [{ type: 'text', text: 'It parses.' }] } as Message];
     server.enqueue({ text: 'Goal: explain f1.' });
     const result = await compactHistory(options(provider, messages, { force: true, focus: 'the parser API', todo: undefined, files: new Map() }));
     expect(JSON.stringify(server.requests[0]!.body)).toContain('Pay particular attention to: the parser API');
@@ -209,6 +209,13 @@ describe('compaction edge cases', () => {
       { role: 'assistant', content: [{ type: 'text', text: expect.any(String) }] },
     ]);
     expect((await nextRequest(provider, [...result!.messages, user('and f2?')])).violations).toEqual([]);
+  });
+
+  it('/compact on a history shorter than any summary sends nothing and changes nothing', async () => {
+    const provider = model('openai');
+    const messages = [user('What does f1 do?'), ...round(1, 'it parses'), { role: 'assistant', content: [{ type: 'text', text: 'It parses.' }] } as Message];
+    expect(await compactHistory(options(provider, messages, { force: true, files: new Map() }))).toBeNull();
+    expect(server.requests).toEqual([]);
   });
 
   it('keeps the summary request within the window for Chinese text, about a token a character', async () => {

@@ -120,6 +120,16 @@ describe('Renderer without a terminal', () => {
     );
   });
 
+  it('shows what sub-agents spent apart from the main context', () => {
+    const out = render([
+      { type: 'turn_start', text: 'research' },
+      { type: 'usage', model: 'm', input: 100, output: 20, cacheRead: 0, cacheWrite: 0, cost: 0.001, estimated: false },
+      { type: 'usage', model: 'm', input: 3000, output: 200, cacheRead: 0, cacheWrite: 0, cost: 0.012, estimated: false, side: true },
+      { type: 'turn_end', stopReason: 'end', text: 'done', rounds: 1 },
+    ]);
+    expect(out).toBe('3,100 in · 220 out · cache 0% · $0.01 this turn · $0.50 session · context 12% · side requests (sub-agents, web questions): 3,200 tokens · $0.01\n');
+  });
+
   it('speaks Chinese when the language is switched', () => {
     setLang('zh');
     const out = render(turn);

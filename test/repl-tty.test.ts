@@ -334,4 +334,23 @@ describe('the REPL on a terminal', () => {
     expect(screen).toContain('Bye.');
     t2.kill();
   });
+
+  it("asks once whether to trust a project's hooks, shows what would run, and remembers a yes", async () => {
+    await mkdir(join(work, '.feiyu'));
+    await writeFile(join(work, '.feiyu', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'bash', command: './check.sh' }] } }));
+    const t = start();
+    let screen = await t.waitFor('Trust this project? [y/N]');
+    expect(screen).toContain('./check.sh');
+    expect(screen).toContain('outside the sandbox');
+    t.type('y');
+    t.keys('Enter');
+    await t.waitFor(PROMPT);
+    const trusted = JSON.parse(await readFile(join(home, 'config', 'feiyu', 'trusted.json'), 'utf8')) as { projects: Record<string, unknown> };
+    expect(Object.keys(trusted.projects)).toEqual([work]);
+    t.kill();
+    const t2 = start();
+    screen = await t2.waitFor(PROMPT);
+    expect(screen).not.toContain('Trust this project?');
+    t2.kill();
+  });
 });

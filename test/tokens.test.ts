@@ -2,7 +2,7 @@
 // request. Deterministic, so asserted (the benchmark prints the same figure).
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { fixedRequest } from '../src/app.js';
+import { fixedRequest } from '../src/toolset.js';
 import { systemPrompt } from '../src/prompt.js';
 
 describe('fixed tokens per request', () => {
