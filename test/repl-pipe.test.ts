@@ -132,7 +132,8 @@ describe('the REPL without a terminal', () => {
   it('compacts with a focus, manages keys.json, changes the sandbox, and lists and stops jobs', async () => {
     server.enqueue(
       { toolCalls: [{ name: 'bash', input: { command: 'sleep 30', background: true } }] },
-      { text: 'Started it.' },
+      // Long enough to be worth a summary (a short history is left as it is).
+      { text: 'Started it. ' + 'The server logs its routes as it starts. '.repeat(200) },
       { text: 'Summary: a job was started.' },
     );
     const r = await run(['--mode', 'auto'], ['start a job', '/jobs', '/jobs stop 1', '/compact the API notes', '/key', '/key default fake-openai', '/key remove fake-anthropic', 'y', '/key', '/sandbox off', '/sandbox']);
