@@ -59,6 +59,8 @@ function attempt<T>(fn: () => T): T {
 
 export async function createApp(args: CliArgs, opts: AppOptions) {
   const { env } = opts;
+  // The sandbox probe is a process of its own: start it first, so it runs while config loads.
+  const probing = args.sandbox === 'off' ? Promise.resolve(undefined) : probeSandbox();
   const root = await realpath(args.cwd ?? process.cwd()).catch((err: Error) => {
     throw new ConfigError(err.message);
   });
@@ -69,10 +71,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   if (!models.models.length) throw new ConfigError(t('cli.no_model', { file: `${config}/keys.json` }));
   let model: ModelConfig = attempt(() => selectModel(models, args.model));
 
-  const [conventions, probe] = await Promise.all([
-    loadConventions(root),
-    args.sandbox === 'off' ? Promise.resolve(undefined) : probeSandbox(),
-  ]);
+  const [conventions, probe] = await Promise.all([loadConventions(root), probing]);
   const notices: Notice[] = [];
 
   // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
