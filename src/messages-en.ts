@@ -75,7 +75,7 @@ Options:
   'sum.edited': '{n} replaced',
   'sum.files': '{n} files',
   'sum.matches': '{n} matches',
-  'sum.exit': 'exit {code} · {secs} s',
+  'sum.exit': 'exit {code}',
   'sum.timeout': 'timed out after {secs} s',
   'sum.ok': 'done',
   'tool.secs': '{secs} s',

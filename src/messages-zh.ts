@@ -77,7 +77,7 @@ export const zh: Record<MessageKey, string> = {
   'sum.edited': '替换 {n} 处',
   'sum.files': '{n} 个文件',
   'sum.matches': '{n} 处匹配',
-  'sum.exit': '退出码 {code} · {secs} 秒',
+  'sum.exit': '退出码 {code}',
   'sum.timeout': '{secs} 秒后超时',
   'sum.ok': '完成',
   'tool.secs': '{secs} 秒',

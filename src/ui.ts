@@ -80,6 +80,8 @@ export class Renderer {
   private loaded: Promise<void> = Promise.resolve();
   private afterBlock = false;
   private thinking = '';
+  /** The call whose line was printed last, while its result has not come. */
+  private lastCall: string | undefined;
   private turn: Turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0, sideTokens: 0, sideCost: 0 };
   private readonly refused = new Map<string, string>();
 
@@ -177,6 +179,7 @@ export class Renderer {
         return this.streamed(event.json);
       case 'tool_call':
         this.endText();
+        this.lastCall = event.id;
         this.line(`${p(color.cyan, '●')} ${p(color.bold, event.name)}${event.mainArg ? ' ' + truncate(event.mainArg, Math.max(10, this.columns() - width(event.name) - 3)) : ''}`);
         spin(t('spin.running', { tool: event.name }));
         return;
@@ -279,7 +282,10 @@ export class Renderer {
       refusal !== undefined ? p(color.red, t('tool.denied', { reason: hasKey(why) ? t(why) : truncate(event.output, room) }))
       : event.isError ? p(color.red, truncate(event.output, room))
       : summaryText(event.summary ?? { key: 'ok' });
-    this.line(p(color.dim, '  ⎿ ') + text + secs);
+    // Reads run together: a result that does not follow its own call says whose it is.
+    const whose = this.lastCall === event.id ? '' : p(color.dim, `${event.name}: `);
+    this.lastCall = undefined;
+    this.line(p(color.dim, '  ⎿ ') + whose + text + secs);
     if (event.change && !event.isError) this.diff(event.change);
     if (event.name === 'todo' && !event.isError) {
       for (const item of this.view.todo().split('\n').filter(Boolean)) this.line(`    ${item.startsWith('[x]') ? p(color.dim, item) : item}`);

@@ -120,6 +120,17 @@ describe('Renderer without a terminal', () => {
     );
   });
 
+  it('names the tool on a result that does not follow its own call (reads run together)', () => {
+    const out = render([
+      { type: 'turn_start', text: 'look' },
+      { type: 'tool_call', id: 'r1', name: 'read_file', input: {}, mainArg: 'a.py' },
+      { type: 'tool_call', id: 'r2', name: 'search', input: {}, mainArg: 'def ' },
+      { type: 'tool_result', id: 'r2', name: 'search', output: '', summary: { key: 'matches', n: 3 }, isError: false, durationMs: 100 },
+      { type: 'tool_result', id: 'r1', name: 'read_file', output: '', summary: { key: 'lines', n: 2 }, isError: false, durationMs: 100 },
+    ]);
+    expect(out).toBe('● read_file a.py\n● search def \n  ⎿ 3 matches (0.1 s)\n  ⎿ read_file: 2 lines (0.1 s)\n');
+  });
+
   it('shows what sub-agents spent apart from the main context', () => {
     const out = render([
       { type: 'turn_start', text: 'research' },
