@@ -128,7 +128,7 @@ export const zh: Record<MessageKey, string> = {
   'decision.plan_mode': '计划模式下拒绝',
   'decision.readonly_mode': '只读模式下拒绝',
   'decision.headless': '需要批准，但无人可问（无界面模式）',
-  'decision.user_no': '已拒绝',
+  'decision.user_no': '你选择了拒绝',
   'decision.cancelled': '已取消',
   'decision.destructive': '自动模式正在运行可能毁掉已有工作的命令：{what}',
   'sandbox.bwrap_missing': '未安装 bubblewrap（bwrap），命令将不经沙箱运行',

@@ -144,7 +144,7 @@ describe('Renderer without a terminal', () => {
   it('speaks Chinese when the language is switched', () => {
     setLang('zh');
     const out = render(turn);
-    expect(out).toContain('  ⎿ 已拒绝：已拒绝 (0.0 秒)');
+    expect(out).toContain('  ⎿ 已拒绝：你选择了拒绝 (0.0 秒)');
     expect(out).toContain('输入 400 · 输出 50 · 缓存命中 75% · 本轮 $0.01 · 会话 $0.50 · 上下文 45%');
   });
 
