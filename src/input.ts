@@ -18,6 +18,7 @@ type Steered = Interface & {
   _writeToOutput(s: string): void;
   _addHistory(): string;
   history: string[];
+  historyIndex: number;
   isCompletionEnabled: boolean;
 };
 
@@ -72,7 +73,11 @@ export class LineInput {
     const rl = this.rl;
     const press = rl._ttyWrite.bind(rl);
     const write = rl._writeToOutput.bind(rl);
-    rl._addHistory = () => rl.line;
+    // Node's own version also ends any browsing of the history; ours must too, or Up recalls from where browsing stopped.
+    rl._addHistory = () => {
+      rl.historyIndex = -1;
+      return rl.line;
+    };
     rl._writeToOutput = (s) => {
       if (this.state !== 'line') return;
       // A secret answer (an API key): the prompt and the line break, never what is typed.

@@ -11,7 +11,7 @@ import { History } from './history.js';
 import { t } from './i18n.js';
 import { LineInput } from './input.js';
 import { PERMISSION_MODES } from './types.js';
-import { Renderer } from './ui.js';
+import { inert, Renderer } from './ui.js';
 import { UndoStack } from './undo.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
 
@@ -51,7 +51,7 @@ export class Repl implements Session {
       this.ui.handle(event);
       this.undo.observe(event);
     });
-    app.onNotice((n) => this.abovePrompt(() => this.ui.warn(t(n.key, n.params))));
+    app.onNotice((n) => this.abovePrompt(() => this.ui.warn(inert(t(n.key, n.params)))));
     app.setAsker((req, signal) => askPermission(this, req, signal));
     app.setPlanApprover((plan, signal) => approvePlan(this, plan, signal));
   }

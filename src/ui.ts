@@ -165,9 +165,9 @@ export class Renderer {
         this.endThinking();
         this.streamed(event.text);
         spin(t('spin.writing'));
-        return this.text(event.text);
+        return this.text(inert(event.text));
       case 'thinking_delta':
-        this.thinking += event.text;
+        this.thinking += inert(event.text);
         this.streamed(event.text);
         spin(t('spin.thinking'));
         return;
@@ -180,7 +180,7 @@ export class Renderer {
       case 'tool_call':
         this.endText();
         this.lastCall = event.id;
-        this.line(`${p(color.cyan, '●')} ${p(color.bold, event.name)}${event.mainArg ? ' ' + truncate(event.mainArg, Math.max(10, this.columns() - width(event.name) - 3)) : ''}`);
+        this.line(`${p(color.cyan, '●')} ${p(color.bold, event.name)}${event.mainArg ? ' ' + truncate(inert(event.mainArg), Math.max(10, this.columns() - width(event.name) - 3)) : ''}`);
         spin(t('spin.running', { tool: event.name }));
         return;
       case 'permission':
@@ -207,7 +207,7 @@ export class Renderer {
         return;
       case 'error':
         this.endText();
-        this.fail(explainError(event.error, this.view.model()));
+        this.fail(inert(explainError(event.error, this.view.model())));
         return;
       case 'usage':
         this.addUsage(event);
@@ -279,8 +279,8 @@ export class Renderer {
     const why = `decision.${refusal}`;
     const room = this.columns() - 12;
     const text =
-      refusal !== undefined ? p(color.red, t('tool.denied', { reason: hasKey(why) ? t(why) : truncate(event.output, room) }))
-      : event.isError ? p(color.red, truncate(event.output, room))
+      refusal !== undefined ? p(color.red, t('tool.denied', { reason: hasKey(why) ? t(why) : truncate(inert(event.output), room) }))
+      : event.isError ? p(color.red, truncate(inert(event.output), room))
       : summaryText(event.summary ?? { key: 'ok' });
     // Reads run together: a result that does not follow its own call says whose it is.
     const whose = this.lastCall === event.id ? '' : p(color.dim, `${event.name}: `);
@@ -297,14 +297,14 @@ export class Renderer {
     const { lines, added, removed } = diffLines(change.before, change.after);
     const digits = String(Math.max(0, ...lines.map((l) => ('n' in l ? l.n : 0)))).length;
     const room = Math.max(10, this.columns() - digits - 7);
-    this.line(`    ${p(color.green, `+${added}`)} ${p(color.red, `-${removed}`)} ${p(color.dim, change.path)}`);
+    this.line(`    ${p(color.green, `+${added}`)} ${p(color.red, `-${removed}`)} ${p(color.dim, inert(change.path))}`);
     for (const l of lines) {
       if (l.kind === 'gap' || l.kind === 'more') {
         this.line(p(color.dim, `    ${' '.repeat(digits)} ${t(l.kind === 'gap' ? 'diff.gap' : 'diff.more', { n: l.count })}`));
         continue;
       }
       const sign = l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' ';
-      const body = `${String(l.n).padStart(digits)} ${sign} ${truncate(l.text.replace(/\t/g, '  '), room)}`;
+      const body = `${String(l.n).padStart(digits)} ${sign} ${truncate(inert(l.text).replace(/\t/g, '  '), room)}`;
       this.line('    ' + (l.kind === 'add' ? p(color.green, body) : l.kind === 'del' ? p(color.red, body) : p(color.dim, body)));
     }
   }
@@ -346,6 +346,15 @@ export class Renderer {
     if (this.midLine) this.out.write('\n');
     this.midLine = false;
   }
+}
+
+// What a terminal would act on: C0 and C1 controls (but tab and newline) and bidirectional
+// overrides. Text from the model, tools and servers must not restyle, move or retitle the screen.
+const TERMINAL_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every character a terminal would act on shown as ⟨U+XXXX⟩ instead. */
+export function inert(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(TERMINAL_CONTROL, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 
 function retryKind(error: ProviderError): string {

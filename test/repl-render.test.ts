@@ -131,6 +131,19 @@ describe('Renderer without a terminal', () => {
     expect(out).toBe('● read_file a.py\n● search def \n  ⎿ 3 matches (0.1 s)\n  ⎿ read_file: 2 lines (0.1 s)\n');
   });
 
+  it('never passes terminal controls from the model or tools through to the screen', () => {
+    const out = render([
+      { type: 'turn_start', text: 'go' },
+      { type: 'text_delta', text: 'Done \x1b]0;PWNED\x07 \u202eevil\n' },
+      { type: 'tool_call', id: 'c1', name: 'bash', input: {}, mainArg: 'ls \x1b[41mRED\x1b[0m' },
+      { type: 'tool_result', id: 'c1', name: 'bash', output: 'boom \x1b[2J', isError: true, durationMs: 1 },
+    ]);
+    expect(out).not.toMatch(/[\x1b\x07\u202e]/);
+    expect(out).toContain('Done ⟨U+001B⟩]0;PWNED⟨U+0007⟩ ⟨U+202E⟩evil');
+    expect(out).toContain('● bash ls ⟨U+001B⟩[41mRED⟨U+001B⟩[0m');
+    expect(out).toContain('  ⎿ boom ⟨U+001B⟩[2J');
+  });
+
   it('shows what sub-agents spent apart from the main context', () => {
     const out = render([
       { type: 'turn_start', text: 'research' },

@@ -187,6 +187,9 @@ describe('the REPL on a terminal', () => {
     t.keys('Enter');
     await t.waitFor('Got the last one.');
     expect(lastUserText()).toEqual(['last']);
+    // Browsing the history earlier does not stick: Up recalls the message just sent.
+    t.keys('Up');
+    await t.waitFor(/^› last$/m, { nth: 2 });
   });
 
   it('asks before a write: y runs it, n sends a reason, s saves a rule, a switches to auto, any other key declines', async () => {
