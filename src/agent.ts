@@ -113,7 +113,7 @@ export class Agent {
       }
       if (!calls.length) {
         if (this.config.outputSchema) {
-          if (corrections-- <= 0) return this.fail(text, rounds);
+          if (corrections-- <= 0) return this.fail(`The model answered without calling ${SUBMIT_RESULT}: ${text}`, rounds);
           this.emit({ type: 'notice', code: 'schema_retry' });
           this.appendUser([{ type: 'text', text: `Call ${SUBMIT_RESULT} now with the final answer; a plain-text answer is not accepted.` }]);
           continue;
@@ -135,8 +135,8 @@ export class Agent {
       if (signal.aborted) return this.end('aborted', text, rounds);
       const finished = runs.find((r) => r.endTurn);
       if (finished?.endTurn) return this.end('end', finished.endTurn.text ?? text, rounds, finished.endTurn.structured);
-      const rejected = runs.some((r, i) => calls[i]!.name === SUBMIT_RESULT && r.block.isError);
-      if (rejected && corrections-- <= 0) return this.fail(text, rounds);
+      const rejected = this.config.outputSchema ? runs.find((r, i) => calls[i]!.name === SUBMIT_RESULT && r.block.isError) : undefined;
+      if (rejected && corrections-- <= 0) return this.fail(rejected.block.content, rounds);
       if (rounds >= this.maxRounds) {
         this.emit({ type: 'notice', code: 'max_rounds', params: { n: rounds } });
         return this.end('max_rounds', text, rounds);
@@ -167,6 +167,7 @@ export class Agent {
     return structured === undefined ? { stopReason, text, rounds } : { stopReason, text, rounds, structured };
   }
 
+  /** Structured output failed: the result text says why, for the JSON result and the log. */
   private fail(text: string, rounds: number): TurnResult {
     this.emit({ type: 'notice', code: 'schema_failed' });
     return this.end('error', text, rounds);

@@ -194,6 +194,13 @@ describe('permissions and structured output', () => {
     expect(results(events)).toEqual([{ name: 'bash', isError: true, output: 'Permission denied: no bash today' }]);
   });
 
+  it('treats submit_result as an unknown tool when no output schema was asked for', async () => {
+    const { agent, events } = makeAgent('anthropic');
+    server.enqueue({ toolCalls: [{ id: 'u1', name: 'submit_result', input: { answer: 1 } }] }, { text: 'Plain answer.' });
+    expect(await agent.send('go')).toEqual({ stopReason: 'end', text: 'Plain answer.', rounds: 1 });
+    expect(results(events)[0]).toMatchObject({ name: 'submit_result', isError: true, output: expect.stringMatching(/^unknown tool "submit_result"/) });
+  });
+
   const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'], additionalProperties: false };
 
   it('returns a structured result after one correction', async () => {
@@ -203,7 +210,7 @@ describe('permissions and structured output', () => {
       { toolCalls: [{ id: 's1', name: 'submit_result', input: { answer: 'many' } }] },
     );
     const failed = await agent.send('answer');
-    expect(failed.stopReason).toBe('error');
+    expect(failed).toEqual({ stopReason: 'error', text: 'invalid arguments: answer must be number', rounds: 1 });
     expect(events.filter((e) => e.type === 'notice')).toEqual([
       { type: 'notice', code: 'schema_retry' },
       { type: 'notice', code: 'schema_failed' },
