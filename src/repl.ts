@@ -109,7 +109,8 @@ export class Repl implements Session {
         return this.ui.fail(t('repl.command_failed', { cmd: found.command.name, msg: (err as Error).message }));
       }
     }
-    const message = [...this.notes, text].join('\n\n');
+    // The typed text first: it is what the request is (its first line names the task in /cost).
+    const message = [text, ...this.notes].join('\n\n');
     this.notes = [];
     await this.busy((signal) => this.app.send(message, signal));
   }

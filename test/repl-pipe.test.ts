@@ -71,7 +71,8 @@ describe('the REPL without a terminal', () => {
     // The model hears of it with the next message.
     const last = server.requests.at(-1)!.body.messages.at(-1).content.map((b: { text?: string }) => b.text).join('');
     expect(last).toContain('[The user ran /undo: these files are back as they were before your previous turn: bom.txt, wide.txt, new.txt.');
-    expect(last).toContain('what now?');
+    // The typed text comes first: it is what the request is (and what /cost lists).
+    expect(last).toMatch(/^what now\?\n\n\[The user ran \/undo/);
     const again = await run([], ['/undo']);
     expect(again.stdout).toContain('Nothing to undo');
   });
