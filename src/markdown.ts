@@ -68,9 +68,26 @@ let loading: Promise<RenderMarkdown> | undefined;
 /** The terminal renderer for Markdown, `columns` wide; imported once, on first use. */
 export function loadMarkdown(columns: number): Promise<RenderMarkdown> {
   loading ??= (async () => {
-    const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
+    const [{ Marked }, { markedTerminal }, { default: stringWidth }] = await Promise.all([import('marked'), import('marked-terminal'), import('string-width')]);
     const marked = new Marked(markedTerminal({ width: columns, reflowText: false, showSectionPrefix: false, tab: 2 }));
-    return (markdown: string) => (marked.parse(markdown, { async: false }) as string).replace(/\s+$/, '');
+    const render = (markdown: string) => (marked.parse(markdown, { async: false }) as string).replace(/\s+$/, '');
+    return (markdown: string) => {
+      const out = render(markdown);
+      if (!out.split('\n').some((line) => stringWidth(line) > columns)) return out;
+      // A table wider than the terminal would wrap into a mess: its rows become lists instead.
+      let narrow = markdown;
+      for (const token of marked.lexer(markdown)) if (token.type === 'table') narrow = narrow.replace(token.raw, tableAsList(token as TableToken));
+      return narrow === markdown ? out : render(narrow).replace(/ +$/gm, '');
+    };
   })();
   return loading;
+}
+
+type TableToken = { raw: string; header: { text: string }[]; rows: { text: string }[][] };
+
+/** A table as Markdown list items, one per row: "header: cell" lines. */
+function tableAsList(table: TableToken): string {
+  // Two spaces before a newline: a hard line break inside the list item.
+  const rows = table.rows.map((row) => row.map((cell, i) => `${i === 0 ? '-' : ' '} ${table.header[i]?.text ?? ''}: ${cell.text}`).join('  \n'));
+  return rows.join('\n') + '\n\n';
 }
