@@ -76,6 +76,7 @@ Options:
   'sum.files': '{n} files',
   'sum.matches': '{n} matches',
   'sum.exit': 'exit {code}',
+  'sum.not_approved': 'not approved',
   'sum.timeout': 'timed out after {secs} s',
   'sum.ok': 'done',
   'tool.secs': '{secs} s',

@@ -78,6 +78,7 @@ export const zh: Record<MessageKey, string> = {
   'sum.files': '{n} 个文件',
   'sum.matches': '{n} 处匹配',
   'sum.exit': '退出码 {code}',
+  'sum.not_approved': '未获批准',
   'sum.timeout': '{secs} 秒后超时',
   'sum.ok': '完成',
   'tool.secs': '{secs} 秒',

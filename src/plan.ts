@@ -35,7 +35,7 @@ export function exitPlanTool(opts: PlanOptions): Tool<{ plan: string }> {
       }
       const feedback = verdict.feedback?.trim();
       const said = feedback ? `The user's feedback: ${feedback}` : 'The user gave no reason; ask what they want changed.';
-      return { output: `The user did not approve the plan. ${said}\nYou are still in plan mode: revise the plan, then call exit_plan again.` };
+      return { output: `The user did not approve the plan. ${said}\nYou are still in plan mode: revise the plan, then call exit_plan again.`, summary: { key: 'not_approved' } };
     },
   };
 }

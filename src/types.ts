@@ -131,7 +131,8 @@ export type Summary =
   | { key: 'lines' | 'wrote' | 'edited' | 'files' | 'matches'; n: number }
   | { key: 'exit'; code: number; secs: number }
   | { key: 'timeout'; secs: number }
-  | { key: 'ok' };
+  | { key: 'ok' }
+  | { key: 'not_approved' };
 
 export type FileChange = { path: string; before: string | null; after: string };
 
