@@ -3,14 +3,11 @@
 // parsed once, resolved once, checked, and connected to only at the address that was checked.
 // Must not read proxy variables, follow redirects on its own, or read a body before its hop is checked.
 
-import { lookup } from 'node:dns/promises';
 import { readFile } from 'node:fs/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { htmlToMarkdown } from './docs.js';
 import { sniffType } from './filetype.js';
 import { estimateTokens } from './providers.js';
@@ -164,6 +161,8 @@ const getUserAgent = () =>
 async function resolveHost(host: string): Promise<string[]> {
   if (isIP(host)) return [host];
   try {
+    // dns, http(s) and zlib load on the first fetch: start-up does not pay for them.
+    const { lookup } = await import('node:dns/promises');
     return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   } catch {
     return [];
@@ -184,8 +183,9 @@ async function get(url: URL, addresses: string[], signal: AbortSignal): Promise<
     lookup: (_name: string, opts: { all?: boolean }, cb: (...args: any[]) => void) =>
       opts.all ? cb(null, addresses.map((address) => ({ address, family: isIP(address) }))) : cb(null, addresses[0], isIP(addresses[0]!)),
   };
+  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, resolve);
+    const req = request(options, resolve);
     req.on('error', reject);
     req.end();
   });
@@ -194,7 +194,8 @@ async function get(url: URL, addresses: string[], signal: AbortSignal): Promise<
 /** The body, decompressed, up to MAX_BYTES. */
 async function readBody(res: IncomingMessage): Promise<{ body: Buffer; truncated: boolean }> {
   const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
-  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  const zlib = encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'br' ? await import('node:zlib') : undefined;
+  const decoder = !zlib ? undefined : encoding === 'br' ? zlib.createBrotliDecompress() : zlib.createGunzip();
   const stream: Readable = decoder ? pipeline(res, decoder, () => {}) : res;
   const chunks: Buffer[] = [];
   let size = 0;
