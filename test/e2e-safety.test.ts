@@ -158,6 +158,19 @@ describe('background jobs', () => {
     for (const deadline = Date.now() + 5000; !gone(pid) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
     expect(gone(pid)).toBe(true);
   });
+
+  it('are stopped when feiyu is hung up on (SIGHUP) mid-turn', async () => {
+    server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), { text: 'still thinking', hang: true });
+    const cli = startCli(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off'], { cwd: work, home });
+    const file = join(work, 'job.pid');
+    for (const deadline = Date.now() + 10_000; !(existsSync(file) && server.requests.length >= 2) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
+    const pid = Number(await readFile(file, 'utf8'));
+    expect(gone(pid)).toBe(false);
+    cli.child.kill('SIGHUP');
+    await cli.done;
+    for (const deadline = Date.now() + 5000; !gone(pid) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
+    expect(gone(pid)).toBe(true);
+  });
 });
 
 describe('long-term memory across runs', () => {
