@@ -107,6 +107,15 @@ describe('the REPL without a terminal', () => {
     expect(results).toContain('Plan approved');
   });
 
+  it('keeps plan mode when the plan is not approved, and gives the model the feedback', async () => {
+    server.enqueue({ toolCalls: [{ name: 'exit_plan', input: { plan: '1. Rename foo' } }] }, { text: 'Revising.' });
+    const r = await run(['--mode', 'plan'], ['rename foo', 'n', 'keep the old name as an alias', '/mode']);
+    expect(r.stdout).toContain('⎿ not approved');
+    expect(r.stdout).toContain('Permission mode: plan');
+    const results = JSON.stringify(server.requests[1]!.body.messages.at(-1));
+    expect(results).toContain("The user's feedback: keep the old name as an alias");
+  });
+
   it('resumes an earlier session, shows the context and the cost, keeps notes, and clears', async () => {
     server.enqueue({ text: 'First answer.' });
     await run([], ['first task']);
