@@ -113,7 +113,7 @@ export class Agent {
       }
       if (!calls.length) {
         if (this.config.outputSchema) {
-          if (corrections-- <= 0) return this.fail(`The model answered without calling ${SUBMIT_RESULT}: ${text}`, rounds);
+          if (corrections-- <= 0) return this.fail(text, rounds);
           this.emit({ type: 'notice', code: 'schema_retry' });
           this.appendUser([{ type: 'text', text: `Call ${SUBMIT_RESULT} now with the final answer; a plain-text answer is not accepted.` }]);
           continue;
