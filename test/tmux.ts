@@ -6,6 +6,7 @@ import { cliEnv, CLI } from './cli-harness.js';
 
 const SOCKET = `feiyu-test-${process.pid}`;
 let sessions = 0;
+let keeper = false;
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -14,6 +15,12 @@ export class Terminal {
 
   /** Starts `feiyu args` in `cwd` for a user whose home is `home`, on a cols × rows screen. */
   static start(args: string[], o: { cwd: string; home: string; env?: Record<string, string>; cols?: number; rows?: number }): Terminal {
+    // tmux exits with its last session: a new session started while a killed one's server shuts
+    // down fails ("server exited unexpectedly"). A session that lives until stopTerminals avoids it.
+    if (!keeper) {
+      tmux('new-session', '-d', '-s', 'keeper', 'sleep 3600');
+      keeper = true;
+    }
     const name = `t${++sessions}`;
     const env = Object.entries(cliEnv(o.home, { TERM: 'xterm-256color', ...o.env })).map(([k, v]) => `${k}=${quote(v ?? '')}`);
     // The pane outlives feiyu, so its last screen and exit code can still be read.
@@ -66,6 +73,7 @@ function tmux(...args: string[]): string {
 
 /** Ends this file's tmux server (call in afterAll). */
 export function stopTerminals(): void {
+  keeper = false;
   try {
     tmux('kill-server');
   } catch {
