@@ -49,6 +49,8 @@ export class LineInput {
   private readonly rl: Steered;
   /** idle: nothing is asked, keys are ignored; line: a line is being typed; key: one key is awaited. */
   private state: 'idle' | 'line' | 'key' = 'idle';
+  /** Keys typed while a turn runs: replayed at the next message prompt, never into a question. */
+  private typeAhead: [string | undefined, Key | undefined][] = [];
   private readonly lines: RawLine[] = [];
   private waiting: ((line: RawLine | undefined) => void) | undefined;
   private keyWaiting: ((key: string | undefined) => void) | undefined;
@@ -102,6 +104,7 @@ export class LineInput {
       if (key?.name === 'tab' && key.shift) return this.o.onCycleMode();
       if (this.state === 'key') return this.resolveKey(s && s.length === 1 && s >= ' ' ? s : (key?.name ?? s ?? ''));
       if (this.state === 'line') press(s, key);
+      else if (this.state === 'idle' && this.typeAhead.length < 4096) this.typeAhead.push([s, key]);
     };
     this.o.output.write(PASTE_ON);
     process.once('exit', () => this.o.output.write(PASTE_OFF));
@@ -217,7 +220,9 @@ export class LineInput {
     this.rl.setPrompt(prompt);
     // Keeps the cursor where a paste left it (the rest of the paste is already on the line).
     this.rl.prompt(true);
-    return new Promise((resolve) => (this.waiting = resolve));
+    const waiting = new Promise<RawLine | undefined>((resolve) => (this.waiting = resolve));
+    if (asked === 'message') for (const [s, key] of this.typeAhead.splice(0)) this.rl._ttyWrite(s, key);
+    return waiting;
   }
 
   private onLine(line: RawLine): void {

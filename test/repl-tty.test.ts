@@ -338,6 +338,34 @@ describe('the REPL on a terminal', () => {
     t2.kill();
   });
 
+  it('keeps what is typed while a turn runs, for the next prompt, and never as an answer to a question', async () => {
+    server.enqueue(
+      { text: 'A slow answer that takes a while to stream out.', chunkDelayMs: 150 },
+      { toolCalls: [{ name: 'write_file', input: { path: 'x.txt', content: 'x\n' } }], chunkDelayMs: 150 },
+      { text: 'Not written.' },
+    );
+    const t = start();
+    await t.waitFor(PROMPT);
+    t.type('first');
+    t.keys('Enter');
+    await t.waitFor('A slow');
+    t.type('second message');
+    await t.waitFor(STATUS);
+    await t.waitFor(/^› second message$/m);
+    t.keys('Enter');
+    // Typed ahead during this turn: "y" must not approve the write that is about to be asked.
+    await t.waitFor('write_file');
+    t.type('y');
+    await t.waitFor('[y]');
+    t.keys('n');
+    await t.waitFor('Reason for the model');
+    t.keys('Enter');
+    await t.waitFor('Not written.');
+    expect(server.requests[1]!.body.messages.at(-1).content.at(-1).text).toBe('second message');
+    await expect(stat(join(work, 'x.txt'))).rejects.toThrow();
+    await t.waitFor(/^› y$/m);
+  });
+
   it("asks once whether to trust a project's hooks, shows what would run, and remembers a yes", async () => {
     await mkdir(join(work, '.feiyu'));
     await writeFile(join(work, '.feiyu', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'bash', command: './check.sh' }] } }));
