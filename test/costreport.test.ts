@@ -6,7 +6,8 @@ import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { costReport, formatCostReport, type CostKey } from '../src/costreport.js';
+import { costReport, formatCostReport } from '../src/costreport.js';
+import { setLang, t } from '../src/i18n.js';
 import { logsDir, openTrace } from '../src/trace.js';
 import type { AgentEvent } from '../src/types.js';
 
@@ -111,17 +112,7 @@ describe('cost report', () => {
   });
 
   it('renders lines through the catalogue, "?" for unknown prices, with the hint', () => {
-    const en: Record<CostKey, string> = {
-      'cost.title': 'Tasks in this directory, last {days} days:',
-      'cost.none': 'No tasks in this directory in the last {days} days.',
-      'cost.task': '{when}  {cost}  {rounds} rounds · {input} in · {output} out · {cached} cached  {request}',
-      'cost.untitled': '(outside a request, e.g. /compact)',
-      'cost.per_day': 'Per day:',
-      'cost.day': '{day}  {cost}  {tasks} tasks',
-      'cost.total': 'Total  {cost}  {tasks} tasks · {rounds} rounds · {input} in · {output} out · {cached} cached',
-      'cost.unpriced': 'No price is known for {models}: "?" marks their cost. Set "price" for them in keys.json.',
-    };
-    const t = (key: CostKey, params: Record<string, string | number> = {}) => en[key].replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
+    setLang('en');
     run('one', ROOT, [
       [day(9, 14, 5), { type: 'turn_start', text: 'a request that is long enough to be shortened in the list of tasks' }],
       [day(9, 14, 5), usage(12_000, 1500, 0.0612, { cacheRead: 3000, cacheWrite: 500 })],
@@ -130,11 +121,11 @@ describe('cost report', () => {
     ]);
     expect(formatCostReport(costReport(state, ROOT, day(10, 12)), t)).toEqual([
       'Tasks in this directory, last 7 days:',
-      '  06-09 14:05  $0.06  3 rounds · 15,500 in · 1,500 out · 3,000 cached  a request that is long enough to be shortened in the list o…',
-      '  06-09 14:07  $?  0 rounds · 100 in · 10 out · 0 cached  (outside a request, e.g. /compact)',
+      '  06-09 14:05  $0.06  rounds 3 · 15,500 in · 1,500 out · 3,000 cached  a request that is long enough to be shortened in the list o…',
+      '  06-09 14:07  $?  rounds 0 · 100 in · 10 out · 0 cached  (outside a request, e.g. /compact)',
       'Per day:',
-      '  2025-06-09  $0.06 + ?  2 tasks',
-      'Total  $0.06 + ?  2 tasks · 3 rounds · 15,600 in · 1,510 out · 3,000 cached',
+      '  2025-06-09  $0.06 + ?  tasks 2',
+      'Total  $0.06 + ?  tasks 2 · rounds 3 · 15,600 in · 1,510 out · 3,000 cached',
       'No price is known for mystery: "?" marks their cost. Set "price" for them in keys.json.',
     ]);
     expect(formatCostReport(costReport(state, '/nowhere', day(10, 12)), t)).toEqual(['No tasks in this directory in the last 7 days.']);

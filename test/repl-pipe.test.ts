@@ -124,12 +124,12 @@ describe('the REPL without a terminal', () => {
     const editor = `sh -c 'echo "- added in the editor" >> "$1"' --`;
     const lines = ['/resume', '1', '/context', '/cost', '/memory add prefers tabs', '/memory edit', '/memory', '/jobs', 'and more', '/clear', 'y'];
     const r = await run([], lines, { EDITOR: editor });
-    expect(r.stdout).toMatch(/1\. \d{4}-\d\d-\d\d \d\d:\d\d {2}0 rounds · \$[\d.]+ {2}first task/);
+    expect(r.stdout).toMatch(/1\. \d{4}-\d\d-\d\d \d\d:\d\d {2}rounds 0 · \$[\d.]+ {2}first task/);
     expect(r.stdout).toMatch(/Resumed session [\w-]+: 2 messages, \$[\d.]+ so far\./);
     expect(r.stdout).toMatch(/Context: about [\d,]+ of 200,000 tokens \(\d+%\)/);
     expect(r.stdout).toMatch(/ {2}conversation \(2 messages\) +\d+/);
     expect(r.stdout).toMatch(/ {2}tool definitions \(\d+\) +[\d,]+/);
-    expect(r.stdout).toMatch(/This session: \$[\d.]+ · 1 requests/);
+    expect(r.stdout).toMatch(/This session: \$[\d.]+ · requests 1/);
     expect(r.stdout).toContain('Noted.');
     expect(r.stdout).toMatch(/1\. project \d{4}-\d\d-\d\d prefers tabs\n {2}2\. project {2}added in the editor\n/);
     expect(r.stdout).toContain('No background jobs.');
