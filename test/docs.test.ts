@@ -1,6 +1,7 @@
 // Documents through read_file: real files built here with real libraries (xlsx writes xlsx, ods
 // and xls; docx, pptx, odt and odp are zips of real OOXML / ODF parts; a PDF written by hand and
 // read by the real pdftotext), extracted, paged, marked as extracted; corrupt and unknown files.
+import { spawnSync } from 'node:child_process';
 import { zipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import * as XLSX from 'xlsx';
@@ -9,6 +10,9 @@ import { extractedNote, extractedRefusal, isExtractedFormat } from '../src/docs.
 import { coreTools } from '../src/tools.js';
 import type { Tool, ToolContext, ToolOutput } from '../src/types.js';
 import { workspace } from './tools-helpers.js';
+
+/** The PDF tests read with the real pdftotext (poppler-utils, installed by .ci/run); without it, its message is checked. */
+const hasPdftotext = spawnSync('pdftotext', ['-v']).error === undefined;
 
 const core = coreTools().find((t) => t.name === 'read_file')!;
 /** read_file as the lead wires it: readContent first, the core read_file for everything else. */
@@ -212,10 +216,16 @@ describe('documents through read_file', () => {
     expect(out.output.split('\n')[0]).toContain('openpyxl');
   });
 
-  it('pdf: text page by page with pdftotext', async () => {
+  it.runIf(hasPdftotext)('pdf: text page by page with pdftotext', async () => {
     const ctx = await workspace({ 'spec.pdf': pdf(['Hello from page one', 'Second page (two)']) });
     const out = await read(ctx, 'spec.pdf');
     expect(body(out).map((l) => l.trim())).toEqual(['## Page 1', '', 'Hello from page one', '', '## Page 2', '', 'Second page (two)']);
+  });
+
+  it.runIf(!hasPdftotext)('pdf without pdftotext: a clear message naming the package to install', async () => {
+    const ctx = await workspace({ 'spec.pdf': pdf(['Hello']) });
+    expect(await read(ctx, 'spec.pdf')).toEqual({ output: expect.stringContaining('pdftotext is not installed'), isError: true });
+    expect((await read(ctx, 'spec.pdf')).output).toContain('poppler-utils');
   });
 
   it('pages a big document like a text file', async () => {
@@ -254,7 +264,7 @@ describe('documents through read_file', () => {
       output: 'fake.pdf (8 bytes): it is not a valid PDF document (its first bytes are not those of the format); the file may be corrupt or misnamed',
       isError: true,
     });
-    expect(outputs['cut.pdf']).toEqual({ output: expect.stringMatching(/^cut\.pdf \(60 bytes\): pdftotext failed: .+/), isError: true });
+    if (hasPdftotext) expect(outputs['cut.pdf']).toEqual({ output: expect.stringMatching(/^cut\.pdf \(60 bytes\): pdftotext failed: .+/), isError: true });
     expect(outputs['locked.xlsx']).toEqual({ output: expect.stringContaining('locked.xlsx (512 bytes): it is password-protected (an encrypted Excel workbook)'), isError: true });
     expect(outputs['locked.odt']).toEqual({ output: 'locked.odt (' + encryptedOdt.length + ' bytes): it is password-protected; feiyu cannot open it. Ask the user for an unprotected copy.', isError: true });
     expect(outputs['empty.pptx']).toEqual({ output: `${extractedNote('empty.pptx')}\n(the document holds no text)`, summary: { key: 'lines', n: 0 } });

@@ -1,10 +1,13 @@
 // Drives the built CLI in a real pseudo-terminal: a tmux session on a private socket, keys sent
 // with send-keys, the screen read with capture-pane (plain text, wrapped lines joined). Waits
 // poll the screen until the text appears or a deadline passes; no fixed sleeps.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cliEnv, CLI } from './cli-harness.js';
 
 const SOCKET = `feiyu-test-${process.pid}`;
+
+/** Whether tmux can be run here. */
+export const hasTmux = spawnSync('tmux', ['-V']).error === undefined;
 let sessions = 0;
 let keeper = false;
 
