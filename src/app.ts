@@ -268,7 +268,10 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       agent.reset(loaded.messages, loaded.state.totals ?? {});
       const saved = loaded.state.model ?? loaded.header.model;
       if (saved && saved !== model.name && models.models.some((m) => m.name === saved) && !args.model) app.setModel(saved);
-      if (loaded.state.mode && !args.mode) mode = loaded.state.mode as PermissionMode;
+      if (loaded.state.mode && !args.mode && loaded.state.mode !== mode) {
+        mode = loaded.state.mode as PermissionMode;
+        if (mode === 'auto' && sandbox === 'off') out.push(unsandboxedWarning());
+      }
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
       const changed = await restoreFiles(loaded.state.files ?? {}, ctx.files);
