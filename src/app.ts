@@ -33,6 +33,8 @@ export type { Notice } from './notices.js';
 
 export type AppOptions = {
   env: NodeJS.ProcessEnv;
+  /** Interactive: start even with no model configured, so /key add can add one. */
+  allowNoModel?: boolean;
   /** Asks the user whether to trust the project (interactive only); absent = do not ask. */
   askTrust?: (whatWouldRun: string[]) => Promise<boolean>;
   outputSchema?: JsonSchema;
@@ -42,6 +44,9 @@ export const version = (): string =>
   (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export type App = Awaited<ReturnType<typeof createApp>>;
+
+/** The stand-in model of a REPL started with nothing configured; app.send refuses to use it. */
+const UNCONFIGURED: ModelConfig = { name: '-', provider: 'anthropic', model: '-', contextWindow: 200_000, maxOutputTokens: 4096 };
 
 function configError(err: unknown): ConfigError {
   if (err instanceof KeysError) return new ConfigError(t(`cfg.${err.code}` as MessageKey, err.params));
@@ -68,11 +73,13 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   const state = stateDir(env);
   const settings = attempt(() => loadSettings(root, env));
   const models: LoadedModels = attempt(() => loadModels(env));
-  if (!models.models.length) throw new ConfigError(t('cli.no_model', { file: `${config}/keys.json` }));
-  let model: ModelConfig = attempt(() => selectModel(models, args.model));
+  if (!models.models.length && !opts.allowNoModel) throw new ConfigError(t('cli.no_model', { file: `${config}/keys.json` }));
+  // With nothing configured the REPL still starts, on a stand-in that sends nothing, until /key add.
+  let configured = models.models.length > 0;
+  let model: ModelConfig = configured ? attempt(() => selectModel(models, args.model)) : UNCONFIGURED;
 
   const [conventions, probe] = await Promise.all([loadConventions(root), probing]);
-  const notices: Notice[] = [];
+  const notices: Notice[] = configured ? [] : [{ key: 'cli.no_model_repl' }];
 
   // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
   const trust = projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [] });
@@ -239,6 +246,10 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
      * then the agent. Returns null when a hook blocked it (the reason went out as a notice).
      */
     async send(text: string, signal: AbortSignal) {
+      if (!configured) {
+        notify({ key: 'cli.no_model_repl' });
+        return null;
+      }
       const gate = await hooks.userPromptSubmit(text, signal);
       if (gate.block) {
         notify({ key: 'hook.prompt_blocked', params: { reason: gate.block } });
@@ -249,6 +260,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     /** Switches the model for this session; throws ConfigError for an unknown name. */
     setModel(name: string) {
       model = attempt(() => selectModel(models, name));
+      configured = true;
       agent.provider = createProvider(model);
       session.saveState({ model: model.name });
     },
@@ -303,6 +315,8 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       const fresh = attempt(() => loadModels(env));
       models.models.splice(0, models.models.length, ...fresh.models);
       models.defaultName = fresh.defaultName;
+      // The first model added takes over from the stand-in at once.
+      if (!configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
     /** Stops what the session started and closes the files. */
     async close() {

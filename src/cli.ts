@@ -91,6 +91,7 @@ async function main(): Promise<number> {
     const canAsk = !args.print && process.stdin.isTTY === true;
     const app = await createApp(args, {
       env: process.env,
+      allowNoModel: !args.print,
       outputSchema,
       askTrust: canAsk ? (what) => askYesNo(t('trust.ask', { what: what.map((w) => `  ${w}`).join('\n') })) : undefined,
     });

@@ -30,6 +30,7 @@ Options:
   'cli.config_error': 'Configuration error: {msg}',
   'cli.no_model':
     'No model is configured. Set ANTHROPIC_API_KEY (or OPENAI_API_KEY with OPENAI_BASE_URL for an OpenAI-compatible server), or add a model to {file}.',
+  'cli.no_model_repl': 'No model is configured yet: add one with /key add (or set ANTHROPIC_API_KEY or OPENAI_API_KEY and start again).',
   'cli.no_prompt': 'Headless mode needs a message: feiyu -p "what to do" (or pipe it on stdin).',
   'cli.schema_unreadable': 'Cannot read the output schema {file}: {msg}',
   'cfg.keys_json': '{file} is not valid JSON: {detail}',

@@ -32,6 +32,7 @@ export const zh: Record<MessageKey, string> = {
   'cli.config_error': '配置错误：{msg}',
   'cli.no_model':
     '尚未配置模型。请设置 ANTHROPIC_API_KEY（或为 OpenAI 兼容服务设置 OPENAI_API_KEY 和 OPENAI_BASE_URL），或在 {file} 中添加模型。',
+  'cli.no_model_repl': '尚未配置模型：请用 /key add 添加（或设置 ANTHROPIC_API_KEY 或 OPENAI_API_KEY 后重新启动）。',
   'cli.no_prompt': '无界面模式需要一条消息：feiyu -p "要做的事"（或通过标准输入传入）。',
   'cli.schema_unreadable': '无法读取输出 schema 文件 {file}：{msg}',
   'cfg.keys_json': '{file} 不是有效的 JSON：{detail}',

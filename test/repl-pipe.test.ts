@@ -1,7 +1,7 @@
 // The REPL with piped stdin and stdout (no terminal): lines run in order, questions take the next
 // line, the transcript shows what was read, and not one escape code is written. Also the slash
 // commands end to end: /undo byte for byte, /lang, /resume, /context, /clear and the others.
-import { readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,20 @@ const run = async (args: string[], lines: string[], env: Record<string, string> 
 const sessionFiles = async () => readdir(join(home, 'state', 'feiyu', 'sessions')).catch(() => [] as string[]);
 
 describe('the REPL without a terminal', () => {
+  it('starts with no model configured, points to /key add, and uses the first model added', async () => {
+    await rm(join(home, 'config', 'feiyu', 'keys.json'));
+    server.enqueue({ text: 'pong' }, { text: 'Hello from the new model.' });
+    const wizard = ['openai', server.openaiBaseURL, 'gpt-first', 'sk-first-1234', 'n', '64k', 'first'];
+    const r = await run([], ['hello', '/key add', ...wizard, 'hello again']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('No model is configured yet: add one with /key add');
+    expect(r.stdout).toContain('Saved "first"');
+    expect(r.stdout).toContain('Hello from the new model.');
+    // Nothing was sent for the first "hello"; then the wizard's test request and the real one.
+    expect(server.requests.map((q) => q.body.model)).toEqual(['gpt-first', 'gpt-first']);
+    expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('hello again');
+  });
+
   it('runs each line in turn, takes the answer to a question from the next line, and shows the transcript', async () => {
     server.enqueue({ toolCalls: [{ name: 'write_file', input: { path: 'a.txt', content: 'one\n' } }] }, { text: 'Wrote a.txt.' }, { text: 'Next answer.' });
     const r = await run([], ['please write', 'y', 'and now?']);
