@@ -46,7 +46,7 @@ export const version = (): string =>
 export type App = Awaited<ReturnType<typeof createApp>>;
 
 /** The stand-in model of a REPL started with nothing configured; app.send refuses to use it. */
-const UNCONFIGURED: ModelConfig = { name: '-', provider: 'anthropic', model: '-', contextWindow: 200_000, maxOutputTokens: 4096 };
+const UNCONFIGURED: ModelConfig = { name: '—', provider: 'anthropic', model: '/key add', contextWindow: 200_000, maxOutputTokens: 4096 };
 
 function configError(err: unknown): ConfigError {
   if (err instanceof KeysError) return new ConfigError(t(`cfg.${err.code}` as MessageKey, err.params));
