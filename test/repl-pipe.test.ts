@@ -48,6 +48,14 @@ describe('the REPL without a terminal', () => {
     expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('hello again');
   });
 
+  it('starts with the message given on the command line, then reads the rest', async () => {
+    server.enqueue({ text: 'First, from the argument.' }, { text: 'Then from stdin.' });
+    const r = await run(['explain the build'], ['and the tests?']);
+    expect(r.stdout).toMatch(/› explain the build\nFirst, from the argument\./);
+    expect(r.stdout).toContain('Then from stdin.');
+    expect(JSON.stringify(server.requests[0]!.body.messages)).toContain('explain the build');
+  });
+
   it('runs each line in turn, takes the answer to a question from the next line, and shows the transcript', async () => {
     server.enqueue({ toolCalls: [{ name: 'write_file', input: { path: 'a.txt', content: 'one\n' } }] }, { text: 'Wrote a.txt.' }, { text: 'Next answer.' });
     const r = await run([], ['please write', 'y', 'and now?']);
