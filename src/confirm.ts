@@ -2,14 +2,37 @@
 // the choices y/n/s/a), is this plan approved, and plain yes/no. A single key on a terminal, a
 // line otherwise. Contract: only y, s and a approve a call; any other answer declines it.
 
+import { readFileSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { visible } from './bash-analysis.js';
 import { hasKey, t } from './i18n.js';
 import type { LineInput } from './input.js';
 import type { AskAnswer, AskRequest } from './permissions.js';
+import { inside } from './paths.js';
 import type { PlanVerdict } from './plan.js';
+import type { FileChange } from './types.js';
 import { color, type Renderer } from './ui.js';
 
-export type Io = { ui: Renderer; input: LineInput };
+export type Io = { ui: Renderer; input: LineInput; app?: { root: string } };
+
+/**
+ * What a write or an edit asked about would change, so the user sees it before answering. An
+ * existing file is read only when its realpath is inside the workspace.
+ */
+function pendingChange(req: AskRequest, root: string | undefined): FileChange | undefined {
+  const { path, old_string: from, new_string: to, content } = req.input;
+  if (typeof path !== 'string') return undefined;
+  if (req.tool === 'edit_file' && typeof from === 'string' && typeof to === 'string') return { path, before: from, after: to };
+  if (req.tool !== 'write_file' || typeof content !== 'string') return undefined;
+  let before: string | null = null;
+  try {
+    const real = realpathSync(resolve(root ?? '/nonexistent', path));
+    if (root && inside(root, real)) before = readFileSync(real, 'utf8');
+  } catch {
+    // A new file: all of it is added.
+  }
+  return { path, before, after: content };
+}
 
 /** Runs `ask` with the spinner stopped and the turn's output written, answering undefined on abort. */
 async function asking<T>(io: Io, signal: AbortSignal | undefined, ask: () => Promise<T>): Promise<T> {
@@ -42,6 +65,8 @@ export function askPermission(io: Io, req: AskRequest, signal: AbortSignal): Pro
     const head = req.destructive ? p(color.boldRed, `⚠ ${t('confirm.title_destructive', { tool: req.tool })}`) : p(color.yellow, `? ${t('confirm.title', { tool: req.tool })}`);
     ui.line(head);
     for (const line of shown(req.display).split('\n')) ui.line(`    ${p(color.bold, line)}`);
+    const change = pendingChange(req, io.app?.root);
+    if (change) ui.showChange(change);
     const reasonKey = `ask.${req.reasonCode}`;
     if (hasKey(reasonKey)) ui.line(`  ${t('confirm.why', { why: shown(t(reasonKey, req.reasonParams)) })}`);
     const always = req.suggestedRules.length > 0;

@@ -286,13 +286,14 @@ export class Renderer {
     const whose = this.lastCall === event.id ? '' : p(color.dim, `${event.name}: `);
     this.lastCall = undefined;
     this.line(p(color.dim, '  ⎿ ') + whose + text + secs);
-    if (event.change && !event.isError) this.diff(event.change);
+    if (event.change && !event.isError) this.showChange(event.change);
     if (event.name === 'todo' && !event.isError) {
       for (const item of this.view.todo().split('\n').filter(Boolean)) this.line(`    ${item.startsWith('[x]') ? p(color.dim, item) : item}`);
     }
   }
 
-  private diff(change: FileChange): void {
+  /** A compact coloured diff of a write or an edit: a few lines of context, capped. */
+  showChange(change: FileChange): void {
     const p = this.paint;
     const { lines, added, removed } = diffLines(change.before, change.after);
     const digits = String(Math.max(0, ...lines.map((l) => ('n' in l ? l.n : 0)))).length;

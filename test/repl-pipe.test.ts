@@ -60,6 +60,8 @@ describe('the REPL without a terminal', () => {
     server.enqueue({ toolCalls: [{ name: 'write_file', input: { path: 'a.txt', content: 'one\n' } }] }, { text: 'Wrote a.txt.' }, { text: 'Next answer.' });
     const r = await run([], ['please write', 'y', 'and now?']);
     expect(r.code).toBe(0);
+    // What the write would change is shown before the question, not only after the answer.
+    expect(r.stdout).toMatch(/\? Allow write_file\?\n {4}a\.txt\n {4}\+1 -0 a\.txt\n {4}1 \+ one\n[\s\S]*\[y\] yes, once/);
     expect(r.stdout).toContain('› please write\n● write_file a.txt\n? Allow write_file?\n    a.txt\n');
     expect(r.stdout).toContain('[a] auto mode › y\n  ⎿ wrote 1 line ');
     expect(r.stdout).toContain('    1 + one\n');
