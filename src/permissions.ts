@@ -89,7 +89,7 @@ export function createPolicy(opts: PolicyOptions): (call: ToolCallBlock, tool: T
     const secret = secretOf(subject);
     if (secret) return { decision: 'deny', code: 'secret', reason: secret };
     const denied = firstMatch(deny, tool.name, subject, true);
-    if (denied) return { decision: 'deny', code: 'deny_rule', reason: `Refused: the user's rule ${denied.text} forbids this call. Do not try to get around it.` };
+    if (denied) return { decision: 'deny', code: 'deny_rule', reason: `The user's rule ${denied.text} forbids this call. Do not try to get around it.` };
 
     if (tool.kind === 'meta') {
       if (tool.name === 'exit_plan' && mode === 'readonly') return refuseInMode('readonly', 'exit_plan only works in plan mode');
@@ -219,7 +219,7 @@ export function createPolicy(opts: PolicyOptions): (call: ToolCallBlock, tool: T
         return {
           decision: 'deny',
           code: 'user_no',
-          reason: `The user declined this call.${answer.reason ? ` Their reason: ${answer.reason}` : ''} Do not retry it as it is; change your approach or ask the user.`,
+          reason: `The user declined this call.${answer.reason ? ` Their reason: ${answer.reason.replace(/[.!?。！？]*$/, '')}.` : ''} Do not retry it as it is; change your approach or ask the user.`,
         };
       case 'always':
         if (!req.suggestedRules.length) return { decision: 'allow', code: 'user_yes', reason: 'approved by the user (no rule can cover it)' };
@@ -245,20 +245,20 @@ function refuseInMode(mode: 'plan' | 'readonly', why: string): PolicyDecision {
       decision: 'deny',
       code: 'plan_mode',
       reason:
-        `Refused: feiyu is in plan mode, where nothing may change: only read tools and read-only allowlisted commands run (${why}). ` +
+        `feiyu is in plan mode, where nothing may change: only read tools and read-only allowlisted commands run (${why}). ` +
         'Keep investigating with those; when your plan is ready, call exit_plan with it, and the user reviews it before anything changes.',
     };
   }
   return {
     decision: 'deny',
     code: 'readonly_mode',
-    reason: `Refused: feiyu is in read-only mode: only read tools and read-only allowlisted commands run (${why}). Only the user can change the mode; tell them what you would do instead.`,
+    reason: `feiyu is in read-only mode: only read tools and read-only allowlisted commands run (${why}). Only the user can change the mode; tell them what you would do instead.`,
   };
 }
 
 function headlessRefusal(req: AskRequest): string {
   const what = `${req.tool} ${req.display.length > 200 ? req.display.slice(0, 197) + '...' : req.display}`;
-  const head = `Refused: ${what} needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it.`;
+  const head = `${what} needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it.`;
   if (req.suggestedRules.length) {
     const allow = req.suggestedRules.map((r) => JSON.stringify(r)).join(', ');
     return `${head} The user can allow it by running feiyu with --mode auto, or with an allow rule in settings.json: "permissions": {"allow": [${allow}]}.`;

@@ -37,7 +37,7 @@ export function checkSecretPath(abs: string, configDir: string): string | null {
 /** The refusal the model sees when a path or command touches a secret. */
 export function secretRefusal(shown: string, what: string): string {
   return (
-    `Refused: ${shown} touches ${what}. feiyu never reads, writes, copies, moves, lists or sources secrets, in any mode. ` +
+    `${shown} touches ${what}. feiyu never reads, writes, copies, moves, lists or sources secrets, in any mode. ` +
     'If you only need to mention the name (for example in .gitignore), edit that file with edit_file instead of a shell command; ' +
     'otherwise ask the user to do this step themselves.'
   );

@@ -92,7 +92,7 @@ describe('analyzeBash: whole results', () => {
     const r = await analyze('cat ~/.ssh/id_rsa');
     expect(r.verdict).toBe('deny');
     expect(r.reason).toBe(
-      `Refused: ${home}/.ssh/id_rsa touches the .ssh folder (SSH keys). feiyu never reads, writes, copies, moves, lists or sources secrets, in any mode. ` +
+      `${home}/.ssh/id_rsa touches the .ssh folder (SSH keys). feiyu never reads, writes, copies, moves, lists or sources secrets, in any mode. ` +
         'If you only need to mention the name (for example in .gitignore), edit that file with edit_file instead of a shell command; otherwise ask the user to do this step themselves.',
     );
   });

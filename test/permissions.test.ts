@@ -118,7 +118,7 @@ describe('hard denies hold in every mode', () => {
       decision: 'deny',
       code: 'secret',
       reason:
-        'Refused: innocent.txt touches an environment file with secrets (.env). feiyu never reads, writes, copies, moves, lists or sources secrets, in any mode. ' +
+        'innocent.txt touches an environment file with secrets (.env). feiyu never reads, writes, copies, moves, lists or sources secrets, in any mode. ' +
         'If you only need to mention the name (for example in .gitignore), edit that file with edit_file instead of a shell command; otherwise ask the user to do this step themselves.',
     });
   });
@@ -158,7 +158,7 @@ describe('rules', () => {
         expect(await decide('bash', { command })).toEqual({
           decision: 'deny',
           code: 'deny_rule',
-          reason: "Refused: the user's rule bash(git push *) forbids this call. Do not try to get around it.",
+          reason: "The user's rule bash(git push *) forbids this call. Do not try to get around it.",
         });
       }
       expect((await decide('bash', { command: 'git pull' })).decision).toBe('allow');
@@ -278,7 +278,7 @@ describe('asking the user', () => {
     expect(await decide('bash', { command: 'npm install' })).toEqual({
       decision: 'deny',
       code: 'user_no',
-      reason: 'The user declined this call. Their reason: use pnpm Do not retry it as it is; change your approach or ask the user.',
+      reason: 'The user declined this call. Their reason: use pnpm. Do not retry it as it is; change your approach or ask the user.',
     });
   });
 
@@ -336,7 +336,7 @@ describe('refusals the model reads', () => {
       decision: 'deny',
       code: 'headless',
       reason:
-        "Refused: bash npm test needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it. " +
+        "bash npm test needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it. " +
         'The user can allow it by running feiyu with --mode auto, or with an allow rule in settings.json: "permissions": {"allow": ["bash(npm test *)"]}.',
     });
     const construct = await decide('bash', { command: 'npm test > log.txt' });
@@ -350,7 +350,7 @@ describe('refusals the model reads', () => {
       decision: 'deny',
       code: 'plan_mode',
       reason:
-        'Refused: feiyu is in plan mode, where nothing may change: only read tools and read-only allowlisted commands run (npm is not on the read-only allowlist). ' +
+        'feiyu is in plan mode, where nothing may change: only read tools and read-only allowlisted commands run (npm is not on the read-only allowlist). ' +
         'Keep investigating with those; when your plan is ready, call exit_plan with it, and the user reviews it before anything changes.',
     });
     expect((await decide('write_file', { path: 'src/a.ts' })).reason).toContain('(write_file changes files)');
@@ -361,7 +361,7 @@ describe('refusals the model reads', () => {
     expect(await decide('exit_plan', { plan: 'x' })).toEqual({
       decision: 'deny',
       code: 'readonly_mode',
-      reason: 'Refused: feiyu is in read-only mode: only read tools and read-only allowlisted commands run (exit_plan only works in plan mode). Only the user can change the mode; tell them what you would do instead.',
+      reason: 'feiyu is in read-only mode: only read tools and read-only allowlisted commands run (exit_plan only works in plan mode). Only the user can change the mode; tell them what you would do instead.',
     });
   });
 });
