@@ -51,7 +51,11 @@ async function headless(app: App, args: CliArgs): Promise<number> {
   const message = args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim());
   if (!message) throw new UsageError('cli.no_prompt', {});
   for (const n of app.notices) process.stderr.write(noticeText(n) + '\n');
-  app.onNotice((n) => process.stderr.write(noticeText(n) + '\n'));
+  const problems: string[] = [];
+  app.onNotice((n) => {
+    problems.push(noticeText(n));
+    process.stderr.write(noticeText(n) + '\n');
+  });
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
@@ -66,6 +70,7 @@ async function headless(app: App, args: CliArgs): Promise<number> {
       stdout: process.stdout,
       stderr: process.stderr,
       signal: controller.signal,
+      problems,
     });
   } finally {
     await app.close();
@@ -81,7 +86,7 @@ async function interactive(app: App, args: CliArgs): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  let args: CliArgs;
+  let args: CliArgs | undefined;
   try {
     args = parseArgs(process.argv.slice(2));
     chooseLang(args);
@@ -108,7 +113,10 @@ async function main(): Promise<number> {
       return EXIT.usage;
     }
     if (err instanceof ConfigError) {
-      process.stderr.write(t('cli.config_error', { msg: err.message }) + '\n');
+      const msg = t('cli.config_error', { msg: err.message });
+      process.stderr.write(msg + '\n');
+      // A script reading JSON gets a result object that says what went wrong.
+      if (args?.print && args.outputFormat !== 'text') process.stdout.write(JSON.stringify({ type: 'result', subtype: 'error', result: '', error: msg }) + '\n');
       return EXIT.usage;
     }
     throw err;

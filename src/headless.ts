@@ -20,6 +20,8 @@ export type HeadlessOptions = {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   signal: AbortSignal;
+  /** What went wrong outside the agent's own events (a hook blocked the message): filled by the caller. */
+  problems: string[];
 };
 
 type Subtype = 'success' | 'error_max_rounds' | 'error';
@@ -33,10 +35,16 @@ function subtypeOf(result: TurnResult): Subtype {
 /** Runs the message and returns the process exit code. */
 export async function runHeadless(o: HeadlessOptions): Promise<number> {
   const started = Date.now();
+  // Errors and notices go to stderr, and, when the run fails, into the JSON result's `error`.
+  const problems = o.problems;
   const off = o.agent.on((event: AgentEvent) => {
     if (o.format === 'stream-json') o.stdout.write(JSON.stringify(event) + '\n');
-    else if (event.type === 'error') o.stderr.write(explainError(event.error, o.model()) + '\n');
-    else if (event.type === 'notice') o.stderr.write(t(`notice.${event.code}` as MessageKey, event.params) + '\n');
+    let text: string | undefined;
+    if (event.type === 'error') text = explainError(event.error, o.model());
+    if (event.type === 'notice') text = t(event.code === 'max_rounds' ? 'notice.max_rounds_headless' : (`notice.${event.code}` as MessageKey), event.params);
+    if (!text) return;
+    problems.push(text);
+    if (o.format !== 'stream-json') o.stderr.write(text + '\n');
   });
   let result: TurnResult;
   try {
@@ -65,6 +73,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
       duration_ms: Date.now() - started,
     };
     if (result.structured !== undefined) record.structured_output = result.structured;
+    if (subtype !== 'success') record.error = problems.join('\n') || t('headless.failed');
     o.stdout.write(JSON.stringify(record) + '\n');
   }
   if (subtype === 'success') return EXIT.ok;

@@ -62,6 +62,8 @@ Options:
   'retry.line': '{reason}, retrying in {secs} s ({n}/{max})',
 
   'notice.max_rounds': 'Stopped after {n} tool rounds, the limit for one message (--max-rounds). Send any message to continue.',
+  'notice.max_rounds_headless': 'Stopped after {n} tool rounds, the limit for one message (--max-rounds raises it; --resume continues the session).',
+  'headless.failed': 'The run did not finish.',
   'notice.max_tokens': 'The answer was cut off at the output token limit.',
   'notice.usage_estimated': 'The server reported no token usage; the figures are estimates.',
   'notice.schema_retry': 'The answer did not match the output schema; asking the model once more.',

@@ -64,6 +64,8 @@ export const zh: Record<MessageKey, string> = {
   'retry.line': '{reason}，{secs} 秒后重试（{n}/{max}）',
 
   'notice.max_rounds': '已连续执行 {n} 轮工具调用，达到单条消息的上限（--max-rounds），已停止。发送任意消息即可继续。',
+  'notice.max_rounds_headless': '已连续执行 {n} 轮工具调用，达到单条消息的上限而停止（用 --max-rounds 提高上限；用 --resume 继续该会话）。',
+  'headless.failed': '运行未能完成。',
   'notice.max_tokens': '回答因达到输出 token 上限而被截断。',
   'notice.usage_estimated': '服务器未报告 token 用量，以下数字为估算值。',
   'notice.schema_retry': '回答不符合输出 schema，再请模型修正一次。',

@@ -77,6 +77,7 @@ describe('feiyu -p', () => {
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'error_max_rounds', num_rounds: 2 });
     expect(r.stderr).toContain('Stopped after 2 tool rounds');
+    expect(r.stderr).not.toContain('Send any message');
   });
 
   it('exits 1 with a plain explanation when the key is rejected, without retrying', async () => {
@@ -87,6 +88,20 @@ describe('feiyu -p', () => {
     expect(r.stderr).toContain('rejected the API key (HTTP 401)');
     expect(r.stderr).toContain('keys.json');
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('says in the JSON result why a run failed: the provider, the round limit, the configuration', async () => {
+    await keys();
+    server.enqueue({ status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } });
+    const failed = await run(['-p', 'hi', '--output-format', 'json']);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ subtype: 'error', result: '', error: expect.stringContaining('rejected the API key (HTTP 401)') });
+    server.enqueue({ toolCalls: [{ name: 'list_files', input: {} }] });
+    const capped = await run(['-p', 'loop', '--max-rounds', '1', '--output-format', 'json']);
+    expect(JSON.parse(capped.stdout)).toMatchObject({ subtype: 'error_max_rounds', error: expect.stringContaining('--resume continues') });
+    const config = await run(['-p', 'hi', '--model', 'nosuch', '--output-format', 'json']);
+    expect(config.code).toBe(2);
+    expect(JSON.parse(config.stdout)).toEqual({ type: 'result', subtype: 'error', result: '', error: expect.stringContaining('No model named "nosuch"') });
   });
 
   it('refuses in default mode what would ask, telling the model how the user can allow it', async () => {
