@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { ConfigError, createApp, version, type App, type Notice } from './app.js';
 import { parseArgs, UsageError, type CliArgs } from './args.js';
-import { EXIT, runHeadless } from './headless.js';
+import { EXIT, runHeadless, startFailure } from './headless.js';
 import { detectLang, setLang, t } from './i18n.js';
 import { installExitHandlers } from './jobs.js';
 import { loadSettings } from './settings.js';
@@ -116,7 +116,7 @@ async function main(): Promise<number> {
       const msg = t('cli.config_error', { msg: err.message });
       process.stderr.write(msg + '\n');
       // A script reading JSON gets a result object that says what went wrong.
-      if (args?.print && args.outputFormat !== 'text') process.stdout.write(JSON.stringify({ type: 'result', subtype: 'error', result: '', error: msg }) + '\n');
+      if (args?.print && args.outputFormat !== 'text') process.stdout.write(startFailure(msg));
       return EXIT.usage;
     }
     throw err;

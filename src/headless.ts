@@ -81,3 +81,9 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
 }
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** The JSON result line of a run that could not start (bad configuration). */
+export function startFailure(error: string): string {
+  const record = { type: 'result', subtype: 'error' satisfies Subtype, result: '', error };
+  return JSON.stringify(record) + '\n';
+}
