@@ -59,7 +59,7 @@ Options:
   'retry.server': 'server error',
   'retry.connection': 'connection failed',
   'retry.other': 'request failed',
-  'retry.line': '{reason}, retrying in {secs} s ({n}/{max})',
+  'retry.line': '{reason}, retrying in {secs} s (attempt {n} of {max})',
 
   'notice.max_rounds': 'Stopped after {n} tool rounds, the limit for one message (--max-rounds). Send any message to continue.',
   'notice.max_rounds_headless': 'Stopped after {n} tool rounds, the limit for one message (--max-rounds raises it; --resume continues the session).',

@@ -61,7 +61,7 @@ export const zh: Record<MessageKey, string> = {
   'retry.server': '服务器错误',
   'retry.connection': '连接失败',
   'retry.other': '请求失败',
-  'retry.line': '{reason}，{secs} 秒后重试（{n}/{max}）',
+  'retry.line': '{reason}，{secs} 秒后重试（第 {n} 次，共 {max} 次）',
 
   'notice.max_rounds': '已连续执行 {n} 轮工具调用，达到单条消息的上限（--max-rounds），已停止。发送任意消息即可继续。',
   'notice.max_rounds_headless': '已连续执行 {n} 轮工具调用，达到单条消息的上限而停止（用 --max-rounds 提高上限；用 --resume 继续该会话）。',

@@ -153,7 +153,8 @@ export class Renderer {
     const spin = (what: string) => this.spinner && (this.spinner.what = what);
     switch (event.type) {
       case 'turn_start':
-        this.turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0, sideTokens: 0, sideCost: 0 };
+        // The context stays what the last request measured until a new one reports (a failed one does not).
+        this.turn = { input: 0, output: 0, cached: 0, cost: 0, context: this.turn.context, sideTokens: 0, sideCost: 0 };
         this.refused.clear();
         spin(t('spin.waiting'));
         this.spinner?.start();
@@ -192,7 +193,7 @@ export class Renderer {
       case 'retry': {
         const reason = t(`retry.${retryKind(event.error)}` as MessageKey);
         const secs = Math.max(1, Math.round(event.delayMs / 1000));
-        this.line(p(color.yellow, '  ↻ ' + t('retry.line', { reason, secs, n: event.attempt, max: event.maxAttempts })));
+        this.line(p(color.yellow, '  ↻ ' + t('retry.line', { reason, secs, n: event.attempt + 1, max: event.maxAttempts })));
         return;
       }
       case 'compaction': {

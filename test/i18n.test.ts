@@ -9,9 +9,9 @@ describe('i18n', () => {
 
   it('fills placeholders and switches language at once', () => {
     setLang('en');
-    expect(t('retry.line', { reason: 'rate limited', secs: 4, n: 2, max: 5 })).toBe('rate limited, retrying in 4 s (2/5)');
+    expect(t('retry.line', { reason: 'rate limited', secs: 4, n: 2, max: 5 })).toBe('rate limited, retrying in 4 s (attempt 2 of 5)');
     setLang('zh');
-    expect(t('retry.line', { reason: '被限流', secs: 4, n: 2, max: 5 })).toBe('被限流，4 秒后重试（2/5）');
+    expect(t('retry.line', { reason: '被限流', secs: 4, n: 2, max: 5 })).toBe('被限流，4 秒后重试（第 2 次，共 5 次）');
     setLang('en');
   });
 

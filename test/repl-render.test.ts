@@ -112,7 +112,7 @@ describe('Renderer without a terminal', () => {
         '    1   one',
         '    2 - two',
         '    2 + 2',
-        '  ↻ rate limited, retrying in 4 s (2/5)',
+        '  ↻ rate limited, retrying in 4 s (attempt 3 of 5)',
         '⇣ Compaction cancelled; only 3 old tool results were cut (1,000 → 800 tokens).',
         '400 in · 50 out · cache 75% · $0.01 this turn · $0.50 session · context 45%',
         '',
@@ -142,6 +142,17 @@ describe('Renderer without a terminal', () => {
     expect(out).toContain('Done ⟨U+001B⟩]0;PWNED⟨U+0007⟩ ⟨U+202E⟩evil');
     expect(out).toContain('● bash ls ⟨U+001B⟩[41mRED⟨U+001B⟩[0m');
     expect(out).toContain('  ⎿ boom ⟨U+001B⟩[2J');
+  });
+
+  it('keeps the context fill of the last answered request when a turn fails', () => {
+    const out = render([
+      { type: 'turn_start', text: 'one' },
+      { type: 'usage', model: 'm', input: 400, output: 50, cacheRead: 0, cacheWrite: 0, cost: 0.001, estimated: false },
+      { type: 'turn_end', stopReason: 'end', text: 'ok', rounds: 0 },
+      { type: 'turn_start', text: 'two' },
+      { type: 'turn_end', stopReason: 'error', text: '', rounds: 0 },
+    ]);
+    expect(out.trim().split('\n').map((l) => l.split(' · ').at(-1))).toEqual(['context 45%', 'context 45%']);
   });
 
   it('shows what sub-agents spent apart from the main context', () => {
