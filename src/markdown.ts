@@ -70,6 +70,15 @@ export function loadMarkdown(columns: number): Promise<RenderMarkdown> {
   loading ??= (async () => {
     const [{ Marked }, { markedTerminal }, { default: stringWidth }] = await Promise.all([import('marked'), import('marked-terminal'), import('string-width')]);
     const marked = new Marked(markedTerminal({ width: columns, reflowText: false, showSectionPrefix: false, tab: 2 }));
+    // marked-terminal prints a list item's text raw with marked ≥ 13 (its issue #304): render the
+    // inline tokens, so `code` and **bold** in lists look as they do in paragraphs.
+    marked.use({
+      renderer: {
+        text(token) {
+          return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : token.text;
+        },
+      },
+    });
     const render = (markdown: string) => (marked.parse(markdown, { async: false }) as string).replace(/\s+$/, '');
     return (markdown: string) => {
       const out = render(markdown);

@@ -16,4 +16,12 @@ describe('Markdown on a narrow terminal', () => {
     // A table that fits stays a table.
     expect(stripVTControlCharacters(render('| a | b |\n|---|---|\n| 1 | 2 |\n'))).toMatch(/│ a\s+│ b\s+│/);
   });
+
+  it('renders inline Markdown inside list items, as in paragraphs', async () => {
+    const render = await loadMarkdown(40);
+    const out = stripVTControlCharacters(render('- edit `math.ts` with **care**\n- run *tests*\n\n1. first `code`\n'));
+    expect(out).not.toMatch(/[`*]{1,2}\w/);
+    expect(out).toContain('edit math.ts with care');
+    expect(out).toContain('first code');
+  });
 });
