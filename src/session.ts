@@ -320,21 +320,41 @@ export function listSessions(stateDir: string, root: string): SessionInfo[] {
     } catch {
       continue;
     }
-    const { header, messages, state } = loaded;
-    const request = messages.find((m) => m.role === 'user' && m.content.some((b) => b.type === 'text'));
-    if (!request) continue;
-    const text = request.content.find((b) => b.type === 'text');
+    const { header, state } = loaded;
+    const { firstRequest, rounds } = wholeHistory(file);
+    if (firstRequest === undefined) continue;
     infos.push({
       id: header.id,
       file,
       created: header.created,
       updated: statSync(file).mtime.toISOString(),
-      firstRequest: text?.type === 'text' ? (text.text.trim().split('\n')[0] ?? '') : '',
-      rounds: messages.filter((m) => callsOf(m).length > 0).length,
+      firstRequest,
+      rounds,
       cost: state.totals && !state.totals.costUnknown ? state.totals.cost : null,
     });
   }
   return infos.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
+}
+
+/**
+ * The first request and the tool rounds of a session over its whole file: a compaction starts
+ * the loaded history over at a summary, but the listing names what the user first asked.
+ */
+function wholeHistory(file: string): { firstRequest?: string; rounds: number } {
+  let firstRequest: string | undefined;
+  // A compaction writes the kept messages again: a round is counted once, by its first call's id.
+  const rounds = new Set<string>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const record = parseRecord(line);
+    if (record?.type !== 'message' || !isObject(record.message)) continue;
+    const message = record.message as Message;
+    if (!Array.isArray(message.content)) continue;
+    const first = callsOf(message)[0];
+    if (first) rounds.add(first.id);
+    const text = message.role === 'user' ? message.content.find((b) => b.type === 'text') : undefined;
+    if (firstRequest === undefined && text?.type === 'text' && text.text.trim()) firstRequest = text.text.trim().split('\n')[0]!;
+  }
+  return { firstRequest, rounds: rounds.size };
 }
 
 function sessionFiles(stateDir: string): string[] {

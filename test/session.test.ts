@@ -268,6 +268,10 @@ describe('finding sessions', () => {
   it('lists this directory’s sessions newest first, and finds them by id, prefix or recency', () => {
     const older = session(ROOT, ['fix the bug\nin parser.ts', 'and test it'], 0.25, 1_700_000_000);
     const newer = session(ROOT, ['add a flag'], null, 1_700_000_500);
+    // A compaction after it: the history starts over at a summary, and kept rounds are written again.
+    newer.onEvent({ type: 'compaction', before: 9000, after: 900, method: 'summary', elided: 0, removed: 3 });
+    for (const message of [user('This is a summary of our earlier conversation'), calls('c0'), { role: 'user' as const, content: [result('c0')] }]) newer.onEvent({ type: 'message', message });
+    utimesSync(newer.file, 1_700_000_500, 1_700_000_500);
     session('/elsewhere', ['not here'], 1, 1_700_000_900);
     SessionWriter.create(state, ROOT, 'm').saveState({ mode: 'auto' }); // never sent anything: no file
 
