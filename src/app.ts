@@ -279,7 +279,10 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       const out: Notice[] = [];
       agent.reset(loaded.messages, loaded.state.totals ?? {});
       const saved = loaded.state.model ?? loaded.header.model;
-      if (saved && saved !== model.name && models.models.some((m) => m.name === saved) && !args.model) app.setModel(saved);
+      if (saved && saved !== model.name && models.models.some((m) => m.name === saved) && !args.model) {
+        app.setModel(saved);
+        out.push({ key: 'resume.model', params: { name: model.name, id: model.model } });
+      }
       if (loaded.state.mode && !args.mode && loaded.state.mode !== mode) {
         mode = loaded.state.mode as PermissionMode;
         if (mode === 'auto' && sandbox === 'off') out.push(unsandboxedWarning());

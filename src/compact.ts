@@ -177,7 +177,7 @@ Open items: what is not done yet; questions still open.
 Next step: the exact next action.
 Keep names, paths, commands, numbers and error messages exact. Be concise.`;
 
-const SUMMARY_PREFACE = 'This is a summary of our earlier conversation, written when the context window filled up; the full history is no longer available.\n\n';
+const SUMMARY_PREFACE = 'This is a summary of our earlier conversation, made to save context; the full history is no longer available.\n\n';
 const ACKNOWLEDGEMENT = 'Understood. I have the summary of our earlier conversation and will continue from it.';
 
 export type SummaryResult = {

@@ -157,6 +157,7 @@ Options:
   'session.files_changed': '{n} files changed since this session was saved; the model will read them again before editing.',
   'session.write_failed': 'Cannot write the session file {file}: {msg}. This conversation is no longer being saved.',
   'resume.not_found': 'No session {id} found.',
+  'resume.model': 'The session continues with its model, {name} ({id}).',
   'resume.none': 'No earlier sessions in this directory.',
   'resume.item': '{n}. {when}  rounds {rounds} · {cost}  {request}',
   'resume.pick': 'Resume which session? Number, or Enter to cancel > ',

@@ -159,6 +159,7 @@ export const zh: Record<MessageKey, string> = {
   'session.files_changed': '自会话保存以来有 {n} 个文件已改变，模型会在编辑前重新读取。',
   'session.write_failed': '无法写入会话文件 {file}：{msg}。此后的对话不会被保存。',
   'resume.not_found': '找不到会话 {id}。',
+  'resume.model': '会话继续使用它原来的模型 {name}（{id}）。',
   'resume.none': '当前目录没有以前的会话。',
   'resume.item': '{n}. {when}  {rounds} 轮 · {cost}  {request}',
   'resume.pick': '恢复哪个会话？输入编号，回车取消 > ',

@@ -94,6 +94,14 @@ describe('resume after SIGKILL', () => {
     expect(server.violations).toEqual([]);
   });
 
+  it('continues with the model the session used, and says so', async () => {
+    server.enqueue({ text: 'first' }, { text: 'second' });
+    await start(['-p', 'hello', '--model', 'fake-openai']).done;
+    const r = await start(['-p', 'again', '--resume']).done;
+    expect(r.stderr).toContain('The session continues with its model, fake-openai');
+    expect(server.requests.map((q) => q.format)).toEqual(['openai', 'openai']);
+  });
+
   it('refuses to resume where there is nothing to resume, with exit 2', async () => {
     const r = await start(['-p', 'hi', '--resume']).done;
     expect(r.code).toBe(2);
