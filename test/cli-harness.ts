@@ -1,7 +1,12 @@
 // Runs the built CLI (dist/cli.js) as a child process with an isolated home, config and state,
 // for the end-to-end suites.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { ModelConfig } from '../src/types.js';
+import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
 
 export const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
 
@@ -29,4 +34,28 @@ export function startCli(args: string[], o: { cwd: string; home: string; env?: R
   child.stderr!.on('data', (d) => (stderr += d));
   child.stdin!.end(o.input ?? '');
   return { child, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))) };
+}
+
+export type CliFixture = { server: FakeServer; home: string; work: string };
+
+/**
+ * The hooks every end-to-end suite needs: one fake model server for the file, and for each test a
+ * fresh home and workspace (`prefix`-home-…, `prefix`-work-…), the server's script and records
+ * emptied, and keys.json pointing at it (Anthropic format by default) unless `keys` is false.
+ * `use` receives the current fixture after each change, for the suite's own variables.
+ */
+export function useCliFixture(prefix: string, keys: Partial<ModelConfig> | false, use: (f: CliFixture) => void): void {
+  const f = {} as CliFixture;
+  beforeAll(async () => {
+    f.server = await startFakeServer();
+    use(f);
+  });
+  afterAll(() => f.server.close());
+  beforeEach(async () => {
+    f.home = await realpath(await mkdtemp(join(tmpdir(), `${prefix}-home-`)));
+    f.work = await realpath(await mkdtemp(join(tmpdir(), `${prefix}-work-`)));
+    f.server.reset();
+    if (keys) writeFakeKeys(join(f.home, 'config'), f.server, 'anthropic', keys);
+    use(f);
+  });
 }

@@ -1,28 +1,18 @@
 // The built CLI as a child process against the fake model server: headless output formats,
 // exit codes, configuration errors, the headless permission policy, and the piped-stdin REPL.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startCli } from './cli-harness.js';
-import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { startCli, useCliFixture } from './cli-harness.js';
+import { writeFakeKeys, type FakeServer } from './fake-server.js';
 
 let server: FakeServer;
 let home: string;
 let work: string;
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+useCliFixture('feiyu-cli', false, (f) => ({ server, home, work } = f));
 
-beforeEach(async () => {
-  home = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-cli-home-')));
-  work = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-cli-work-')));
-  server.requests.length = 0;
-  server.violations.length = 0;
-});
 
 const run = (args: string[], opts: { input?: string; env?: Record<string, string> } = {}) => startCli(args, { cwd: work, home, ...opts }).done;
 

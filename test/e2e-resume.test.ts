@@ -1,26 +1,17 @@
 // A real CLI killed with SIGKILL mid-stream and mid-tool, then resumed: the conversation and the
 // totals come back, and the next request is one the provider accepts.
-import { mkdtemp, readdir, readFile, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startCli } from './cli-harness.js';
-import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { startCli, useCliFixture } from './cli-harness.js';
+import type { FakeServer } from './fake-server.js';
 
 let server: FakeServer;
 let home: string;
 let work: string;
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  home = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-resume-home-')));
-  work = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-resume-work-')));
-  server.reset();
-  writeFakeKeys(join(home, 'config'), server, 'anthropic', { price: { input: 3, output: 15 } });
-});
+useCliFixture('feiyu-resume', { price: { input: 3, output: 15 } }, (f) => ({ server, home, work } = f));
+
 
 const start = (args: string[]) => startCli(args, { cwd: work, home });
 

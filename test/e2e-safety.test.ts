@@ -1,29 +1,20 @@
 // Safety and the working tools through the real CLI against the fake model server: the headless
 // policy, hard denies in auto mode, the sandbox, project trust for hooks and verify:, plan mode.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/sandbox.js';
-import { startCli } from './cli-harness.js';
-import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
+import { startCli, useCliFixture } from './cli-harness.js';
+import type { FakeServer } from './fake-server.js';
 
 let server: FakeServer;
 let home: string;
 let work: string;
 const bwrapWorks = (await probeSandbox()).ok;
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  home = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-safe-home-')));
-  work = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-safe-work-')));
-  server.reset();
-  writeFakeKeys(join(home, 'config'), server, 'anthropic');
-});
+useCliFixture('feiyu-safe', {}, (f) => ({ server, home, work } = f));
+
 
 const run = (args: string[]) => startCli(args, { cwd: work, home }).done;
 

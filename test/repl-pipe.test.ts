@@ -1,28 +1,18 @@
 // The REPL with piped stdin and stdout (no terminal): lines run in order, questions take the next
 // line, the transcript shows what was read, and not one escape code is written. Also the slash
 // commands end to end: /undo byte for byte, /lang, /resume, /context, /clear and the others.
-import { readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startCli } from './cli-harness.js';
-import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCli, useCliFixture } from './cli-harness.js';
+import type { FakeServer } from './fake-server.js';
 
 let server: FakeServer;
 let home: string;
 let work: string;
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  home = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-pipe-home-')));
-  work = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-pipe-work-')));
-  server.reset();
-  writeFakeKeys(join(home, 'config'), server, 'anthropic', { price: { input: 3, output: 15 } });
-});
+useCliFixture('feiyu-pipe', { price: { input: 3, output: 15 } }, (f) => ({ server, home, work } = f));
+
 afterEach(() => expect(server.violations).toEqual([]));
 
 const run = async (args: string[], lines: string[], env: Record<string, string> = {}) => {

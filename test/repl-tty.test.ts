@@ -1,10 +1,10 @@
 // The REPL as a person sees it: the built CLI in a real pseudo-terminal (tmux) against the fake
 // model server. What is on the screen (plain text), what reached the model, what is on disk.
-import { mkdir, mkdtemp, readFile, realpath, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { useCliFixture } from './cli-harness.js';
+import type { FakeServer } from './fake-server.js';
 import { hasTmux, stopTerminals, Terminal } from './tmux.js';
 
 let server: FakeServer;
@@ -12,19 +12,9 @@ let home: string;
 let work: string;
 let term: Terminal | undefined;
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(async () => {
-  stopTerminals();
-  await server.close();
-});
-beforeEach(async () => {
-  home = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-tty-home-')));
-  work = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-tty-work-')));
-  server.reset();
-  writeFakeKeys(join(home, 'config'), server, 'anthropic', { price: { input: 3, output: 15 } });
-});
+useCliFixture('feiyu-tty', { price: { input: 3, output: 15 } }, (f) => ({ server, home, work } = f));
+afterAll(() => stopTerminals());
+
 afterEach(() => {
   term?.kill();
   expect(server.violations).toEqual([]);
