@@ -69,7 +69,7 @@ async function internals() {
   const { build } = await import('esbuild');
   const outfile = join(here, 'dist', 'bench-internals.mjs');
   await build({
-    stdin: { contents: "export { fixedRequest } from './src/toolset.ts'; export { coreTools } from './src/tools.ts';", resolveDir: here, loader: 'ts' },
+    stdin: { contents: "export { fixedRequest } from './src/app/toolset.ts'; export { coreTools } from './src/tools/index.ts';", resolveDir: here, loader: 'ts' },
     outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
   });
   return import(outfile);

@@ -4,12 +4,12 @@
 
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { ConfigError, createApp, version, type App, type Notice } from './app.js';
-import { parseArgs, UsageError, type CliArgs } from './args.js';
-import { EXIT, runHeadless, startFailure } from './headless.js';
-import { detectLang, setLang, t } from './i18n.js';
-import { installExitHandlers } from './jobs.js';
-import { loadSettings } from './settings.js';
+import { ConfigError, createApp, version, type App, type Notice } from './app/app.js';
+import { parseArgs, UsageError, type CliArgs } from './app/args.js';
+import { EXIT, runHeadless, startFailure } from './app/headless.js';
+import { detectLang, setLang, t } from './i18n/index.js';
+import { installExitHandlers } from './tools/jobs.js';
+import { loadSettings } from './config/settings.js';
 import type { JsonSchema } from './types.js';
 
 async function readStdin(): Promise<string> {
@@ -78,7 +78,7 @@ async function headless(app: App, args: CliArgs): Promise<number> {
 }
 
 async function interactive(app: App, args: CliArgs): Promise<number> {
-  const { Repl } = await import('./repl.js');
+  const { Repl } = await import('./ui/repl.js');
   const repl = new Repl({ app, version: version(), initialMessage: args.message, input: process.stdin, output: process.stdout });
   await repl.run();
   await app.close();

@@ -174,6 +174,10 @@ export interface Tool<A = any> {
 export type PermissionMode = 'default' | 'auto' | 'plan' | 'readonly';
 export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'auto', 'plan', 'readonly'];
 
+/** How bash commands are confined: not at all, writes only in the workspace, or that and no network. */
+export type SandboxLevel = 'off' | 'workspace' | 'strict';
+export const SANDBOX_LEVELS: readonly SandboxLevel[] = ['off', 'workspace', 'strict'];
+
 /** `code` names the rule that decided (for the interface and the trace); `destructive` marks a
  *  work-destroying command that auto mode lets through, so the interface shows it prominently. */
 export type Decision =

@@ -5,9 +5,9 @@ import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from '../src/agent.js';
-import { createProvider } from '../src/providers.js';
-import { loadSession, SessionWriter } from '../src/session.js';
+import { Agent } from '../src/core/agent.js';
+import { createProvider } from '../src/providers/stream.js';
+import { loadSession, SessionWriter } from '../src/session/store.js';
 import type { AgentEvent, Provider, Tool, ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeReply, type FakeServer } from './fake-server.js';
 

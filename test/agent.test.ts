@@ -4,9 +4,9 @@ import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent, type AgentConfig } from '../src/agent.js';
-import { createProvider } from '../src/providers.js';
-import { coreTools } from '../src/tools.js';
+import { Agent, type AgentConfig } from '../src/core/agent.js';
+import { createProvider } from '../src/providers/stream.js';
+import { coreTools } from '../src/tools/index.js';
 import type { AgentEvent, Tool, ToolContext, WireFormat } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 

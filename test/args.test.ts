@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgs, UsageError } from '../src/args.js';
+import { parseArgs, UsageError } from '../src/app/args.js';
 
 const base = { print: false, outputFormat: 'text', trust: false, help: false, version: false };
 

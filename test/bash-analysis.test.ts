@@ -5,10 +5,10 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzeBash, visible, type BashAnalysis } from '../src/bash-analysis.js';
-import { checkSecretPath } from '../src/secrets.js';
-import { sedPrintsOnly } from '../src/sed-script.js';
-import { expandBraces } from '../src/shell-expand.js';
+import { analyzeBash, visible, type BashAnalysis } from '../src/safety/bash/analysis.js';
+import { checkSecretPath } from '../src/safety/secrets.js';
+import { sedPrintsOnly } from '../src/safety/bash/sed.js';
+import { expandBraces } from '../src/safety/bash/expand.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-bash-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -3,8 +3,8 @@
 // does not, and the next request carrying the summary, the latest request and the todo list; a
 // failing summary request dropping the oldest rounds instead; every history valid for the API.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { compactHistory, elideOldToolResults, estimateTokens, imagePlaceholder, needsCompaction, type CompactOptions } from '../src/compact.js';
-import { createProvider } from '../src/providers.js';
+import { compactHistory, elideOldToolResults, estimateTokens, imagePlaceholder, needsCompaction, type CompactOptions } from '../src/core/compact.js';
+import { createProvider } from '../src/providers/stream.js';
 import type { FileVersion, Message, ModelConfig, ToolResultBlock, WireFormat } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 

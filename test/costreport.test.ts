@@ -6,9 +6,9 @@ import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { costReport, formatCostReport } from '../src/costreport.js';
-import { setLang, t } from '../src/i18n.js';
-import { logsDir, openTrace } from '../src/trace.js';
+import { costReport, formatCostReport } from '../src/session/costreport.js';
+import { setLang, t } from '../src/i18n/index.js';
+import { logsDir, openTrace } from '../src/session/trace.js';
 import type { AgentEvent } from '../src/types.js';
 
 let state: string;

@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { zipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import * as XLSX from 'xlsx';
-import { readContent } from '../src/content.js';
-import { extractedNote, extractedRefusal, isExtractedFormat } from '../src/docs.js';
-import { coreTools } from '../src/tools.js';
+import { readContent } from '../src/content/read.js';
+import { extractedNote, extractedRefusal, isExtractedFormat } from '../src/content/docs.js';
+import { coreTools } from '../src/tools/index.js';
 import type { Tool, ToolContext, ToolOutput } from '../src/types.js';
 import { workspace } from './tools-helpers.js';
 

@@ -1,7 +1,7 @@
 // The environment filter: secret-looking names and password-carrying URLs are dropped; the rest,
 // PWD, OLDPWD and SSH_AUTH_SOCK included, reaches child processes unchanged.
 import { describe, expect, it } from 'vitest';
-import { filterEnv } from '../src/envfilter.js';
+import { filterEnv } from '../src/safety/envfilter.js';
 
 describe('filterEnv', () => {
   it('drops secrets by name and by value, keeps everything else', () => {

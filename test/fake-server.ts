@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { saveKeys } from '../src/keys.js';
+import { saveKeys } from '../src/config/keys.js';
 import type { ModelConfig, WireFormat } from '../src/types.js';
 
 export type FakeToolCall = {

@@ -6,10 +6,10 @@ import { chmod, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { Agent } from '../src/agent.js';
-import { createHookRunner, type HookNotice, type HookRunnerOptions } from '../src/hooks.js';
-import { createProvider } from '../src/providers.js';
-import { coreTools } from '../src/tools.js';
+import { Agent } from '../src/core/agent.js';
+import { createHookRunner, type HookNotice, type HookRunnerOptions } from '../src/hooks/runner.js';
+import { createProvider } from '../src/providers/stream.js';
+import { coreTools } from '../src/tools/index.js';
 import type { AgentEvent, ToolCallBlock, ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 

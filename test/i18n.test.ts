@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueKeys, detectLang, setLang, t } from '../src/i18n.js';
+import { catalogueKeys, detectLang, setLang, t } from '../src/i18n/index.js';
 
 describe('i18n', () => {
   it('has every key in both languages', () => {

@@ -6,8 +6,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { bash } from '../src/bash.js';
-import { JOB_BUFFER_BYTES, JobManager, jobTool } from '../src/jobs.js';
+import { bash } from '../src/tools/bash.js';
+import { JOB_BUFFER_BYTES, JobManager, jobTool } from '../src/tools/jobs.js';
 import type { ToolContext } from '../src/types.js';
 import { workspace } from './tools-helpers.js';
 
@@ -171,24 +171,14 @@ describe('background jobs', () => {
 });
 
 describe('exit', () => {
-  /** jobs.ts and what it imports, transpiled into a folder a plain node script can import. */
+  /** jobs.ts and what it imports, bundled into one module a plain node script can import. */
   async function buildJobsModule(): Promise<string> {
-    const ts = (await import('typescript')).default;
-    const src = join(import.meta.dirname, '..', 'src');
+    const { build } = await import('esbuild');
     const out = await mkdtemp(join(tmpdir(), 'feiyu-jobs-build-'));
     onTestFinished(() => rm(out, { recursive: true, force: true }));
     await writeFile(join(out, 'package.json'), '{"type":"module"}');
-    const queue = ['jobs.ts'];
-    const done = new Set<string>();
-    while (queue.length) {
-      const file = queue.pop()!;
-      if (done.has(file)) continue;
-      done.add(file);
-      const text = await readFile(join(src, file), 'utf8');
-      for (const m of text.matchAll(/from '\.\/([\w-]+)\.js'/g)) queue.push(`${m[1]}.ts`);
-      const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-      await writeFile(join(out, file.replace(/\.ts$/, '.js')), js);
-    }
+    const entry = join(import.meta.dirname, '..', 'src', 'tools', 'jobs.ts');
+    await build({ entryPoints: [entry], outfile: join(out, 'jobs.js'), bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
     return out;
   }
 

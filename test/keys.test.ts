@@ -4,8 +4,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configDir, keysPath, loadModels, resolveApiKey, saveKeys, selectModel, stateDir, type KeysFile } from '../src/keys.js';
-import { lookupModel } from '../src/pricing.js';
+import { ConfigError, configDir, keysPath, loadModels, saveKeys, selectModel, stateDir, type KeysFile } from '../src/config/keys.js';
+import { resolveApiKey } from '../src/providers/models.js';
+import { lookupModel } from '../src/providers/models.js';
 import type { ModelConfig } from '../src/types.js';
 
 const tempHome = () => mkdtempSync(join(tmpdir(), 'feiyu-keys-'));

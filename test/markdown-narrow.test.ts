@@ -2,7 +2,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { loadMarkdown } from '../src/markdown.js';
+import { loadMarkdown } from '../src/ui/markdown.js';
 
 describe('Markdown on a narrow terminal', () => {
   it('turns a table wider than the terminal into one list item per row', async () => {

@@ -4,10 +4,10 @@ import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { Agent } from '../src/agent.js';
-import { deleteNote, listNotes, loadMemory, notesFile, projectId, rememberTool } from '../src/memory.js';
-import { systemPrompt } from '../src/prompt.js';
-import { createProvider } from '../src/providers.js';
+import { Agent } from '../src/core/agent.js';
+import { deleteNote, listNotes, loadMemory, notesFile, projectId, rememberTool } from '../src/tools/memory.js';
+import { systemPrompt } from '../src/core/prompt.js';
+import { createProvider } from '../src/providers/stream.js';
 import type { ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileVersion, inside, relPath, resolveInWorkspace, writeAtomic } from '../src/paths.js';
+import { fileVersion, inside, relPath, resolveInWorkspace, writeAtomic } from '../src/util/paths.js';
 import { workspace } from './tools-helpers.js';
 
 describe('resolveInWorkspace', () => {

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPolicy, type AskAnswer, type AskRequest, type PolicyOptions } from '../src/permissions.js';
+import { createPolicy, type AskAnswer, type AskRequest, type PolicyOptions } from '../src/safety/policy.js';
 import type { PermissionMode, Tool, ToolCallBlock, ToolKind } from '../src/types.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-perm-')));

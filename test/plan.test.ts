@@ -4,9 +4,9 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { Agent } from '../src/agent.js';
-import { exitPlanTool, PLAN_APPROVED, type PlanOptions, type PlanVerdict } from '../src/plan.js';
-import { createProvider } from '../src/providers.js';
+import { Agent } from '../src/core/agent.js';
+import { exitPlanTool, PLAN_APPROVED, type PlanOptions, type PlanVerdict } from '../src/tools/plan.js';
+import { createProvider } from '../src/providers/stream.js';
 import type { AgentEvent, PermissionMode, ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 

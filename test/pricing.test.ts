@@ -1,6 +1,6 @@
 // The built-in model table and the cost of usage.
 import { describe, expect, it } from 'vitest';
-import { costOf, lookupModel } from '../src/pricing.js';
+import { costOf, lookupModel } from '../src/providers/models.js';
 
 describe('lookupModel', () => {
   it('finds exact ids and the longest known prefix ending at a separator', () => {

@@ -4,8 +4,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createProvider, estimateTokens, type ProviderOptions } from '../src/providers.js';
-import { describeFailure } from '../src/retry.js';
+import { createProvider, type ProviderOptions } from '../src/providers/stream.js';
+import { estimateTokens } from '../src/util/tokens.js';
+import { describeFailure } from '../src/providers/retry.js';
 import type { Message, ModelConfig, Provider, ProviderEvent, ProviderRequest, ToolSpec, WireFormat } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 

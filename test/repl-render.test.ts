@@ -5,14 +5,14 @@ import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { completer, findCommand } from '../src/commands.js';
-import { shown } from '../src/confirm.js';
-import { diffLines } from '../src/diff.js';
-import { History } from '../src/history.js';
-import { setLang } from '../src/i18n.js';
-import { MarkdownBlocks } from '../src/markdown.js';
+import { completer, findCommand } from '../src/ui/commands/index.js';
+import { shown } from '../src/ui/confirm.js';
+import { diffLines } from '../src/ui/diff.js';
+import { History } from '../src/ui/history.js';
+import { setLang } from '../src/i18n/index.js';
+import { MarkdownBlocks } from '../src/ui/markdown.js';
 import type { AgentEvent, ModelConfig } from '../src/types.js';
-import { Renderer } from '../src/ui.js';
+import { Renderer } from '../src/ui/render.js';
 
 afterEach(() => setLang('en'));
 

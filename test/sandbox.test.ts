@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildBwrapArgv, makeWrapCommand, probeSandbox, type BwrapOptions } from '../src/sandbox.js';
+import { buildBwrapArgv, makeWrapCommand, probeSandbox, type BwrapOptions } from '../src/safety/sandbox.js';
 
 describe('buildBwrapArgv (pure)', () => {
   const present: Record<string, 'dir' | 'file'> = {

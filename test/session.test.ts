@@ -6,9 +6,9 @@ import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../src/agent.js';
-import { fileVersion } from '../src/paths.js';
-import { createProvider } from '../src/providers.js';
+import { Agent } from '../src/core/agent.js';
+import { fileVersion } from '../src/util/paths.js';
+import { createProvider } from '../src/providers/stream.js';
 import {
   findLastSession,
   findSession,
@@ -18,7 +18,7 @@ import {
   SessionError,
   SessionWriter,
   sessionsDir,
-} from '../src/session.js';
+} from '../src/session/store.js';
 import type { Message, Tool, ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadSettings, saveUserSettings, type Settings } from '../src/settings.js';
+import { loadSettings, saveUserSettings, type Settings } from '../src/config/settings.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-settings-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

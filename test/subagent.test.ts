@@ -2,10 +2,10 @@
 // barrier tool proves they overlap), only their conclusions reaching the main conversation, their
 // tokens counted as side usage; the round cap, the read-only tool set, cancellation.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../src/agent.js';
-import { createProvider } from '../src/providers.js';
-import { taskTool } from '../src/subagent.js';
-import { coreTools } from '../src/tools.js';
+import { Agent } from '../src/core/agent.js';
+import { createProvider } from '../src/providers/stream.js';
+import { taskTool } from '../src/delegate/task.js';
+import { coreTools } from '../src/tools/index.js';
 import type { AgentEvent, Tool, ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 import { workspace } from './tools-helpers.js';

@@ -5,9 +5,9 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { Agent } from '../src/agent.js';
-import { createProvider } from '../src/providers.js';
-import { TODO_PROMPT, TodoList, TodoReminder, todoTool, type TodoItem } from '../src/todo.js';
+import { Agent } from '../src/core/agent.js';
+import { createProvider } from '../src/providers/stream.js';
+import { TODO_PROMPT, TodoList, TodoReminder, todoTool, type TodoItem } from '../src/tools/todo.js';
 import type { ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 

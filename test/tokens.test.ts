@@ -2,8 +2,8 @@
 // request. Deterministic, so asserted (the benchmark prints the same figure).
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { fixedRequest } from '../src/toolset.js';
-import { systemPrompt } from '../src/prompt.js';
+import { fixedRequest } from '../src/app/toolset.js';
+import { systemPrompt } from '../src/core/prompt.js';
 
 describe('fixed tokens per request', () => {
   it('stays within 1,500 o200k tokens with every tool a session offers', () => {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bash } from '../src/bash.js';
-import { capOutput } from '../src/cap.js';
+import { bash } from '../src/tools/bash.js';
+import { capOutput } from '../src/util/cap.js';
 import type { ToolContext } from '../src/types.js';
 import { workspace } from './tools-helpers.js';
 

@@ -2,7 +2,7 @@ import { rgPath } from '@vscode/ripgrep';
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listFiles, search, searchWithJs, searchWithRg, type SearchQuery } from '../src/find-tools.js';
+import { listFiles, search, searchWithJs, searchWithRg, type SearchQuery } from '../src/tools/find.js';
 import type { ToolContext } from '../src/types.js';
 import { workspace } from './tools-helpers.js';
 

@@ -1,8 +1,8 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sniffType } from '../src/filetype.js';
-import { editFileTool, readFileTool, writeFileTool } from '../src/fs-tools.js';
+import { sniffType } from '../src/content/filetype.js';
+import { editFileTool, readFileTool, writeFileTool } from '../src/tools/fs.js';
 import type { ToolContext } from '../src/types.js';
 import { workspace } from './tools-helpers.js';
 

@@ -1,6 +1,6 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { coreTools } from '../src/tools.js';
+import { coreTools } from '../src/tools/index.js';
 
 describe('coreTools', () => {
   it('has the six tools in a stable order, each with a closed schema', () => {

@@ -5,9 +5,9 @@ import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../src/agent.js';
-import { createProvider } from '../src/providers.js';
-import { dayOf, logsDir, openTrace, pruneLogs } from '../src/trace.js';
+import { Agent } from '../src/core/agent.js';
+import { createProvider } from '../src/providers/stream.js';
+import { dayOf, logsDir, openTrace, pruneLogs } from '../src/session/trace.js';
 import type { Tool, ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 

@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Settings } from '../src/settings.js';
-import { projectTrustState, trustProject, untrustedProjectSettings } from '../src/trust.js';
+import type { Settings } from '../src/config/settings.js';
+import { projectTrustState, trustProject, untrustedProjectSettings } from '../src/config/trust.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-trust-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -2,7 +2,7 @@
 // refused forms (literal addresses in every spelling the WHATWG parser accepts, IPv6 forms that
 // carry an IPv4 address, names resolving to internal addresses, metadata names, bad schemes).
 import { describe, expect, it } from 'vitest';
-import { addressRefusal, checkAddresses, checkUrl } from '../src/web.js';
+import { addressRefusal, checkAddresses, checkUrl } from '../src/tools/web.js';
 
 /** The verdict for a URL whose host resolved to `addresses` (a literal address resolves to itself). */
 function verdict(raw: string, addresses?: string[], allow: string[] = []): string | null {

@@ -6,10 +6,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../src/agent.js';
-import { createProvider } from '../src/providers.js';
+import { Agent } from '../src/core/agent.js';
+import { createProvider } from '../src/providers/stream.js';
 import type { AgentEvent, ToolContext } from '../src/types.js';
-import { clearWebCache, webFetchTool } from '../src/web.js';
+import { clearWebCache, webFetchTool } from '../src/tools/web.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,0 +1,89 @@
+// Headless mode (-p): run one message to completion without a person, print the result in the
+// chosen format (text, json, stream-json) and give the exit code of DESIGN.md §3.
+
+import type { Agent, TurnResult } from '../core/agent.js';
+import type { OutputFormat } from './args.js';
+import { t, type MessageKey } from '../i18n/index.js';
+import type { AgentEvent, ModelConfig } from '../types.js';
+import { explainError } from '../i18n/explain.js';
+
+export const EXIT = { ok: 0, error: 1, usage: 2, maxRounds: 3 } as const;
+
+export type HeadlessOptions = {
+  agent: Agent;
+  /** Sends the message (through the UserPromptSubmit hooks); null when a hook blocked it. */
+  send: (text: string, signal: AbortSignal) => Promise<TurnResult | null>;
+  message: string;
+  format: OutputFormat;
+  sessionId: string;
+  model: () => ModelConfig;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  signal: AbortSignal;
+  /** What went wrong outside the agent's own events (a hook blocked the message): filled by the caller. */
+  problems: string[];
+};
+
+type Subtype = 'success' | 'error_max_rounds' | 'error';
+
+function subtypeOf(result: TurnResult): Subtype {
+  if (result.stopReason === 'end') return 'success';
+  if (result.stopReason === 'max_rounds') return 'error_max_rounds';
+  return 'error';
+}
+
+/** Runs the message and returns the process exit code. */
+export async function runHeadless(o: HeadlessOptions): Promise<number> {
+  const started = Date.now();
+  // Errors and notices go to stderr, and, when the run fails, into the JSON result's `error`.
+  const problems = o.problems;
+  const off = o.agent.on((event: AgentEvent) => {
+    if (o.format === 'stream-json') o.stdout.write(JSON.stringify(event) + '\n');
+    let text: string | undefined;
+    if (event.type === 'error') text = explainError(event.error, o.model());
+    if (event.type === 'notice') text = t(event.code === 'max_rounds' ? 'notice.max_rounds_headless' : (`notice.${event.code}` as MessageKey), event.params);
+    if (!text) return;
+    problems.push(text);
+    if (o.format !== 'stream-json') o.stderr.write(text + '\n');
+  });
+  let result: TurnResult;
+  try {
+    result = (await o.send(o.message, o.signal)) ?? { stopReason: 'error', text: '', rounds: 0 };
+  } finally {
+    off();
+  }
+  const subtype = subtypeOf(result);
+  if (o.format === 'text') {
+    if (result.text) o.stdout.write(result.text.endsWith('\n') ? result.text : result.text + '\n');
+  } else {
+    const totals = o.agent.totals;
+    const record: Record<string, unknown> = {
+      type: 'result',
+      subtype,
+      result: result.text,
+      session_id: o.sessionId,
+      num_rounds: result.rounds,
+      usage: {
+        input_tokens: totals.input,
+        output_tokens: totals.output,
+        cache_read_input_tokens: totals.cacheRead,
+        cache_creation_input_tokens: totals.cacheWrite,
+      },
+      total_cost_usd: totals.costUnknown ? null : round6(totals.cost),
+      duration_ms: Date.now() - started,
+    };
+    if (result.structured !== undefined) record.structured_output = result.structured;
+    if (subtype !== 'success') record.error = problems.join('\n') || t('headless.failed');
+    o.stdout.write(JSON.stringify(record) + '\n');
+  }
+  if (subtype === 'success') return EXIT.ok;
+  return subtype === 'error_max_rounds' ? EXIT.maxRounds : EXIT.error;
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** The JSON result line of a run that could not start (bad configuration). */
+export function startFailure(error: string): string {
+  const record = { type: 'result', subtype: 'error' satisfies Subtype, result: '', error };
+  return JSON.stringify(record) + '\n';
+}

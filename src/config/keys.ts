@@ -1,0 +1,170 @@
+// The configured models: where feiyu's config and state live (XDG), reading and validating
+// keys.json (DESIGN.md §4) with the built-in table's defaults, the environment fallback, and
+// writing keys.json safely (0600, atomic). Bad configuration throws a ConfigError at start-up;
+// this module never talks to a provider.
+
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { writePrivateJson } from '../util/jsonfile.js';
+import { lookupModel } from '../providers/models.js';
+import type { ModelConfig, WireFormat } from '../types.js';
+
+type Env = NodeJS.ProcessEnv;
+
+/** One entry of keys.json as written: the built-in table fills what is left out. */
+export type KeysEntry = Omit<ModelConfig, 'contextWindow' | 'maxOutputTokens'> &
+  Partial<Pick<ModelConfig, 'contextWindow' | 'maxOutputTokens'>>;
+/** keys.json as a whole. */
+export type KeysFile = { default?: string; models: KeysEntry[] };
+/** The models ready to use; `defaultName` is '' when none is configured. */
+export type LoadedModels = { models: ModelConfig[]; defaultName: string };
+
+export type ConfigErrorCode = 'keys_json' | 'keys_field' | 'keys_duplicate' | 'keys_default' | 'model_unknown' | 'no_models';
+
+/**
+ * A configuration problem found at start-up. `code` and `params` are for the i18n catalogue;
+ * `message` is the English text. The CLI maps it to exit code 2.
+ */
+export class ConfigError extends Error {
+  constructor(
+    readonly code: ConfigErrorCode,
+    readonly params: Record<string, string>,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULT_MODELS: Record<WireFormat, string> = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-4.1' };
+/** For models the table does not know: modest limits that real servers accept. */
+const FALLBACK_LIMITS = { contextWindow: 128_000, maxOutputTokens: 8192 };
+
+const home = (env: Env) => env.HOME || homedir();
+export const configDir = (env: Env = process.env) => join(env.XDG_CONFIG_HOME || join(home(env), '.config'), 'feiyu');
+export const stateDir = (env: Env = process.env) => join(env.XDG_STATE_HOME || join(home(env), '.local', 'state'), 'feiyu');
+export const keysPath = (env: Env = process.env) => join(configDir(env), 'keys.json');
+
+/** The configured models: keys.json when it exists, else the environment; `models` may be empty. */
+export function loadModels(env: Env = process.env): LoadedModels {
+  const file = keysPath(env);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return fromEnv(env);
+    throw e;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    const detail = (e as Error).message;
+    throw new ConfigError('keys_json', { file, detail }, `${file} is not valid JSON: ${detail}`);
+  }
+  const keys = checkKeysFile(file, data);
+  const models = keys.models.map(withDefaults);
+  const names = models.map((m) => m.name);
+  const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+  if (duplicate !== undefined) {
+    throw new ConfigError('keys_duplicate', { file, name: duplicate }, `${file}: two models are named "${duplicate}"`);
+  }
+  const defaultName = keys.default ?? names[0] ?? '';
+  if (models.length > 0 && !names.includes(defaultName)) {
+    const params = { file, name: defaultName, names: names.join(', ') };
+    throw new ConfigError('keys_default', params, `${file}: default "${defaultName}" is not one of the models (${params.names})`);
+  }
+  return { models, defaultName };
+}
+
+function fromEnv(env: Env): LoadedModels {
+  const provider: WireFormat | undefined = env.ANTHROPIC_API_KEY ? 'anthropic' : env.OPENAI_API_KEY ? 'openai' : undefined;
+  if (!provider) return { models: [], defaultName: '' };
+  const prefix = provider === 'anthropic' ? 'ANTHROPIC' : 'OPENAI';
+  const entry: KeysEntry = {
+    name: 'default',
+    provider,
+    model: env.FEIYU_MODEL || DEFAULT_MODELS[provider],
+    apiKeyEnv: `${prefix}_API_KEY`,
+  };
+  const baseURL = env[`${prefix}_BASE_URL`];
+  if (baseURL) entry.baseURL = baseURL;
+  return { models: [withDefaults(entry)], defaultName: 'default' };
+}
+
+function withDefaults(entry: KeysEntry): ModelConfig {
+  const known = lookupModel(entry.model);
+  const filled: ModelConfig = {
+    ...entry,
+    contextWindow: entry.contextWindow ?? known?.contextWindow ?? FALLBACK_LIMITS.contextWindow,
+    maxOutputTokens: entry.maxOutputTokens ?? known?.maxOutputTokens ?? FALLBACK_LIMITS.maxOutputTokens,
+  };
+  if (entry.vision === undefined) filled.vision = known?.vision ?? false;
+  if (entry.price === undefined && known) filled.price = known.price;
+  return filled;
+}
+
+// What each optional field must hold; `name`, `provider` and `model` are checked first.
+const FIELD_TYPES: Record<string, 'string' | 'number' | 'boolean' | 'price'> = {
+  baseURL: 'string',
+  apiKey: 'string',
+  apiKeyEnv: 'string',
+  vision: 'boolean',
+  contextWindow: 'number',
+  maxOutputTokens: 'number',
+  thinkingBudget: 'number',
+  price: 'price',
+};
+
+function checkKeysFile(file: string, data: unknown): KeysFile {
+  const fail = (field: string, expected: string): never => {
+    throw new ConfigError('keys_field', { file, field, expected }, `${file}: ${field} must be ${expected}`);
+  };
+  if (!isObject(data)) return fail('the file', 'a JSON object');
+  if (data.default !== undefined && typeof data.default !== 'string') fail('"default"', 'a string');
+  if (!Array.isArray(data.models)) return fail('"models"', 'a list');
+  data.models.forEach((m: unknown, i: number) => {
+    const at = `models[${i}]`;
+    if (!isObject(m)) return fail(at, 'an object');
+    for (const key of ['name', 'model']) {
+      if (typeof m[key] !== 'string' || m[key] === '') fail(`${at}.${key}`, 'a non-empty string');
+    }
+    if (m.provider !== 'anthropic' && m.provider !== 'openai') fail(`${at}.provider`, '"anthropic" or "openai"');
+    for (const [key, type] of Object.entries(FIELD_TYPES)) {
+      const value = m[key];
+      if (value === undefined) continue;
+      if (type === 'price') {
+        const ok = isObject(value) && ['input', 'output', 'cacheRead', 'cacheWrite'].every((k) => value[k] === undefined || isCount(value[k]));
+        if (!ok || !isCount(value.input) || !isCount(value.output)) fail(`${at}.price`, 'an object with numbers input and output');
+      } else if (type === 'number' ? !isCount(value) : typeof value !== type) {
+        fail(`${at}.${key}`, type === 'number' ? 'a number ≥ 0' : `a ${type}`);
+      }
+    }
+  });
+  return data as KeysFile;
+}
+
+const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/**
+ * Writes keys.json with mode 0600 in a 0700 folder. Contract: atomic (a temporary file renamed
+ * over the old one), so a crash never leaves half a file, and the result is 0600 whatever the
+ * old file's mode was.
+ */
+export function saveKeys(file: string, data: KeysFile): void {
+  writePrivateJson(file, data);
+}
+
+/** The model called `name` (default: the configured default). Throws a ConfigError naming the choices. */
+export function selectModel(loaded: LoadedModels, name?: string): ModelConfig {
+  const names = loaded.models.map((m) => m.name).join(', ');
+  if (loaded.models.length === 0) {
+    throw new ConfigError('no_models', {}, 'No model is configured: add one with /key add, or set ANTHROPIC_API_KEY or OPENAI_API_KEY.');
+  }
+  const wanted = name ?? loaded.defaultName;
+  const found = loaded.models.find((m) => m.name === wanted);
+  if (!found) throw new ConfigError('model_unknown', { name: wanted, names }, `No model named "${wanted}"; configured: ${names}`);
+  return found;
+}

@@ -1,0 +1,96 @@
+// read_file for what is not plain text: images go to the model when it can see them, documents
+// come back as extracted text paged like a text file. read_file calls readContent first and reads
+// the file as text when it returns null; this module must not write files or decide what a format
+// holds (images.ts, docs.ts), and must not import tools/fs.ts (which imports it).
+
+import { readFile, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { OUTPUT_CAP } from '../util/cap.js';
+import { docFormat, extractedNote, extractText } from './docs.js';
+import { formatSize, numberLine, sniffType, type Sniffed } from './filetype.js';
+import { imageTokens, prepareImage } from './images.js';
+import { relPath, resolveInWorkspace } from '../util/paths.js';
+import type { ImageBlock, ToolContext, ToolOutput } from '../types.js';
+
+const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
+/** Documents and images are read whole into memory; past this they are refused. */
+const MAX_CONTENT_BYTES = 50 * 1024 * 1024;
+const MAX_LINES = 2000;
+const READ_BUDGET = OUTPUT_CAP - 2000;
+
+type ReadArgs = { path: string; offset?: number; limit?: number };
+
+const fail = (output: string): ToolOutput => ({ output, isError: true });
+
+/**
+ * The result of read_file for an image or a document, or null when the path is anything else
+ * (or is really text under such a name): the caller then reads it as a text file.
+ */
+export async function readContent(args: ReadArgs, ctx: ToolContext): Promise<ToolOutput | null> {
+  const ext = extname(String(args.path)).toLowerCase();
+  const isImage = IMAGE_EXTENSIONS.has(ext);
+  if (!isImage && !docFormat(String(args.path))) return null;
+  const r = await resolveInWorkspace(ctx.root, args.path);
+  if (!r.ok || !r.exists || r.isDir) return null; // read_file words these errors
+  const shown = relPath(ctx.root, r.real);
+  const { size } = await stat(r.real);
+  if (size > MAX_CONTENT_BYTES) return fail(`${shown} is ${formatSize(size)}; read_file reads images and documents up to 50 MB.`);
+  const bytes = await readFile(r.real);
+  const sniffed = sniffType(bytes);
+  if (sniffed.kind === 'text') return null;
+  if (isImage) return readImage(bytes, shown, sniffed, ctx);
+  return readDocument(r.real, bytes, shown, args, ctx.signal);
+}
+
+async function readImage(bytes: Buffer, shown: string, sniffed: Sniffed & { kind: 'binary' }, ctx: ToolContext): Promise<ToolOutput> {
+  const { mediaType } = sniffed;
+  if (!mediaType?.startsWith('image/')) return fail(`${shown} is not an image: it is a ${sniffed.type}, ${formatSize(bytes.length)}.`);
+  const model = ctx.provider?.().config;
+  if (model?.vision !== true) {
+    // Sending it anyway would make the provider reject the whole turn.
+    return fail(`${shown} is an image (${mediaType}, ${formatSize(bytes.length)}), and the current model${model ? ` (${model.name})` : ''} cannot see images: vision is not enabled for it, so the image was not sent. Tell the user; they can switch to a model with vision.`);
+  }
+  let prepared;
+  try {
+    prepared = await prepareImage(bytes);
+  } catch (err) {
+    return fail(`${shown} cannot be decoded as an image (${(err as Error).message}); the file may be corrupt or truncated.`);
+  }
+  const { original: o, sent: s } = prepared;
+  const frames = o.frames > 1 ? `, animated (${o.frames} frames; the first is shown)` : '';
+  const how = s.reencoded ? `as ${s.width}×${s.height} ${s.mediaType.slice(6).toUpperCase()}, ${formatSize(s.data.length)}` : 'as it is';
+  const image: ImageBlock = { type: 'image', mediaType: s.mediaType, data: s.data.toString('base64'), path: shown, bytes: s.data.length };
+  return {
+    output: `Image ${shown}: ${o.width}×${o.height} ${o.format.toUpperCase()}, ${formatSize(o.bytes)}${frames}; sent ${how} (≈${imageTokens(s.width, s.height).toLocaleString('en-US')} tokens).`,
+    images: [image],
+    summary: { key: 'ok' },
+  };
+}
+
+async function readDocument(real: string, bytes: Buffer, shown: string, args: ReadArgs, signal: AbortSignal): Promise<ToolOutput> {
+  let text: string;
+  try {
+    text = await extractText(real, bytes, signal);
+  } catch (err) {
+    return fail(`${shown} (${formatSize(bytes.length)}): ${(err as Error).message}`);
+  }
+  const note = extractedNote(real, shown)!;
+  if (text === '') return { output: `${note}\n(the document holds no text)`, summary: { key: 'lines', n: 0 } };
+  const lines = text.split('\n');
+  const start = Math.max(1, Math.floor(Number(args.offset) || 1));
+  const limit = Math.min(MAX_LINES, Math.max(1, Math.floor(Number(args.limit) || MAX_LINES)));
+  if (start > lines.length) return fail(`the text extracted from ${shown} has ${lines.length} lines; offset ${start} is past the end`);
+  const rows = [note];
+  let used = note.length;
+  let n = start;
+  for (; n < start + limit && n <= lines.length; n++) {
+    const row = numberLine(lines[n - 1]!, n);
+    if (rows.length > 1 && used + row.length > READ_BUDGET) break;
+    rows.push(row);
+    used += row.length + 1;
+  }
+  const last = n - 1;
+  if (last < lines.length) rows.push(`[lines ${start}–${last} of ${lines.length}; call read_file with offset ${last + 1} to continue]`);
+  return { output: rows.join('\n'), summary: { key: 'lines', n: last - start + 1 } };
+}
+

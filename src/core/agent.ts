@@ -1,0 +1,317 @@
+// The agent loop: a user message → model → tool calls → results → model … → final answer.
+// Emits one AgentEvent stream; prints nothing and knows no rules (permissions and hooks come in
+// through beforeToolCall / afterToolCall). Must not import ui, session, trace or cli.
+
+import { compactHistory, estimateTokens, needsCompaction, type CompactionEvent } from './compact.js';
+import { costOf } from '../providers/models.js';
+import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './runtool.js';
+import { SUBMIT_RESULT, submitResultTool } from './schema.js';
+import { zeroUsage } from '../types.js';
+import type {
+  AfterToolCall,
+  AgentEvent,
+  AssistantMessage,
+  BeforeToolCall,
+  JsonSchema,
+  Message,
+  Provider,
+  ProviderEvent,
+  Tool,
+  ToolCallBlock,
+  ToolContext,
+  TurnStopReason,
+  Usage,
+  UserBlock,
+} from '../types.js';
+
+export type AgentConfig = {
+  provider: Provider;
+  tools: Tool[];
+  system: string;
+  ctx: ToolContext;
+  maxRounds?: number;
+  beforeToolCall?: BeforeToolCall;
+  afterToolCall?: AfterToolCall;
+  /**
+   * Called when the model tries to finish (answers without tools). A returned text is sent back
+   * to the model as a user message and the turn goes on (the todo reminder, a Stop hook); null
+   * lets it finish. The callback decides how often; the loop allows at most MAX_SEND_BACKS a turn.
+   */
+  onStop?: (text: string, signal: AbortSignal) => Promise<string | null>;
+  /** Structured output: the final answer must be JSON valid against this schema. */
+  outputSchema?: JsonSchema;
+  /** The rendered todo list, carried over verbatim by compaction. */
+  todo?: () => string | undefined;
+};
+
+export type TurnResult = { stopReason: TurnStopReason; text: string; rounds: number; structured?: unknown };
+
+export type Totals = Usage & { cost: number; costUnknown: boolean; requests: number };
+
+/** Read-only calls in one reply run together, this many at a time. */
+const READ_CONCURRENCY = 4;
+/** A safety net against a stop callback that never lets the model finish. */
+const MAX_SEND_BACKS = 3;
+
+type Reply = Extract<ProviderEvent, { type: 'done' }>;
+
+export class Agent {
+  readonly messages: Message[] = [];
+  provider: Provider;
+  maxRounds: number;
+  /** The system prompt; /context may reload it (it changes the prompt cache key, so only on request). */
+  system: string;
+  readonly totals: Totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 };
+  private readonly tools = new Map<string, Tool>();
+  private readonly listeners = new Set<(event: AgentEvent) => void>();
+  private estimateNoticed = false;
+  /** The last request's reported input tokens and how many messages it carried: the base of the context estimate. */
+  private lastInput = 0;
+  private lastCount = 0;
+
+  constructor(private readonly config: AgentConfig) {
+    this.provider = config.provider;
+    this.system = config.system;
+    this.maxRounds = config.maxRounds ?? 25;
+    for (const tool of config.tools) this.tools.set(tool.name, tool);
+    if (config.outputSchema) this.tools.set(SUBMIT_RESULT, submitResultTool(config.outputSchema));
+  }
+
+  /**
+   * Starts the conversation over from `messages` (empty for /clear, a loaded session for resume),
+   * with these totals; the context estimate starts afresh too.
+   */
+  reset(messages: Message[] = [], totals: Partial<Totals> = {}): void {
+    this.messages.splice(0, this.messages.length, ...messages);
+    Object.assign(this.totals, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 }, totals);
+    this.lastInput = 0;
+    this.lastCount = 0;
+  }
+
+  /** Subscribes to the event stream; returns the unsubscribe function. */
+  on(listener: (event: AgentEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Runs one user message to completion. Contract: never throws for provider or tool failures. */
+  async send(text: string, signal: AbortSignal = new AbortController().signal): Promise<TurnResult> {
+    this.config.ctx.signal = signal;
+    this.emit({ type: 'turn_start', text });
+    this.appendUser([{ type: 'text', text }]);
+    let rounds = 0;
+    let corrections = this.config.outputSchema ? 1 : 0;
+    let sendBacks = 0;
+    for (;;) {
+      const reply = await this.request(rounds + 1, signal);
+      if (reply.message.content.length) this.append(reply.message);
+      const text = textOf(reply.message);
+      const calls = reply.message.content.filter((b): b is ToolCallBlock => b.type === 'tool_call');
+      if (reply.stopReason === 'error' || reply.stopReason === 'aborted') {
+        if (calls.length) this.appendUser(calls.map(interruptedResult));
+        return this.end(reply.stopReason, text, rounds);
+      }
+      if (!calls.length) {
+        if (this.config.outputSchema) {
+          if (corrections-- <= 0) return this.fail(text, rounds);
+          this.emit({ type: 'notice', code: 'schema_retry' });
+          this.appendUser([{ type: 'text', text: `Call ${SUBMIT_RESULT} now with the final answer; a plain-text answer is not accepted.` }]);
+          continue;
+        }
+        if (reply.stopReason === 'max_tokens') {
+          this.emit({ type: 'notice', code: 'max_tokens' });
+          return this.end('max_tokens', text, rounds);
+        }
+        const sendBack = sendBacks < MAX_SEND_BACKS ? await this.config.onStop?.(text, signal) : null;
+        if (!sendBack || signal.aborted) return this.end(signal.aborted ? 'aborted' : 'end', text, rounds);
+        sendBacks++;
+        this.appendUser([{ type: 'text', text: sendBack }]);
+        continue;
+      }
+      rounds++;
+      const runs = await this.runCalls(calls, reply.stopReason === 'max_tokens', signal);
+      for (const { sideUsage } of runs) if (sideUsage) this.countUsage(sideUsage, false, true);
+      this.appendUser(runs.map((r) => r.block));
+      if (signal.aborted) return this.end('aborted', text, rounds);
+      const finished = runs.find((r) => r.endTurn);
+      if (finished?.endTurn) return this.end('end', finished.endTurn.text ?? text, rounds, finished.endTurn.structured);
+      const rejected = this.config.outputSchema ? runs.find((r, i) => calls[i]!.name === SUBMIT_RESULT && r.block.isError) : undefined;
+      if (rejected && corrections-- <= 0) return this.fail(rejected.block.content, rounds);
+      if (rounds >= this.maxRounds) {
+        this.emit({ type: 'notice', code: 'max_rounds', params: { n: rounds } });
+        return this.end('max_rounds', text, rounds);
+      }
+    }
+  }
+
+  private emit(event: AgentEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private append(message: Message): void {
+    this.messages.push(message);
+    this.emit({ type: 'message', message });
+  }
+
+  /** Adds user content, merged into the last message when that is a user message already
+   *  (after a round limit or cancellation the history ends with tool results). */
+  private appendUser(content: UserBlock[]): void {
+    const last = this.messages.at(-1);
+    if (last?.role === 'user') last.content.push(...content);
+    else this.messages.push({ role: 'user', content });
+    this.emit({ type: 'message', message: { role: 'user', content } });
+  }
+
+  private end(stopReason: TurnStopReason, text: string, rounds: number, structured?: unknown): TurnResult {
+    this.emit({ type: 'turn_end', stopReason, text, rounds, structured });
+    return structured === undefined ? { stopReason, text, rounds } : { stopReason, text, rounds, structured };
+  }
+
+  /** Structured output failed: the result text says why, for the JSON result and the log. */
+  private fail(text: string, rounds: number): TurnResult {
+    this.emit({ type: 'notice', code: 'schema_failed' });
+    return this.end('error', text, rounds);
+  }
+
+  /**
+   * Compacts the history when the next request would pass 75% of the window, or always with
+   * `force` (/compact). Contract: at most one summary request per call; never throws.
+   */
+  async compact(signal: AbortSignal, opts: { force?: boolean; focus?: string } = {}): Promise<CompactionEvent | null> {
+    // Before the first request (or after a resume) only estimates exist: the fixed part plus the history.
+    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.system + JSON.stringify(this.toolSpecs()));
+    const added = estimateTokens(this.messages.slice(this.lastCount));
+    const contextWindow = this.provider.config.contextWindow;
+    if (!opts.force && !needsCompaction(base, added, contextWindow)) return null;
+    const result = await compactHistory({
+      provider: this.provider,
+      messages: this.messages,
+      contextWindow,
+      contextTokens: base + added,
+      focus: opts.focus,
+      todo: this.config.todo?.(),
+      files: this.config.ctx.files,
+      root: this.config.ctx.root,
+      signal,
+      force: opts.force,
+      emit: (e) => this.emit(e),
+    });
+    if (!result) return null;
+    if (result.usage) this.countUsage(result.usage, result.usageEstimated === true, false);
+    this.messages.splice(0, this.messages.length, ...result.messages);
+    this.lastInput = result.event.after;
+    this.lastCount = this.messages.length;
+    this.emit(result.event);
+    // The session file starts its history over at a compaction event: it gets the new one as messages.
+    for (const message of this.messages) this.emit({ type: 'message', message });
+    return result.event;
+  }
+
+  private toolSpecs() {
+    return [...this.tools.values()].map(({ name, description, parameters }) => ({ name, description, parameters }));
+  }
+
+  private async request(round: number, signal: AbortSignal): Promise<Reply> {
+    await this.compact(signal);
+    const config = this.provider.config;
+    this.emit({ type: 'request_start', round, model: config.name });
+    const sent = this.messages.length;
+    // The SDKs leave a listener on the signal they get: give each request its own, linked to the turn's.
+    const own = new AbortController();
+    const relay = () => own.abort();
+    signal.addEventListener('abort', relay, { once: true });
+    if (signal.aborted) own.abort();
+    try {
+      return await this.stream(sent, own.signal);
+    } finally {
+      signal.removeEventListener('abort', relay);
+    }
+  }
+
+  private async stream(sent: number, signal: AbortSignal): Promise<Reply> {
+    const config = this.provider.config;
+    const stream = this.provider.stream({ system: this.system, messages: this.messages, tools: this.toolSpecs() }, signal);
+    for await (const event of stream) {
+      if (event.type !== 'done') {
+        this.emit(event);
+        continue;
+      }
+      this.countUsage(event.usage, event.usageEstimated === true, false);
+      const input = event.usage.input + event.usage.cacheRead + event.usage.cacheWrite;
+      if (input > 0 && !event.usageEstimated) {
+        this.lastInput = input;
+        this.lastCount = sent;
+      }
+      if (event.usageEstimated && !this.estimateNoticed) {
+        this.estimateNoticed = true;
+        this.emit({ type: 'notice', code: 'usage_estimated' });
+      }
+      if (event.error && event.stopReason === 'error') this.emit({ type: 'error', error: event.error, model: config.name });
+      return event;
+    }
+    // Unreachable by the Provider contract; kept so a faulty provider cannot crash the loop.
+    return { type: 'done', message: { role: 'assistant', content: [] }, stopReason: 'error', usage: zeroUsage() };
+  }
+
+  /** Adds one request's tokens to the totals and reports them; `side`: a tool's own request. */
+  private countUsage(usage: Usage, estimated: boolean, side: boolean): void {
+    const config = this.provider.config;
+    const cost = costOf(usage, config.price);
+    const t = this.totals;
+    t.input += usage.input;
+    t.output += usage.output;
+    t.cacheRead += usage.cacheRead;
+    t.cacheWrite += usage.cacheWrite;
+    t.requests++;
+    if (cost === null) t.costUnknown = true;
+    else t.cost += cost;
+    this.emit({ type: 'usage', model: config.name, ...usage, cost, estimated, ...(side ? { side } : {}) });
+  }
+
+  /** Consecutive read calls run concurrently; anything else strictly in order. */
+  private async runCalls(calls: ToolCallBlock[], cutOff: boolean, signal: AbortSignal): Promise<ToolRun[]> {
+    const runner: ToolRunner = {
+      tools: this.tools,
+      ctx: this.config.ctx,
+      beforeToolCall: this.config.beforeToolCall,
+      afterToolCall: this.config.afterToolCall,
+      emit: (e) => this.emit(e),
+    };
+    const runs: ToolRun[] = [];
+    let i = 0;
+    while (i < calls.length) {
+      if (signal.aborted) {
+        runs.push({ block: interruptedResult(calls[i++]!) });
+        continue;
+      }
+      let end = i + 1;
+      if (this.isRead(calls[i]!)) while (end < calls.length && this.isRead(calls[end]!)) end++;
+      const batch = calls.slice(i, end);
+      runs.push(...(await mapLimit(batch, READ_CONCURRENCY, (call) => runTool(call, runner, cutOff))));
+      i = end;
+    }
+    return runs;
+  }
+
+  private isRead(call: ToolCallBlock): boolean {
+    return this.tools.get(call.name)?.kind === 'read';
+  }
+}
+
+function textOf(message: AssistantMessage): string {
+  return message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+}
+
+/** Maps with at most `limit` promises in flight, keeping the input order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

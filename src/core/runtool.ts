@@ -1,0 +1,117 @@
+// runTool: the one path every tool call takes — look up, validate, decide, run, cap, follow up.
+// Whatever goes wrong becomes a tool result the model can act on; nothing here throws.
+
+import { capOutput } from '../util/cap.js';
+import { validateArgs } from './schema.js';
+import type {
+  AfterToolCall,
+  AgentEvent,
+  BeforeToolCall,
+  Tool,
+  ToolCallBlock,
+  ToolContext,
+  ToolOutput,
+  ToolResultBlock,
+} from '../types.js';
+
+export type ToolRunner = {
+  tools: ReadonlyMap<string, Tool>;
+  ctx: ToolContext;
+  beforeToolCall?: BeforeToolCall;
+  afterToolCall?: AfterToolCall;
+  emit: (event: AgentEvent) => void;
+};
+
+export type ToolRun = { block: ToolResultBlock; endTurn?: ToolOutput['endTurn']; sideUsage?: ToolOutput['sideUsage'] };
+
+export const INTERRUPTED = '[interrupted]';
+
+/** The result given to a call that never ran or was cut off by cancellation. */
+export function interruptedResult(call: ToolCallBlock): ToolResultBlock {
+  return { type: 'tool_result', callId: call.id, content: INTERRUPTED, isError: true };
+}
+
+function errorOutput(output: string): ToolOutput {
+  return { output, isError: true };
+}
+
+/** Checks that come before any decision: the tool exists and its arguments make sense. */
+async function precheck(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, cutOff: boolean): Promise<string | null> {
+  if (!tool) {
+    const names = [...runner.tools.keys()].join(', ');
+    return `unknown tool ${JSON.stringify(call.name)}; available: ${names}`;
+  }
+  if (call.invalidJson !== undefined) {
+    if (cutOff) {
+      return 'your reply was cut off at the output token limit while writing the arguments of this call; nothing ran. Retry with a smaller call (write a big file in several edits).';
+    }
+    const shown = call.invalidJson.length > 200 ? call.invalidJson.slice(0, 200) + '…' : call.invalidJson;
+    return `invalid arguments: not valid JSON (${shown}); send the arguments as one JSON object`;
+  }
+  return validateArgs(tool.parameters, call.input);
+}
+
+async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, cutOff: boolean): Promise<ToolOutput> {
+  const problem = await precheck(call, tool, runner, cutOff);
+  if (problem || !tool) return errorOutput(problem ?? 'unknown tool');
+  const { signal } = runner.ctx;
+  if (runner.beforeToolCall) {
+    const decision = await runner.beforeToolCall(call, tool, signal);
+    runner.emit({ type: 'permission', id: call.id, name: call.name, ...decision });
+    if (decision.decision === 'deny') return errorOutput(`Permission denied: ${decision.reason}`);
+  }
+  if (signal.aborted) return errorOutput(INTERRUPTED);
+  let result: ToolOutput;
+  try {
+    result = await tool.run(call.input, runner.ctx);
+  } catch (err) {
+    result = errorOutput(`${call.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  result = { ...result, output: capOutput(result.output) };
+  if (runner.afterToolCall) result = await runner.afterToolCall(call, tool, result, signal);
+  return result;
+}
+
+/**
+ * Runs one call and emits its tool_call and tool_result events.
+ * `cutOff`: the reply carrying this call stopped at max_tokens, so unparsable arguments were truncated.
+ */
+export async function runTool(call: ToolCallBlock, runner: ToolRunner, cutOff = false): Promise<ToolRun> {
+  const tool = runner.tools.get(call.name);
+  const mainArg = tool?.mainArg && call.invalidJson === undefined ? safeMainArg(tool, call.input) : undefined;
+  runner.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input, mainArg });
+  const started = Date.now();
+  let result: ToolOutput;
+  try {
+    result = await execute(call, tool, runner, cutOff);
+  } catch (err) {
+    // Hooks and decisions are not tools: a throw there is a bug, still never a crash of the loop.
+    result = errorOutput(`${call.name} could not run: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const isError = result.isError === true;
+  runner.emit({
+    type: 'tool_result',
+    id: call.id,
+    name: call.name,
+    output: result.output,
+    summary: result.summary,
+    isError,
+    durationMs: Date.now() - started,
+    change: result.change,
+  });
+  const block: ToolResultBlock = { type: 'tool_result', callId: call.id, content: result.output };
+  if (isError) block.isError = true;
+  if (result.images?.length) block.images = result.images;
+  const run: ToolRun = { block };
+  if (result.endTurn && !isError) run.endTurn = result.endTurn;
+  if (result.sideUsage) run.sideUsage = result.sideUsage;
+  return run;
+}
+
+function safeMainArg(tool: Tool, input: Record<string, unknown>): string | undefined {
+  try {
+    return tool.mainArg?.(input);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,111 @@
+// The hard-deny tripwire: which paths are secrets (SSH and GnuPG keys, cloud and git credentials,
+// .env files, feiyu's own keys and configuration), and whether any word of a command reaches one,
+// however it is spelled. A tripwire, not the boundary: the sandbox is. Must not read file contents.
+
+import { join, resolve } from 'node:path';
+import { inside } from '../util/paths.js';
+import { expandBraces, globPaths, hasGlob, realPath, unescapePattern, type Budget } from './bash/expand.js';
+
+const PRIVATE_KEY = /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$|\.ppk$/;
+const CREDENTIAL_FILES = new Set(['.netrc', '_netrc', '.git-credentials']);
+/** Committed templates that by convention hold no values; the model needs them to learn the variable names. */
+const ENV_TEMPLATES = new Set(['example', 'sample', 'template', 'dist']);
+
+/**
+ * What secret `abs` (absolute, normalised; symlinks already resolved by the caller) is, as a noun
+ * phrase for the model, or null. Names are compared in lower case, as case-insensitive file
+ * systems would open them.
+ */
+export function checkSecretPath(abs: string, configDir: string): string | null {
+  if (inside(configDir, abs)) {
+    return abs === join(configDir, 'keys.json')
+      ? "feiyu's API keys (keys.json)"
+      : "feiyu's own configuration folder (settings, approvals and trust are changed by the user only)";
+  }
+  const parts = abs.toLowerCase().split('/');
+  const base = parts[parts.length - 1]!;
+  if (parts.includes('.ssh')) return 'the .ssh folder (SSH keys)';
+  if (parts.includes('.gnupg')) return 'the .gnupg folder (GnuPG keys)';
+  const aws = parts.indexOf('.aws');
+  if (aws >= 0 && (aws === parts.length - 1 || parts[aws + 1] === 'credentials')) return 'AWS credentials (.aws/credentials)';
+  if (PRIVATE_KEY.test(base)) return `a private key (${base})`;
+  if (CREDENTIAL_FILES.has(base)) return `a credentials file (${base})`;
+  if (base === '.env' || (base.startsWith('.env.') && !ENV_TEMPLATES.has(base.slice(5)))) return `an environment file with secrets (${base})`;
+  return null;
+}
+
+/** The refusal the model sees when a path or command touches a secret. */
+export function secretRefusal(shown: string, what: string): string {
+  return (
+    `${shown} touches ${what}. feiyu never reads, writes, copies, moves, lists or sources secrets, in any mode. ` +
+    'If you only need to mention the name (for example in .gitignore), edit that file with edit_file instead of a shell command; ' +
+    'otherwise ask the user to do this step themselves.'
+  );
+}
+
+/** Globs (ripgrep syntax) that keep secret files out of content searches. */
+export const SECRET_SEARCH_EXCLUDES = ['.env', '.env.*', '.netrc', '_netrc', '.git-credentials', 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_*_sk', '*.ppk', '.ssh', '.gnupg', '.aws'];
+
+export type SecretContext = { cwds: string[]; home: string; configDir: string; budget: Budget };
+export type SecretHit = { word: string; what: string };
+
+// Where a path inside a word ends: `--file=~/.ssh/x`, `user@host:path`, `open('~/.env')`, `$IFS`.
+const SPLIT = /[\s\0=:,;'"`()<>|&$]/;
+
+/**
+ * The first secret that a word pattern (see ShellWord.pattern) can reach: every path-like piece
+ * of it, with `~` and $HOME expanded, braces and globs expanded against the file system,
+ * `..` collapsed and symlinks resolved, relative to every folder the command may be in.
+ * Returns 'too_complex' when the globs would read too much of the file system.
+ */
+export function findSecret(pattern: string, ctx: SecretContext): SecretHit | 'too_complex' | null {
+  const home = ctx.home.replace(/[\\*?[\]{},~]/g, '\\$&');
+  const braced = expandBraces(pattern.replace(/\$(?:HOME\b|\{HOME\})/g, home));
+  if (!braced) return 'too_complex';
+  for (const variant of braced) {
+    for (const token of tokens(variant)) {
+      const expanded = token === '~' || token.startsWith('~/') ? home + token.slice(1) : token;
+      for (const cwd of ctx.cwds) {
+        const abs = expanded.startsWith('/') ? expanded : `${cwd}/${expanded}`;
+        const candidates = hasGlob(abs) ? globPaths(abs, ctx.budget) : [];
+        if (candidates === null) return 'too_complex';
+        for (const path of [resolve(unescapePattern(abs)), ...candidates]) {
+          const what = checkSecretPath(path, ctx.configDir) ?? checkSecretPath(realPath(path), ctx.configDir);
+          if (what) return { word: unescapePattern(token), what };
+        }
+        if (expanded.startsWith('/')) break;
+      }
+    }
+  }
+  return null;
+}
+
+/** Splits a pattern into path-like pieces, keeping escapes of the characters that stay. */
+function tokens(pattern: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (let i = 0; i < pattern.length; i++) {
+    let c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      c = pattern[++i]!;
+      if (!SPLIT.test(c)) {
+        cur += '\\' + c;
+        continue;
+      }
+    }
+    if (SPLIT.test(c)) {
+      if (cur) out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/**
+ * A pattern for the whole command text, for when the parser could not be trusted with it:
+ * quotes dropped, line continuations joined, everything else as written.
+ */
+export function rawPattern(command: string): string {
+  return command.replace(/\\\n/g, '').replace(/["']/g, '');
+}

@@ -1,0 +1,282 @@
+// The finding tools: list_files (fast-glob + .gitignore) and search (ripgrep, with a plain-JS
+// fallback that walks the same files). Both skip .git, node_modules and ignored files.
+// Must not read files on ripgrep's path: its speed is the point of using it.
+
+import { spawn } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { relPath, resolveInWorkspace } from '../util/paths.js';
+import { SECRET_SEARCH_EXCLUDES } from '../safety/secrets.js';
+import type { Tool, ToolContext, ToolOutput } from '../types.js';
+
+const MAX_FILES = 500;
+const MAX_MATCHES = 200;
+const MAX_COLUMNS = 300;
+/** Folders never walked below the starting folder; given as `path` they are searched all the same. */
+const SKIPPED = ['.git', 'node_modules'];
+const SECRET_GLOBS = SECRET_SEARCH_EXCLUDES.flatMap((g) => [`**/${g}`, `**/${g}/**`]);
+
+function fail(output: string): ToolOutput {
+  return { output, isError: true };
+}
+
+/** fast-glob follows "..", "/" and "~" out of its folder; a glob here only ever selects inside it. */
+function leavesFolder(glob: string): boolean {
+  return /^[/~]|(^|\/)\.\.(\/|$)/.test(glob.replace(/^!/, ''));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Walking the workspace
+
+type IgnoreTest = (rel: string) => boolean;
+
+/**
+ * Files under `dir` matching `pattern` and none of `exclude` (globs relative to `dir`), as sorted root-relative paths,
+ * without .git, node_modules and what .gitignore files ignore (the root's, .git/info/exclude,
+ * those between the root and `dir`, and nested ones).
+ */
+export async function walkFiles(root: string, dir: string, pattern: string, exclude: string[] = []): Promise<string[]> {
+  const fg = (await import('fast-glob')).default;
+  const options = { cwd: dir, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore: SKIPPED.map((d) => `**/${d}/**`) };
+  const [found, nested] = await Promise.all([fg(pattern, { ...options, ignore: [...options.ignore, ...exclude] }), fg('**/.gitignore', options)]);
+  const base = relPath(root, dir);
+  const toRoot = (p: string): string => (base === '.' ? p : `${base}/${p}`);
+  const ignored = await gitignores(root, base, nested.map(toRoot));
+  return found.map(toRoot).filter((p) => !ignored(p)).sort();
+}
+
+async function gitignores(root: string, base: string, nested: string[]): Promise<IgnoreTest> {
+  const ignore = (await import('ignore')).default;
+  const above = base === '.' ? [] : base.split('/').map((_, i, parts) => `${parts.slice(0, i).join('/')}/.gitignore`.replace(/^\//, ''));
+  const files = [...new Set(['.gitignore', '.git/info/exclude', ...above, ...nested])];
+  const rules = new Map<string, ReturnType<typeof ignore>>();
+  await Promise.all(
+    files.map(async (file) => {
+      const text = await readFile(join(root, file), 'utf8').catch(() => '');
+      if (!text) return;
+      const owner = file === '.git/info/exclude' ? '' : file.slice(0, file.lastIndexOf('/') + 1).replace(/\/$/, '');
+      rules.set(owner, (rules.get(owner) ?? ignore()).add(text));
+    }),
+  );
+  if (rules.size === 0) return () => false;
+  // Deeper files override shallower ones, as in git: a later un-ignore wins.
+  return (rel) => {
+    const parts = rel.split('/');
+    let ignored = false;
+    for (let d = 0; d < parts.length; d++) {
+      const ig = rules.get(parts.slice(0, d).join('/'));
+      if (!ig) continue;
+      const result = ig.test(parts.slice(d).join('/'));
+      if (result.ignored) ignored = true;
+      else if (result.unignored) ignored = false;
+    }
+    return ignored;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// list_files
+
+type ListArgs = { pattern?: string; path?: string };
+
+async function listFilesTool(args: ListArgs, ctx: ToolContext): Promise<ToolOutput> {
+  const pattern = args.pattern || '**/*';
+  if (leavesFolder(pattern)) return fail(`pattern ${pattern} reaches outside the folder; choose the folder with path and keep the pattern relative`);
+  const r = await resolveInWorkspace(ctx.root, args.path || '.');
+  if (!r.ok) return fail(r.error);
+  const shown = relPath(ctx.root, r.real);
+  if (!r.exists) return fail(`folder ${shown} does not exist`);
+  if (!r.isDir) return fail(`${shown} is a file, not a folder; read it with read_file`);
+  const files = await walkFiles(ctx.root, r.real, pattern);
+  if (files.length === 0) return { output: `No files match ${pattern} in ${shown}`, summary: { key: 'files', n: 0 } };
+  const lines = files.slice(0, MAX_FILES);
+  if (files.length > MAX_FILES) lines.push(`[… ${files.length - MAX_FILES} more files not shown; narrow the pattern or path]`);
+  return { output: lines.join('\n'), summary: { key: 'files', n: files.length } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// search
+
+export type SearchQuery = {
+  root: string;
+  /** Root-relative file or folder to search ('.' for the whole workspace). */
+  target: string;
+  pattern: string;
+  glob?: string;
+  ignoreCase?: boolean;
+  signal?: AbortSignal;
+};
+
+/** The first matching lines (as path:line:text, root-relative) and how many there were in all. */
+export type SearchResult = { lines: string[]; total: number } | { error: string };
+
+/**
+ * Searches with the ripgrep at `rgPath`; null when it cannot be started, so the caller falls back.
+ * Output lines are counted, but only the first MAX_MATCHES are decoded and kept.
+ */
+export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResult | null> {
+  const args = [
+    '--line-number', '--no-heading', '--with-filename', '--color', 'never', '--no-config', '--null',
+    '--max-columns', String(MAX_COLUMNS), '--max-columns-preview', '--hidden', '--no-require-git', '--engine', 'auto',
+    ...SKIPPED.flatMap((d) => ['--glob', `!${d}`]),
+    // Secrets (.env, private keys) never come back as search results, whatever the glob.
+    ...SECRET_SEARCH_EXCLUDES.flatMap((g) => ['--glob', `!${g}`]),
+    ...(q.ignoreCase ? ['--ignore-case'] : []),
+    ...rgGlob(q.glob),
+    '-e', q.pattern, '--',
+    // Without a path ripgrep searches its cwd and prints paths without "./".
+    ...(q.target === '.' ? [] : [q.target]),
+  ];
+  return new Promise((resolve) => {
+    const child = spawn(rgPath, args, { cwd: q.root, stdio: ['ignore', 'pipe', 'pipe'], signal: q.signal });
+    const kept: string[] = [];
+    let total = 0;
+    let pending: Buffer = Buffer.alloc(0);
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      const buf = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+      let start = 0;
+      for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10, start)) {
+        total++;
+        if (kept.length < MAX_MATCHES) kept.push(buf.toString('utf8', start, nl));
+        start = nl + 1;
+      }
+      pending = kept.length < MAX_MATCHES ? buf.subarray(start) : Buffer.alloc(0);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4000) stderr += chunk.toString('utf8');
+    });
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.name === 'AbortError') resolve({ error: '[interrupted]' });
+      else resolve(child.pid === undefined ? null : { error: `search failed: ${err.message}` });
+    });
+    child.on('close', (code) => {
+      if (code === 2 && kept.length === 0) {
+        const message = stderr.replace(/^~+$/gm, '').replace(/\n{2,}/g, '\n').trim();
+        resolve({ error: /regex/i.test(message) ? invalidRegex(message) : `search failed: ${message || `rg exit code ${code}`}` });
+        return;
+      }
+      // ripgrep finishes files in any order: sort by path (a stable sort keeps each file's lines in order).
+      const path = (line: string): string => line.slice(0, line.indexOf('\0'));
+      kept.sort((a, b) => (path(a) < path(b) ? -1 : path(a) > path(b) ? 1 : 0));
+      resolve({ lines: kept.map((l) => l.replace('\0', ':').replace(/\r$/, '')), total });
+    });
+  });
+}
+
+/**
+ * ripgrep's --glob overrides .gitignore, so a glob on names only becomes a file type, which does
+ * not. A glob with a slash stays a --glob: it names paths (relative to the root) on purpose.
+ */
+function rgGlob(glob: string | undefined): string[] {
+  if (!glob) return [];
+  if (glob.includes('/')) return ['--glob', glob];
+  const negated = glob.startsWith('!');
+  return ['--type-add', `feiyuglob:${negated ? glob.slice(1) : glob}`, negated ? '--type-not' : '--type', 'feiyuglob'];
+}
+
+/** The fast-glob pattern and exclusion selecting what ripgrep's glob would; anchored ones are relative to the root. */
+function jsGlob(glob: string | undefined): { anchored: boolean; pattern: string; exclude: string[] } {
+  if (!glob) return { anchored: false, pattern: '**/*', exclude: [] };
+  const negated = glob.startsWith('!');
+  const bare = negated ? glob.slice(1) : glob;
+  const anchored = bare.includes('/');
+  const pattern = anchored ? bare.replace(/^\//, '') : `**/${bare}`;
+  return negated ? { anchored, pattern: '**/*', exclude: [pattern] } : { anchored, pattern, exclude: [] };
+}
+
+const invalidRegex = (message: string): string =>
+  `invalid regular expression: ${message}\nEscape special characters such as ( [ { . * + ? with a backslash to search for them literally.`;
+
+/** The same search in plain JavaScript, for when ripgrep cannot run. Regex syntax is JavaScript's. */
+export async function searchWithJs(q: SearchQuery): Promise<SearchResult> {
+  let re: RegExp;
+  try {
+    re = new RegExp(q.pattern, q.ignoreCase ? 'iu' : 'u');
+  } catch {
+    try {
+      re = new RegExp(q.pattern, q.ignoreCase ? 'i' : '');
+    } catch (err) {
+      return { error: invalidRegex((err as Error).message) };
+    }
+  }
+  const target = join(q.root, q.target);
+  const { anchored, pattern, exclude } = jsGlob(q.glob);
+  const under = (p: string): boolean => q.target === '.' || p.startsWith(`${q.target}/`);
+  const files = (await stat(target)).isFile()
+    ? [q.target]
+    : anchored
+      ? (await walkFiles(q.root, q.root, pattern, [...exclude, ...SECRET_GLOBS])).filter(under)
+      : await walkFiles(q.root, target, pattern, [...exclude, ...SECRET_GLOBS]);
+  const lines: string[] = [];
+  let total = 0;
+  for (const file of files) {
+    if (q.signal?.aborted) return { error: '[interrupted]' };
+    const bytes = await readFile(join(q.root, file)).catch(() => undefined);
+    if (!bytes || bytes.subarray(0, 8192).includes(0)) continue;
+    const fileLines = bytes.toString('utf8').split('\n');
+    if (fileLines[fileLines.length - 1] === '') fileLines.pop();
+    fileLines.forEach((raw, i) => {
+      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      if (!re.test(line)) return;
+      total++;
+      const shown = line.length > MAX_COLUMNS ? `${line.slice(0, MAX_COLUMNS)} [... omitted end of long line]` : line;
+      if (lines.length < MAX_MATCHES) lines.push(`${file}:${i + 1}:${shown}`);
+    });
+  }
+  return { lines, total };
+}
+
+type SearchArgs = { pattern: string; path?: string; glob?: string; ignore_case?: boolean };
+
+async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<ToolOutput> {
+  if (typeof args.pattern !== 'string' || args.pattern === '') return fail('pattern is empty');
+  if (args.glob && leavesFolder(args.glob)) return fail(`glob ${args.glob} reaches outside the folder; choose the folder with path`);
+  const r = await resolveInWorkspace(ctx.root, args.path || '.');
+  if (!r.ok) return fail(r.error);
+  const target = relPath(ctx.root, r.real);
+  if (!r.exists) return fail(`${target} does not exist`);
+  const q: SearchQuery = { root: ctx.root, target, pattern: args.pattern, glob: args.glob || undefined, ignoreCase: args.ignore_case === true, signal: ctx.signal };
+  const rgPath = process.env.FEIYU_RG_PATH || (await import('@vscode/ripgrep').then((m) => m.rgPath, () => ''));
+  const result = (rgPath && (await searchWithRg(rgPath, q))) || (await searchWithJs(q));
+  if ('error' in result) return fail(result.error);
+  if (result.total === 0) return { output: `No matches for ${args.pattern} in ${target}`, summary: { key: 'matches', n: 0 } };
+  const lines = [...result.lines];
+  if (result.total > lines.length) lines.push(`[… ${result.total - lines.length} more matching lines not shown; narrow the pattern, path or glob]`);
+  return { output: lines.join('\n'), summary: { key: 'matches', n: result.total } };
+}
+
+export const listFiles: Tool<ListArgs> = {
+  name: 'list_files',
+  description: `List files matching a glob, sorted. Skips .git, node_modules and .gitignore'd files. At most ${MAX_FILES}.`,
+  parameters: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', description: 'Default **/*' },
+      path: { type: 'string', description: 'Folder' },
+    },
+    additionalProperties: false,
+  },
+  kind: 'read',
+  mainArg: (a) => [a.path, a.pattern].filter(Boolean).join(' ') || '.',
+  run: listFilesTool,
+};
+
+export const search: Tool<SearchArgs> = {
+  name: 'search',
+  description: `Search file contents for a regex (ripgrep syntax): path:line:text, at most ${MAX_MATCHES} lines. Skips .git, node_modules and .gitignore'd files.`,
+  parameters: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string' },
+      path: { type: 'string', description: 'File or folder' },
+      glob: { type: 'string', description: 'e.g. *.ts' },
+      ignore_case: { type: 'boolean' },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+  },
+  kind: 'read',
+  mainArg: (a) => a.pattern,
+  run: searchTool,
+};

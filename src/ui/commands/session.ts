@@ -1,0 +1,148 @@
+// The slash commands about the conversation itself: /cost, /compact, /clear, /resume, /context,
+// /undo and /memory. Each prints through the Renderer and asks through the Io of the Session.
+
+import { spawnSync } from 'node:child_process';
+import { ConfigError } from '../../app/app.js';
+import type { Session } from './session-type.js';
+import { estimateTokens } from '../../core/compact.js';
+import { confirm } from '../confirm.js';
+import { costReport, formatCostReport } from '../../session/costreport.js';
+import { t } from '../../i18n/index.js';
+import { addNote, deleteNote, listNotes, notesFile } from '../../tools/memory.js';
+import { listSessions } from '../../session/store.js';
+import type { Message } from '../../types.js';
+import { color } from '../render.js';
+import { formatCost } from '../../util/text.js';
+import { table, truncate } from '../width.js';
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+export function costCommand(_arg: string, s: Session): void {
+  const { app, ui } = s;
+  for (const line of formatCostReport(costReport(app.stateDir, app.root), t)) ui.line(line);
+  const totals = app.agent.totals;
+  ui.line(
+    t('cost.session', {
+      cost: formatCost(totals.costUnknown ? null : totals.cost),
+      requests: totals.requests,
+      input: count(totals.input + totals.cacheRead + totals.cacheWrite),
+      output: count(totals.output),
+    }),
+  );
+}
+
+export async function compactCommand(arg: string, s: Session): Promise<void> {
+  s.ui.note(t('compact.running'));
+  // The compaction event itself is printed by the Renderer.
+  const event = await s.busy((signal) => s.app.agent.compact(signal, { force: true, focus: arg || undefined }));
+  if (!event) s.ui.note(t('compact.nothing'));
+}
+
+export async function clearCommand(_arg: string, s: Session): Promise<void> {
+  if (!(await confirm(s, t('clear.confirm')))) return;
+  s.app.newSession();
+  s.undo.clear();
+  s.ui.line(t('clear.done'));
+}
+
+/** "2025-03-04 15:06" in local time. */
+function when(iso: string): string {
+  const d = new Date(iso);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+export async function resumeCommand(_arg: string, s: Session): Promise<void> {
+  const { app, ui, input } = s;
+  const sessions = listSessions(app.stateDir, app.root)
+    .filter((info) => info.id !== app.session.id)
+    .slice(0, 10);
+  if (!sessions.length) return ui.note(t('resume.none'));
+  sessions.forEach((info, i) => {
+    const request = truncate(info.firstRequest, Math.max(10, ui.columns() - 40));
+    ui.line(t('resume.item', { n: i + 1, when: when(info.updated), rounds: info.rounds, cost: formatCost(info.cost), request }));
+  });
+  const answer = (await input.question(t('resume.pick')))?.trim();
+  const picked = answer ? sessions[Number(answer) - 1] : undefined;
+  if (!picked) return;
+  try {
+    for (const n of await app.resume(picked.id)) ui.warn(t(n.key, n.params));
+  } catch (err) {
+    return ui.fail(err instanceof ConfigError ? err.message : String(err));
+  }
+  s.undo.clear();
+  s.refreshPrompt();
+  const totals = app.agent.totals;
+  ui.line(t('resume.resumed', { id: picked.id, messages: app.agent.messages.length, cost: formatCost(totals.costUnknown ? null : totals.cost) }));
+}
+
+/** Tokens of the tool results in `messages`, and of everything else. */
+function conversationTokens(messages: Message[]): { results: number; rest: number } {
+  let results = 0;
+  for (const m of messages) for (const b of m.content) if (b.type === 'tool_result') results += estimateTokens(b.content);
+  return { results, rest: Math.max(0, estimateTokens(messages) - results) };
+}
+
+export async function contextCommand(_arg: string, s: Session): Promise<void> {
+  const { app, ui } = s;
+  const { conventions, memory } = await app.reloadContext();
+  ui.line(conventions ? t('context.reloaded', { file: conventions.file }) : t('context.no_conventions'));
+  const system = estimateTokens(app.agent.system);
+  const conv = conventions ? estimateTokens(conventions.text) : 0;
+  const notes = memory ? estimateTokens(memory) : 0;
+  const tools = estimateTokens(JSON.stringify(app.tools.map(({ name, description, parameters }) => ({ name, description, parameters }))));
+  const { results, rest } = conversationTokens(app.agent.messages);
+  const used = system + tools + results + rest;
+  const window = app.model.contextWindow;
+  ui.line(t('context.total', { used: count(used), window: count(window), pct: Math.round((used / window) * 100) }));
+  const rows: [string, string][] = [
+    [t('context.system'), count(Math.max(0, system - conv - notes))],
+    ...(conventions ? [[t('context.conventions', { file: conventions.file }), count(conv)] as [string, string]] : []),
+    ...(notes ? [[t('context.memory'), count(notes)] as [string, string]] : []),
+    [t('context.tools', { n: app.tools.length }), count(tools)],
+    [t('context.messages', { n: app.agent.messages.length }), count(rest)],
+    [t('context.results'), count(results)],
+    [t('context.free'), count(Math.max(0, window - used))],
+  ];
+  for (const line of table(rows, ui.columns())) ui.line(line);
+}
+
+export async function undoCommand(_arg: string, s: Session): Promise<void> {
+  const { ui } = s;
+  const result = await s.undo.undo(s.app.ctx.files);
+  if (!result) return ui.note(t('undo.nothing'));
+  if (result.restored.length) {
+    ui.line(ui.paint(color.green, t('undo.restored', { files: result.restored.join(', ') })));
+    s.tellModel(
+      `[The user ran /undo: these files are back as they were before your previous turn: ${result.restored.join(', ')}. Read them again before changing them.]`,
+    );
+  }
+  for (const { path, why } of result.skipped) ui.warn(t(why === 'changed' ? 'undo.changed' : 'undo.failed', { file: path }));
+}
+
+export async function memoryCommand(arg: string, s: Session): Promise<void> {
+  const { app, ui } = s;
+  const [sub = '', ...rest] = arg.split(/\s+/);
+  const text = rest.join(' ');
+  if (sub === 'add') {
+    const problem = addNote(app.stateDir, app.root, 'project', text);
+    return problem ? ui.fail(t('memory.not_added', { why: problem })) : ui.line(t('memory.added'));
+  }
+  if (sub === 'rm') {
+    const note = listNotes(app.stateDir, app.root)[Number(text) - 1];
+    if (!note) return ui.fail(t('memory.no_such', { n: text }));
+    return deleteNote(app.stateDir, app.root, note) ? ui.line(t('memory.removed', { text: note.text })) : ui.fail(t('memory.changed'));
+  }
+  if (sub === 'edit') {
+    const file = notesFile(app.stateDir, app.root, text === 'user' ? 'user' : 'project');
+    const editor = app.env.VISUAL || app.env.EDITOR || 'vi';
+    const run = s.input.suspended(() => spawnSync(`${editor} '${file.replace(/'/g, `'\\''`)}'`, { shell: true, stdio: 'inherit' }));
+    if (run.error || run.status !== 0) ui.fail(t('memory.editor_failed', { editor, msg: run.error?.message ?? String(run.status) }));
+    return ui.note(t('memory.reload_hint'));
+  }
+  if (sub) return ui.fail(t('memory.usage'));
+  const notes = listNotes(app.stateDir, app.root);
+  if (!notes.length) return ui.note(t('memory.none'));
+  notes.forEach((n, i) => ui.line(`${String(i + 1).padStart(3)}. ${ui.paint(color.dim, `${t(n.scope === 'user' ? 'memory.user' : 'memory.project')} ${n.date}`)} ${n.text}`));
+  ui.note(t('memory.reload_hint'));
+}

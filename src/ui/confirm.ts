@@ -1,0 +1,104 @@
+// The questions feiyu puts to the person: may this tool call run (exactly what, why it asks, and
+// the choices y/n/s/a), is this plan approved, and plain yes/no. A single key on a terminal, a
+// line otherwise. Contract: only y, s and a approve a call; any other answer declines it.
+
+import { readFileSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { visible } from '../safety/bash/analysis.js';
+import { hasKey, t } from '../i18n/index.js';
+import type { LineInput } from './input.js';
+import type { AskAnswer, AskRequest } from '../safety/policy.js';
+import { inside } from '../util/paths.js';
+import type { PlanVerdict } from '../tools/plan.js';
+import type { FileChange } from '../types.js';
+import { color, type Renderer } from './render.js';
+
+export type Io = { ui: Renderer; input: LineInput; app?: { root: string } };
+
+/**
+ * What a write or an edit asked about would change, so the user sees it before answering. An
+ * existing file is read only when its realpath is inside the workspace.
+ */
+function pendingChange(req: AskRequest, root: string | undefined): FileChange | undefined {
+  const { path, old_string: from, new_string: to, content } = req.input;
+  if (typeof path !== 'string') return undefined;
+  if (req.tool === 'edit_file' && typeof from === 'string' && typeof to === 'string') return { path, before: from, after: to };
+  if (req.tool !== 'write_file' || typeof content !== 'string') return undefined;
+  let before: string | null = null;
+  try {
+    const real = realpathSync(resolve(root ?? '/nonexistent', path));
+    if (root && inside(root, real)) before = readFileSync(real, 'utf8');
+  } catch {
+    // A new file: all of it is added.
+  }
+  return { path, before, after: content };
+}
+
+/** Runs `ask` with the spinner stopped and the turn's output written, answering undefined on abort. */
+async function asking<T>(io: Io, signal: AbortSignal | undefined, ask: () => Promise<T>): Promise<T> {
+  await io.ui.settle();
+  io.ui.hold();
+  const cancel = () => io.input.cancel();
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    return await ask();
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+    io.ui.release();
+  }
+}
+
+// Letters and signs that pass for ASCII ones (Greek, Cyrillic, Armenian, dashes and minus signs,
+// fullwidth letters, digits, '-', '.', '/'): in a command or path they can hide what really runs
+// or is written. Chinese punctuation (，：（）) stays as it is.
+const LOOKALIKE = /[\u0370-\u058f\u2010-\u2015\u2212\uff0d-\uff19\uff21-\uff3a\uff41-\uff5a]/g;
+
+/** What will run or be touched, with hidden characters and look-alikes shown as ⟨U+XXXX⟩. */
+export function shown(display: string): string {
+  return visible(display).replace(LOOKALIKE, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}
+
+export function askPermission(io: Io, req: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
+  const { ui, input } = io;
+  const p = ui.paint;
+  return asking(io, signal, async () => {
+    const head = req.destructive ? p(color.boldRed, `⚠ ${t('confirm.title_destructive', { tool: req.tool })}`) : p(color.yellow, `? ${t('confirm.title', { tool: req.tool })}`);
+    ui.line(head);
+    for (const line of shown(req.display).split('\n')) ui.line(`    ${p(color.bold, line)}`);
+    const change = pendingChange(req, io.app?.root);
+    if (change) ui.showChange(change);
+    const reasonKey = `ask.${req.reasonCode}`;
+    if (hasKey(reasonKey)) ui.line(`  ${t('confirm.why', { why: shown(t(reasonKey, req.reasonParams)) })}`);
+    const always = req.suggestedRules.length > 0;
+    if (always) ui.note(`  ${t('confirm.saves', { rules: shown(req.suggestedRules.join(', ')) })}`);
+    const choices = [t('confirm.yes'), t('confirm.no'), ...(always ? [t('confirm.always')] : []), t('confirm.auto')].join(' · ');
+    const key = await input.key(`  ${choices} › `);
+    if (key === 'y' || key === 'yes') return { answer: 'yes' };
+    if (key === 'a') return { answer: 'auto' };
+    if (key === 's' && always) return { answer: 'always' };
+    if (key !== 'n' && key !== 'no') {
+      ui.note(`  ${t('confirm.declined')}`);
+      return { answer: 'no' };
+    }
+    const reason = (await input.question(`  ${t('confirm.reason')}`))?.trim();
+    return reason ? { answer: 'no', reason } : { answer: 'no' };
+  });
+}
+
+export function approvePlan(io: Io, plan: string, signal: AbortSignal): Promise<PlanVerdict> {
+  const { ui, input } = io;
+  return asking(io, signal, async () => {
+    ui.line(ui.paint(color.cyan, `◆ ${t('plan.title')}`));
+    await ui.showMarkdown(plan);
+    const key = await input.key(`  ${t('plan.choices')} › `);
+    if (key === 'y' || key === 'yes') return { approved: true };
+    const feedback = key === 'n' || key === 'no' ? (await input.question(`  ${t('plan.feedback')}`))?.trim() : undefined;
+    return feedback ? { approved: false, feedback } : { approved: false };
+  });
+}
+
+/** A yes/no question that defaults to no. */
+export async function confirm(io: Io, question: string): Promise<boolean> {
+  const key = await asking(io, undefined, () => io.input.key(question));
+  return key === 'y' || key === 'yes';
+}

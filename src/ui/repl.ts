@@ -1,0 +1,148 @@
+// The interactive session: the welcome box, then messages and slash commands one at a time,
+// each turn rendered as it streams, permission and plan questions answered, Ctrl+C cancelling
+// what runs, Shift+Tab cycling the mode. Line mode only (readline, append-only output), so
+// scrollback, copy/paste and input methods keep working.
+
+import { join } from 'node:path';
+import type { App } from '../app/app.js';
+import { completer, findCommand, type Session } from './commands/index.js';
+import { approvePlan, askPermission } from './confirm.js';
+import { History } from './history.js';
+import { t } from '../i18n/index.js';
+import { LineInput } from './input.js';
+import { PERMISSION_MODES } from '../types.js';
+import { Renderer } from './render.js';
+import { inert } from '../util/text.js';
+import { UndoStack } from './undo.js';
+import { modeName, promptFor, welcomeLines } from './welcome.js';
+
+export type ReplOptions = {
+  app: App;
+  version: string;
+  initialMessage?: string;
+  input: NodeJS.ReadableStream & { isTTY?: boolean };
+  output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+};
+
+/** Two Ctrl+C presses this close together at an empty prompt leave. */
+const DOUBLE_PRESS_MS = 2000;
+
+export class Repl implements Session {
+  readonly app: App;
+  readonly ui: Renderer;
+  readonly input: LineInput;
+  readonly undo: UndoStack;
+  private running: AbortController | undefined;
+  private lastInterrupt = 0;
+  private notes: string[] = [];
+
+  constructor(private readonly o: ReplOptions) {
+    const app = (this.app = o.app);
+    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals, todo: () => app.todo.render() }, app.env);
+    this.undo = new UndoStack(app.root);
+    this.input = new LineInput({
+      input: o.input,
+      output: o.output,
+      history: new History(join(app.stateDir, 'history')),
+      completer: completer(app.root),
+      onInterrupt: () => this.interrupt(),
+      onCycleMode: () => this.cycleMode(),
+    });
+    app.agent.on((event) => {
+      this.ui.handle(event);
+      this.undo.observe(event);
+    });
+    app.onNotice((n) => this.abovePrompt(() => this.ui.warn(inert(t(n.key, n.params)))));
+    app.setAsker((req, signal) => askPermission(this, req, signal));
+    app.setPlanApprover((plan, signal) => approvePlan(this, plan, signal));
+  }
+
+  /** Runs until the user leaves. */
+  async run(): Promise<void> {
+    for (const line of welcomeLines(this.app, this.o.version, this.ui.paint)) this.ui.line(line);
+    for (const n of this.app.notices) this.ui.warn(t(n.key, n.params));
+    // The message from the command line shows as if typed at the prompt.
+    if (this.o.initialMessage) this.ui.line(promptFor(this.app.mode, this.ui.paint) + this.o.initialMessage);
+    let next = this.o.initialMessage ?? (await this.nextMessage());
+    while (next !== undefined && (await this.submit(next)) !== 'exit') next = await this.nextMessage();
+    // Input ended at the prompt (Ctrl+D, Ctrl+C twice): the goodbye goes on a line of its own.
+    if (next === undefined && this.input.tty) this.ui.line('');
+    this.ui.line(t('repl.bye'));
+    this.input.close();
+  }
+
+  /** Runs `work` with Ctrl+C cancelling it. */
+  async busy<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.running = controller;
+    try {
+      await this.ui.prepare();
+      return await work(controller.signal);
+    } finally {
+      this.running = undefined;
+      await this.ui.settle();
+    }
+  }
+
+  /** The mode may have changed during the turn (the answer "a", exit_plan): the prompt shows it. */
+  private nextMessage(): Promise<string | undefined> {
+    this.refreshPrompt();
+    return this.input.message();
+  }
+
+  refreshPrompt(): void {
+    this.input.setPrompt(promptFor(this.app.mode, this.ui.paint));
+  }
+
+  tellModel(note: string): void {
+    this.notes.push(note);
+  }
+
+  private async submit(text: string): Promise<'exit' | void> {
+    if (!text.trim()) return;
+    const found = findCommand(text);
+    if (found && 'unknown' in found) return this.ui.fail(t('repl.unknown_command', { cmd: found.unknown }));
+    if (found) {
+      try {
+        return await this.busy(async () => found.command.run(found.arg, this));
+      } catch (err) {
+        // A command's own failure must not end the session.
+        return this.ui.fail(t('repl.command_failed', { cmd: found.command.name, msg: (err as Error).message }));
+      }
+    }
+    // The typed text first: it is what the request is (its first line names the task in /cost).
+    const message = [text, ...this.notes].join('\n\n');
+    this.notes = [];
+    await this.busy((signal) => this.app.send(message, signal));
+  }
+
+  private interrupt(): void {
+    // A question inside a turn is answered "no" and the turn cancelled too.
+    const asking = this.input.asking;
+    if (asking) this.input.cancel();
+    if (this.running) return this.running.abort();
+    if (asking) return;
+    if (this.input.typed) return this.input.clearLine();
+    const now = Date.now();
+    if (now - this.lastInterrupt < DOUBLE_PRESS_MS) return this.input.close();
+    this.lastInterrupt = now;
+    this.abovePrompt(() => this.ui.note(t('repl.ctrlc_again')));
+  }
+
+  /** Prints between turns without mixing into the prompt: below it, the prompt drawn again under. */
+  private abovePrompt(print: () => void): void {
+    if (!this.input.atPrompt) return print();
+    this.ui.line('');
+    print();
+    this.refreshPrompt();
+  }
+
+  private cycleMode(): void {
+    const next = PERMISSION_MODES[(PERMISSION_MODES.indexOf(this.app.mode) + 1) % PERMISSION_MODES.length]!;
+    this.app.setMode(next);
+    // At the prompt the prompt itself shows it; during a turn a line does.
+    if (this.running) this.ui.line(t('mode.set', { mode: modeName(next, this.ui.paint) }));
+    this.refreshPrompt();
+  }
+}
+

@@ -1,0 +1,79 @@
+// /undo: the files each turn wrote or edited, as they were before the turn, put back on request
+// (the latest turn first) in each file's own encoding, BOM and line endings. A file changed again
+// since the turn is left alone. Changes made through bash are not seen here.
+
+import { readFile, unlink } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { decode, encode, sniffType } from '../content/filetype.js';
+import { writeAtomic } from '../util/paths.js';
+import type { AgentEvent, FileVersion } from '../types.js';
+
+type Change = { shown: string; before: string | null; after: string };
+
+export type UndoResult = { restored: string[]; skipped: { path: string; why: 'changed' | 'failed' }[] };
+
+export class UndoStack {
+  private readonly turns: Map<string, Change>[] = [];
+  private current: Map<string, Change> | undefined;
+
+  constructor(private readonly root: string) {}
+
+  /** Feed every AgentEvent. */
+  observe(event: AgentEvent): void {
+    if (event.type === 'turn_start') this.current = new Map();
+    if (event.type === 'tool_result' && event.change && !event.isError) {
+      this.current ??= new Map();
+      const { path, before, after } = event.change;
+      const abs = resolve(this.root, path);
+      // The first write of a turn holds the state before it; later ones only move `after`.
+      const seen = this.current.get(abs);
+      this.current.set(abs, seen ? { ...seen, after } : { shown: path, before, after });
+    }
+    if (event.type === 'turn_end') this.close();
+  }
+
+  get empty(): boolean {
+    return this.turns.length === 0 && !this.current?.size;
+  }
+
+  clear(): void {
+    this.turns.length = 0;
+    this.current = undefined;
+  }
+
+  /**
+   * Puts back the files of the latest turn that changed any; null when there is none. Drops the
+   * read records of the files it touched, so the model reads them again before editing.
+   */
+  async undo(files: Map<string, FileVersion>): Promise<UndoResult | null> {
+    this.close();
+    const turn = this.turns.pop();
+    if (!turn) return null;
+    const result: UndoResult = { restored: [], skipped: [] };
+    for (const [abs, change] of turn) {
+      const outcome = await restore(abs, change).catch(() => 'failed' as const);
+      if (outcome === 'restored') result.restored.push(change.shown);
+      else result.skipped.push({ path: change.shown, why: outcome });
+      files.delete(abs);
+    }
+    return result;
+  }
+
+  private close(): void {
+    if (this.current?.size) this.turns.push(this.current);
+    this.current = undefined;
+  }
+}
+
+async function restore(abs: string, change: Change): Promise<'restored' | 'changed'> {
+  const bytes = await readFile(abs).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  if (!bytes) return 'changed';
+  const sniffed = sniffType(bytes);
+  if (sniffed.kind !== 'text' || decode(bytes, sniffed.encoding, false) !== change.after) return 'changed';
+  if (change.before === null) await unlink(abs);
+  else await writeAtomic(abs, encode(change.before, sniffed.encoding));
+  return 'restored';
+}

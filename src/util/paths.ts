@@ -1,0 +1,131 @@
+// Workspace confinement and read-before-write records: every path a tool touches goes through
+// resolveInWorkspace, every write through checkFresh and writeAtomic.
+// Must not decode or format file contents; it deals in paths, bytes and versions only.
+
+import { createHash, randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { chmod, lstat, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import type { FileVersion } from '../types.js';
+
+export type Resolved =
+  | { ok: true; abs: string; real: string; exists: boolean; isDir: boolean }
+  | { ok: false; error: string };
+
+/**
+ * Resolves a path the model gave (relative to `root`, or absolute inside it) to its realpath,
+ * refusing anything outside the workspace after symlinks, and anything not a file or folder.
+ * `~` is not expanded: "~/x" is refused rather than silently becoming a folder named "~".
+ * Contract: callers use `real` for every file operation, never `abs`.
+ */
+export async function resolveInWorkspace(root: string, p: string): Promise<Resolved> {
+  if (typeof p !== 'string') return { ok: false, error: 'path must be a string' };
+  if (p.trim() === '') return { ok: false, error: 'path is empty' };
+  if (p === '~' || p.startsWith('~/')) {
+    return { ok: false, error: `path ${p}: ~ is not expanded; give a path relative to the workspace ${root} or an absolute path inside it` };
+  }
+  if (p.includes('\0')) return { ok: false, error: 'path contains a NUL byte' };
+  const abs = resolve(root, p);
+  if (!inside(root, abs)) return { ok: false, error: `path ${p} is outside the workspace ${root}` };
+  const found = await realpathOfDeepest(abs);
+  if ('error' in found) return { ok: false, error: `path ${p}: ${found.error}` };
+  const { real, exists } = found;
+  if (!inside(root, real)) {
+    return { ok: false, error: `path ${p} resolves to ${real} (through a symbolic link), outside the workspace ${root}` };
+  }
+  if (!exists) return { ok: true, abs, real, exists, isDir: false };
+  const st = await stat(real);
+  if (!st.isFile() && !st.isDirectory()) {
+    return { ok: false, error: `path ${p} is a ${specialKind(st)}; only regular files and folders can be used` };
+  }
+  return { ok: true, abs, real, exists, isDir: st.isDirectory() };
+}
+
+/** Containment by path segments: /a/ws contains /a/ws/x but not /a/ws2/x. */
+export function inside(root: string, p: string): boolean {
+  if (p === root) return true;
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  return p.startsWith(prefix);
+}
+
+/** The path as the model should see it: relative to the root, "." for the root itself. */
+export function relPath(root: string, real: string): string {
+  const rel = relative(root, real);
+  return rel === '' ? '.' : rel.split(sep).join('/');
+}
+
+/** The realpath of `abs`, or for a missing path the realpath of its deepest existing ancestor plus the rest. */
+async function realpathOfDeepest(abs: string): Promise<{ real: string; exists: boolean } | { error: string }> {
+  const rest: string[] = [];
+  let cur = abs;
+  for (;;) {
+    try {
+      const real = await realpath(cur);
+      if (rest.length === 0) return { real, exists: true };
+      if (!(await stat(real)).isDirectory()) return { error: `${real} is a file, not a folder` };
+      return { real: join(real, ...rest), exists: false };
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') return { error: `a part of it is a file, not a folder` };
+      if (code !== 'ENOENT') return { error: (err as Error).message };
+      // A dangling symlink would let a later write land wherever it points: refuse it.
+      if (await lstat(cur).then(() => true, () => false)) return { error: `${cur} is a symbolic link to a missing target` };
+      const parent = dirname(cur);
+      if (parent === cur) return { error: 'no part of it exists' };
+      rest.unshift(basename(cur));
+      cur = parent;
+    }
+  }
+}
+
+function specialKind(st: Stats): string {
+  if (st.isFIFO()) return 'FIFO (named pipe)';
+  if (st.isSocket()) return 'socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'device';
+  return 'special file';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Read-before-write
+
+export function versionOf(bytes: Buffer, st: Stats): FileVersion {
+  return { hash: createHash('sha256').update(bytes).digest('hex'), size: st.size, mtimeMs: st.mtimeMs };
+}
+
+/** The version of the file at `real` as it is on disk now. */
+export async function fileVersion(real: string): Promise<FileVersion> {
+  const [bytes, st] = await Promise.all([readFile(real), stat(real)]);
+  return versionOf(bytes, st);
+}
+
+/**
+ * Why writing over the existing file `real` (whose current bytes are `bytes`) is refused, or null
+ * when the agent's record matches it. The size is the quick check; the hash decides.
+ */
+export function checkFresh(files: Map<string, FileVersion>, real: string, bytes: Buffer, shown: string): string | null {
+  const record = files.get(real);
+  if (!record) return `${shown} already exists and you have not read it; read it first with read_file`;
+  const changed =
+    record.size !== bytes.length || record.hash !== createHash('sha256').update(bytes).digest('hex');
+  return changed ? `${shown} changed since you read it (edited outside this conversation?); read it again with read_file` : null;
+}
+
+/**
+ * Writes `bytes` to `real` through a temporary file in the same folder and a rename, so an error
+ * never leaves half a file; keeps the mode of the file it replaces. Returns the new version.
+ */
+export async function writeAtomic(real: string, bytes: Buffer): Promise<FileVersion> {
+  const dir = dirname(real);
+  await mkdir(dir, { recursive: true });
+  const mode = await stat(real).then((st) => st.mode & 0o7777, () => undefined);
+  const tmp = join(dir, `.${basename(real)}.feiyu-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(tmp, bytes, { flag: 'wx' });
+    if (mode !== undefined) await chmod(tmp, mode);
+    await rename(tmp, real);
+  } catch (err) {
+    await unlink(tmp).catch(() => {});
+    throw err;
+  }
+  return versionOf(bytes, await stat(real));
+}
