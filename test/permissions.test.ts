@@ -1,11 +1,15 @@
 // The permission policy over real files: each mode against each kind of tool, rules (deny beats
 // allow, bash compounds, path globs, hosts), hard denies in every mode, destructive commands, the
-// ask flow with "always" saved to approvals.json, and the refusals the model reads.
+// app's approval step over it (answers, "always" saved to approvals.json, "auto" through setMode),
+// the pure verdicts alone, and the refusals the model reads.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPolicy, type AskAnswer, type AskRequest, type PolicyOptions } from '../src/safety/policy.js';
+import { approvalStep, type ApprovalOptions } from '../src/app/approval.js';
+import { loadApprovals } from '../src/safety/approvals.js';
+import { checkCall, judge, type AskAnswer, type AskRequest, type PolicyInput } from '../src/safety/policy.js';
+import { parseRule } from '../src/safety/rules.js';
 import type { PermissionMode, Tool, ToolCallBlock, ToolKind } from '../src/types.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-perm-')));
@@ -29,31 +33,33 @@ const TOOLS = {
   exit_plan: tool('exit_plan', 'meta'),
 };
 type ToolName = keyof typeof TOOLS;
+const call = (name: ToolName, input: Record<string, unknown>): ToolCallBlock => ({ type: 'tool_call', id: 'c1', name, input });
+
+type Setup = { mode?: PermissionMode; rules?: { allow: string[]; deny: string[] }; root?: string; approvalsFile?: string; ask?: ApprovalOptions['ask'] };
 
 let approvalsCounter = 0;
-function setup(over: Partial<PolicyOptions> & { mode?: PermissionMode } = {}) {
+/** The app's approval step over the policy, as the app wires it: rules parsed, saved answers loaded. */
+function setup(over: Setup = {}) {
   let mode: PermissionMode = over.mode ?? 'default';
   const modeChanges: PermissionMode[] = [];
-  const policy = createPolicy({
-    getMode: () => mode,
+  const approvalsFile = over.approvalsFile ?? join(base, `approvals-${++approvalsCounter}.json`);
+  const ws = over.root ?? root;
+  const allow = [...(over.rules?.allow ?? []), ...loadApprovals(approvalsFile, ws)].map(parseRule);
+  const rules = { allow, deny: (over.rules?.deny ?? []).map(parseRule) };
+  const input = (): PolicyInput => ({ mode, rules, root: ws, home, configDir, cwd: ws, path: '/usr/bin:/bin' });
+  const step = approvalStep({
+    policyInput: input,
+    ask: over.ask,
+    approvalsFile,
     setMode: (m) => {
       modeChanges.push(m);
       mode = m;
     },
-    root,
-    home,
-    configDir,
-    rules: { allow: [], deny: [] },
-    approvalsFile: join(base, `approvals-${++approvalsCounter}.json`),
-    getShellCwd: () => root,
-    path: '/usr/bin:/bin',
-    ...over,
   });
-  const decide = (name: ToolName, input: Record<string, unknown>, signal = new AbortController().signal) => {
-    const call: ToolCallBlock = { type: 'tool_call', id: 'c1', name, input };
-    return policy(call, TOOLS[name], signal);
-  };
-  return { decide, modeChanges, getMode: () => mode };
+  const decide = (name: ToolName, args: Record<string, unknown>, signal = new AbortController().signal) => step(call(name, args), TOOLS[name], signal);
+  /** The policy's own verdict, with nobody asked. */
+  const verdict = (name: ToolName, args: Record<string, unknown>) => checkCall(call(name, args), TOOLS[name], input());
+  return { decide, verdict, modeChanges, getMode: () => mode };
 }
 
 /** An ask callback that answers from a queue and records every request. */
@@ -77,6 +83,43 @@ const CALLS: [string, ToolName, Record<string, unknown>][] = [
   ['meta', 'todo', { items: [] }],
   ['exit_plan', 'exit_plan', { plan: 'x' }],
 ];
+
+describe('the policy alone', () => {
+  it('answers a call it would ask about with the request, asking no one and changing nothing', async () => {
+    const approvalsFile = join(base, 'pure', 'approvals.json');
+    const { verdict, modeChanges } = setup({ approvalsFile });
+    expect(await verdict('bash', { command: 'npm test' })).toEqual({
+      decision: 'ask',
+      request: { tool: 'bash', input: { command: 'npm test' }, display: 'npm test', reasonCode: 'not_allowlisted', reasonParams: { program: 'npm' }, suggestedRules: ['bash(npm test *)'], destructive: false },
+    });
+    expect(modeChanges).toEqual([]);
+    expect(() => statSync(join(base, 'pure'))).toThrow();
+  });
+
+  it('judges a known subject from plain inputs, without the file system', () => {
+    const nowhere = '/nonexistent-feiyu';
+    const input = (mode: PermissionMode): PolicyInput => ({
+      mode,
+      rules: { allow: [parseRule('edit_file(src/**)')], deny: [parseRule('edit_file(src/gen/**)')] },
+      root: `${nowhere}/ws`,
+      home: `${nowhere}/home`,
+      configDir: `${nowhere}/home/.config/feiyu`,
+      cwd: `${nowhere}/ws`,
+    });
+    const edit = (path: string, mode: PermissionMode = 'default') => {
+      const v = judge(call('edit_file', { path }), TOOLS.edit_file, { kind: 'path', abs: `${nowhere}/ws/${path}`, shown: path }, input(mode));
+      return v.decision === 'ask' ? ['ask', v.request.reasonCode, v.request.suggestedRules] : [v.decision, v.code];
+    };
+    expect([edit('src/a.ts'), edit('src/gen/x.ts'), edit('README.md'), edit('.env'), edit('README.md', 'plan'), edit('README.md', 'auto')]).toEqual([
+      ['allow', 'rule'],
+      ['deny', 'deny_rule'],
+      ['ask', 'write', ['edit_file(README.md)']],
+      ['deny', 'secret'],
+      ['deny', 'plan_mode'],
+      ['allow', 'auto_mode'],
+    ]);
+  });
+});
 
 describe('modes × tool kinds (headless)', () => {
   const expected: Record<PermissionMode, string[]> = {

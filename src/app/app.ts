@@ -3,6 +3,7 @@
 // headless mode drive an App; cli.ts only parses arguments and picks one of them.
 
 import { realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { version } from '../util/version.js';
 import { Agent } from '../core/agent.js';
 import type { CliArgs } from './args.js';
@@ -13,7 +14,10 @@ import { JobManager } from '../tools/jobs.js';
 import { ConfigError as KeysError, configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
 import { hookNotice, type Notice } from './notices.js';
-import { createPolicy, type AskAnswer, type AskRequest } from '../safety/policy.js';
+import type { AskAnswer, AskRequest } from '../safety/policy.js';
+import { approvalStep } from './approval.js';
+import { approvalsFile, loadApprovals } from '../safety/approvals.js';
+import { parseRule } from '../safety/rules.js';
 import type { PlanVerdict } from '../tools/plan.js';
 import { loadConventions, systemPrompt, type Conventions } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
@@ -113,19 +117,15 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: childEnv, wrapCommand: wrap(sandbox) };
 
   const asker: { ask?: (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer> } = {};
-  const policy = attempt(() =>
-    createPolicy({
-      getMode: () => mode,
-      setMode: changeMode,
-      root,
-      home: env.HOME ?? '',
-      configDir: config,
-      rules: { allow: effective.allow, deny: effective.deny },
-      getShellCwd: () => ctx.shellCwd,
-      path: childEnv.PATH,
-      ask: args.print ? undefined : (req, signal) => (asker.ask ? asker.ask(req, signal) : Promise.resolve({ answer: 'no' as const })),
-    }),
-  );
+  const home = env.HOME || homedir();
+  const approvals = approvalsFile(config);
+  const rules = attempt(() => ({ allow: [...effective.allow, ...loadApprovals(approvals, root)].map(parseRule), deny: effective.deny.map(parseRule) }));
+  const policy = approvalStep({
+    policyInput: () => ({ mode, rules, root, home, configDir: config, cwd: ctx.shellCwd, path: childEnv.PATH }),
+    ask: args.print ? undefined : (req, signal) => (asker.ask ? asker.ask(req, signal) : Promise.resolve({ answer: 'no' as const })),
+    approvalsFile: approvals,
+    setMode: (m) => changeMode(m),
+  });
 
   const listeners = new Set<(n: Notice) => void>();
   const notify = (n: Notice) => listeners.forEach((l) => l(n));
