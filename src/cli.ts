@@ -4,7 +4,8 @@
 
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { ConfigError, createApp, version, type App, type Notice } from './app/app.js';
+import { ConfigError, createApp, version, type App } from './app/app.js';
+import { noticeText } from './i18n/explain.js';
 import { parseArgs, UsageError, type CliArgs } from './app/args.js';
 import { EXIT, runHeadless, startFailure } from './app/headless.js';
 import { detectLang, setLang, t } from './i18n/index.js';
@@ -45,23 +46,17 @@ async function askYesNo(question: string): Promise<boolean> {
   return answer.trim().toLowerCase() === 'y';
 }
 
-const noticeText = (n: Notice) => t(n.key, n.params);
-
 async function headless(app: App, args: CliArgs): Promise<number> {
   const message = args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim());
   if (!message) throw new UsageError('cli.no_prompt', {});
-  for (const n of app.notices) process.stderr.write(noticeText(n) + '\n');
-  const problems: string[] = [];
-  app.onNotice((n) => {
-    problems.push(noticeText(n));
-    process.stderr.write(noticeText(n) + '\n');
-  });
+  for (const n of app.notices) process.stderr.write(noticeText(n, true) + '\n');
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
   try {
     return await runHeadless({
       agent: app.agent,
+      events: (listener) => app.on(listener),
       send: (text, signal) => app.send(text, signal),
       message,
       format: args.outputFormat,
@@ -70,7 +65,6 @@ async function headless(app: App, args: CliArgs): Promise<number> {
       stdout: process.stdout,
       stderr: process.stderr,
       signal: controller.signal,
-      problems,
     });
   } finally {
     await app.close();

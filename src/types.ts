@@ -191,17 +191,46 @@ export type BeforeToolCall = (call: ToolCallBlock, tool: Tool, signal: AbortSign
 export type AfterToolCall = (call: ToolCallBlock, tool: Tool, result: ToolOutput, signal: AbortSignal) => Promise<ToolOutput>;
 
 // ---------------------------------------------------------------------------------------------
-// Agent events: the one stream the REPL, headless mode, sessions and the trace consume.
+// Agent events: the one stream the REPL, headless mode, sessions and the trace consume. The loop
+// emits most of them; the app adds what happens around it (hooks, verify, its own notices).
 
 export type TurnStopReason = 'end' | 'max_rounds' | 'error' | 'aborted' | 'max_tokens';
 
-/** A user-facing notice; the interface translates `code` through the i18n catalogue. */
+/** The points where the user's hooks run (settings.json "hooks"). */
+export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'UserPromptSubmit' | 'Stop';
+export const HOOK_EVENTS: readonly HookEvent[] = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop'];
+
+/** How a hook or verify command failed (the user's Ctrl+C is not a failure). */
+export type CommandFailure =
+  | { kind: 'exit'; code: number }
+  | { kind: 'signal'; signal: string }
+  | { kind: 'timeout'; secs: number }
+  | { kind: 'spawn'; message: string };
+
+/**
+ * A user-facing notice; the interface translates `code` through the i18n catalogue. From the loop:
+ * max_rounds … schema_failed; from the app around it: the rest.
+ */
 export type NoticeCode =
   | 'max_rounds'
   | 'max_tokens'
   | 'usage_estimated'
   | 'schema_retry'
-  | 'schema_failed';
+  | 'schema_failed'
+  | 'no_model'
+  | 'trust_ignored'
+  | 'memory_dropped'
+  | 'auto_unsandboxed'
+  | 'todo_reminded'
+  | 'stop_hook_sent_back'
+  | 'prompt_blocked'
+  | 'session_write_failed'
+  | 'trace_write_failed'
+  | 'resume_model'
+  | 'session_skipped'
+  | 'files_changed';
+
+export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 
 export type AgentEvent =
   | { type: 'turn_start'; text: string }
@@ -225,7 +254,11 @@ export type AgentEvent =
   /** One model request's tokens; `side` marks requests made by tools (sub-agents, web_fetch questions). */
   | ({ type: 'usage'; model: string; cost: number | null; estimated: boolean; side?: boolean } & Usage)
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; error: ProviderError }
-  | { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> }
+  | NoticeEvent
+  /** A hook failed; `blocked`: it was a PreToolUse hook, so the call was refused (fail closed). */
+  | { type: 'hook_failed'; event: HookEvent; command: string; failure: CommandFailure; stderr: string; blocked: boolean }
+  /** The `verify:` command ran after a write; `failure` absent means it passed. */
+  | { type: 'verify'; command: string; secs: number; failure?: CommandFailure }
   | { type: 'message'; message: Message }
   | {
       type: 'compaction';

@@ -13,7 +13,7 @@ import { t, type MessageKey } from '../i18n/index.js';
 import { JobManager } from '../tools/jobs.js';
 import { ConfigError as KeysError, configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
-import { hookNotice, type Notice } from './notices.js';
+import { Emitter } from '../util/emitter.js';
 import type { AskAnswer, AskRequest } from '../safety/policy.js';
 import { approvalStep } from './approval.js';
 import { approvalsFile, loadApprovals } from '../safety/approvals.js';
@@ -28,12 +28,13 @@ import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs, type Trace } from '../session/trace.js';
 import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
-import type { AgentEvent, JsonSchema, ModelConfig, PermissionMode, SandboxLevel, ToolContext } from '../types.js';
+import type { AgentEvent, JsonSchema, ModelConfig, NoticeEvent, NoticeCode, PermissionMode, SandboxLevel, ToolContext } from '../types.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
 
-export type { Notice } from './notices.js';
+/** A notice the app gives at start-up or while running. */
+export type Notice = NoticeEvent;
 
 export type AppOptions = {
   env: NodeJS.ProcessEnv;
@@ -82,7 +83,17 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   let model: ModelConfig = configured ? attempt(() => selectModel(models, args.model)) : UNCONFIGURED;
 
   const [conventions, probe] = await Promise.all([loadConventions(root), probing]);
-  const notices: Notice[] = configured ? [] : [{ key: 'cli.no_model_repl' }];
+  // One stream for the loop's events and the app's own: notices raised while starting wait in
+  // `notices` for the interface, which subscribes only once the app exists.
+  const events = new Emitter<AgentEvent>();
+  const notices: Notice[] = [];
+  let starting = true;
+  const notify = (code: NoticeCode, params?: Notice['params']) => {
+    const notice: Notice = params ? { type: 'notice', code, params } : { type: 'notice', code };
+    if (starting) notices.push(notice);
+    else events.emit(notice);
+  };
+  if (!configured) notify('no_model');
 
   // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
   const trust = projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [] });
@@ -91,7 +102,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     trustProject(root, config, trust.hash);
     trusted = true;
   }
-  if (!trusted) notices.push({ key: 'trust.ignored' });
+  if (!trusted) notify('trust_ignored');
   const effective = effectiveSettings(settings, trusted);
 
   let mode: PermissionMode = args.mode ?? effective.merged.mode ?? 'default';
@@ -101,17 +112,18 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     if (m === 'plan' && mode !== 'plan') modeBeforePlan = mode;
     mode = m;
     session.saveState({ mode });
-    if (mode === 'auto' && sandbox === 'off') notify(unsandboxedWarning());
+    if (mode === 'auto' && sandbox === 'off') warnUnsandboxed();
   };
-  const unsandboxedWarning = (): Notice => ({ key: 'sandbox.auto_unsandboxed', params: { why: sandboxOff ? t(sandboxOff.key, sandboxOff.params) : '--sandbox off' } });
+  const warnUnsandboxed = () => notify('auto_unsandboxed', sandboxOff ? { why: sandboxOff.reason, detail: sandboxOff.detail } : { why: 'flag' });
   let sandbox: SandboxLevel = args.sandbox ?? effective.merged.sandbox ?? 'workspace';
-  let sandboxOff: Notice | undefined;
+  /** Why the start-up probe turned the sandbox off for good. */
+  let sandboxOff: { reason: string; detail: string } | undefined;
   if (probe && !probe.ok) {
-    sandboxOff = { key: `sandbox.${probe.reasonCode}` as MessageKey, params: { detail: probe.detail } };
+    sandboxOff = { reason: probe.reasonCode, detail: probe.detail };
     sandbox = 'off';
   }
 
-  if (mode === 'auto' && sandbox === 'off') notices.push(unsandboxedWarning());
+  if (mode === 'auto' && sandbox === 'off') warnUnsandboxed();
   const childEnv = filterEnv(env);
   const wrap = (level: SandboxLevel) => makeWrapCommand(level, { root, home: env.HOME, configDir: config });
   const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: childEnv, wrapCommand: wrap(sandbox) };
@@ -127,14 +139,12 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     setMode: (m) => changeMode(m),
   });
 
-  const listeners = new Set<(n: Notice) => void>();
-  const notify = (n: Notice) => listeners.forEach((l) => l(n));
   const jobs = new JobManager();
   jobs.attach(ctx);
   const todo = new TodoList((items) => session.saveState({ todo: items }));
   const reminder = new TodoReminder(todo);
   const memory = loadMemory(state, root);
-  if (memory.dropped) notices.push({ key: 'memory.dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
+  if (memory.dropped) notify('memory_dropped', { n: memory.dropped, cap: MEMORY_CAP });
   const planner: { approve?: (plan: string, signal: AbortSignal) => Promise<PlanVerdict> } = {};
   const hooks = attempt(() =>
     createHookRunner({
@@ -143,7 +153,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       root,
       sessionId: () => session.id,
       env,
-      onNotice: (n) => notify(hookNotice(n)),
+      emit: (event) => events.emit(event),
     }),
   );
   const tools = buildTools({
@@ -172,11 +182,11 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       const open = todo.open().length;
       const back = reminder.check();
       if (back) {
-        notify({ key: 'todo.reminded', params: { n: open } });
+        notify('todo_reminded', { n: open });
         return back;
       }
       const reason = await hooks.stop(text, signal);
-      if (reason) notify({ key: 'hook.sent_back', params: { reason } });
+      if (reason) notify('stop_hook_sent_back', { reason });
       return reason;
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
@@ -185,12 +195,13 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   ctx.provider = () => agent.provider;
 
   // Consumers of the event stream: the session file and the trace.
-  const onWriteError = (key: MessageKey) => (err: Error) => notify({ key, params: { msg: err.message, file: session.file } });
-  let session = SessionWriter.create(state, root, model.name, onWriteError('session.write_failed'));
+  const onWriteError = (code: NoticeCode) => (err: Error) => notify(code, { msg: err.message, file: session.file });
+  let session = SessionWriter.create(state, root, model.name, onWriteError('session_write_failed'));
   const noLog = env.FEIYU_NO_LOG === '1';
   if (!noLog) pruneLogs(state);
-  const trace: Trace | null = openTrace({ stateDir: state, root, env, model: model.name, version: version(), mode, onError: onWriteError('trace.write_failed') });
-  agent.on((event: AgentEvent) => {
+  const trace: Trace | null = openTrace({ stateDir: state, root, env, model: model.name, version: version(), mode, onError: onWriteError('trace_write_failed') });
+  agent.on((event) => events.emit(event));
+  events.on((event) => {
     if (event.type === 'turn_start') {
       reminder.resetForTurn();
       hooks.resetForTurn();
@@ -230,8 +241,9 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     setAsker(ask: (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer>) {
       asker.ask = ask;
     },
-    onNotice(listener: (n: Notice) => void) {
-      listeners.add(listener);
+    /** Subscribes to the one event stream (the loop's and the app's); returns the unsubscribe function. */
+    on(listener: (event: AgentEvent) => void): () => void {
+      return events.on(listener);
     },
     setMode: changeMode,
     jobs,
@@ -246,12 +258,12 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
      */
     async send(text: string, signal: AbortSignal) {
       if (!configured) {
-        notify({ key: 'cli.no_model_repl' });
+        notify('no_model');
         return null;
       }
       const gate = await hooks.userPromptSubmit(text, signal);
       if (gate.block) {
-        notify({ key: 'hook.prompt_blocked', params: { reason: gate.block } });
+        notify('prompt_blocked', { reason: gate.block });
         return null;
       }
       return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal);
@@ -271,28 +283,26 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       return true;
     },
     /** Continues a saved session: `true` for the last one of this directory. Throws ConfigError. */
-    async resume(which: true | string): Promise<Notice[]> {
+    async resume(which: true | string): Promise<void> {
       const file = which === true ? findLastSession(state, root) : findSession(state, which);
       if (!file) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
       const loaded = attempt(() => loadSession(file));
-      const out: Notice[] = [];
       agent.reset(loaded.messages, loaded.state.totals ?? {});
       const saved = loaded.state.model ?? loaded.header.model;
       if (saved && saved !== model.name && models.models.some((m) => m.name === saved) && !args.model) {
         app.setModel(saved);
-        out.push({ key: 'resume.model', params: { name: model.name, id: model.model } });
+        notify('resume_model', { name: model.name, id: model.model });
       }
       if (loaded.state.mode && !args.mode && loaded.state.mode !== mode) {
         mode = loaded.state.mode as PermissionMode;
-        if (mode === 'auto' && sandbox === 'off') out.push(unsandboxedWarning());
+        if (mode === 'auto' && sandbox === 'off') warnUnsandboxed();
       }
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
       const changed = await restoreFiles(loaded.state.files ?? {}, ctx.files);
-      if (loaded.skipped) out.push({ key: 'session.skipped', params: { n: loaded.skipped } });
-      if (changed.length) out.push({ key: 'session.files_changed', params: { n: changed.length } });
-      session = SessionWriter.open(file, onWriteError('session.write_failed'));
-      return out;
+      if (loaded.skipped) notify('session_skipped', { n: loaded.skipped });
+      if (changed.length) notify('files_changed', { n: changed.length });
+      session = SessionWriter.open(file, onWriteError('session_write_failed'));
     },
     /** The tools offered to the model (for /context). */
     tools,
@@ -310,7 +320,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       agent.reset();
       ctx.files.clear();
       todo.restore([]);
-      session = SessionWriter.create(state, root, model.name, onWriteError('session.write_failed'));
+      session = SessionWriter.create(state, root, model.name, onWriteError('session_write_failed'));
     },
     /** Reads keys.json again after /key changed it; the current model stays until /model. */
     reloadModels() {
@@ -326,6 +336,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       trace?.close();
     },
   };
-  if (args.resume) notices.push(...(await app.resume(args.resume)));
+  if (args.resume) await app.resume(args.resume);
+  starting = false;
   return app;
 }

@@ -3,14 +3,16 @@
 
 import type { Agent, TurnResult } from '../core/agent.js';
 import type { OutputFormat } from './args.js';
-import { t, type MessageKey } from '../i18n/index.js';
+import { t } from '../i18n/index.js';
 import type { AgentEvent, ModelConfig } from '../types.js';
-import { explainError } from '../i18n/explain.js';
+import { explainError, explainEvent } from '../i18n/explain.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, maxRounds: 3 } as const;
 
 export type HeadlessOptions = {
   agent: Agent;
+  /** Subscribes to the app's event stream (the loop's events and the app's own). */
+  events: (listener: (event: AgentEvent) => void) => () => void;
   /** Sends the message (through the UserPromptSubmit hooks); null when a hook blocked it. */
   send: (text: string, signal: AbortSignal) => Promise<TurnResult | null>;
   message: string;
@@ -20,8 +22,6 @@ export type HeadlessOptions = {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   signal: AbortSignal;
-  /** What went wrong outside the agent's own events (a hook blocked the message): filled by the caller. */
-  problems: string[];
 };
 
 type Subtype = 'success' | 'error_max_rounds' | 'error';
@@ -36,12 +36,10 @@ function subtypeOf(result: TurnResult): Subtype {
 export async function runHeadless(o: HeadlessOptions): Promise<number> {
   const started = Date.now();
   // Errors and notices go to stderr, and, when the run fails, into the JSON result's `error`.
-  const problems = o.problems;
-  const off = o.agent.on((event: AgentEvent) => {
+  const problems: string[] = [];
+  const off = o.events((event: AgentEvent) => {
     if (o.format === 'stream-json') o.stdout.write(JSON.stringify(event) + '\n');
-    let text: string | undefined;
-    if (event.type === 'error') text = explainError(event.error, o.model());
-    if (event.type === 'notice') text = t(event.code === 'max_rounds' ? 'notice.max_rounds_headless' : (`notice.${event.code}` as MessageKey), event.params);
+    const text = event.type === 'error' ? explainError(event.error, o.model()) : explainEvent(event, true);
     if (!text) return;
     problems.push(text);
     if (o.format !== 'stream-json') o.stderr.write(text + '\n');

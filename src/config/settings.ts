@@ -8,10 +8,8 @@ import { join } from 'node:path';
 import { writePrivateJson } from '../util/jsonfile.js';
 import { configDir } from './keys.js';
 import { ruleError } from '../safety/rules.js';
-import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types.js';
+import { HOOK_EVENTS, PERMISSION_MODES, SANDBOX_LEVELS, type HookEvent, type PermissionMode, type SandboxLevel } from '../types.js';
 
-export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'UserPromptSubmit' | 'Stop';
-export const HOOK_EVENTS: readonly HookEvent[] = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop'];
 /** One hook: `matcher` is a regular expression over tool names (PreToolUse, PostToolUse). */
 export type HookSpec = { matcher?: string; command: string; timeout?: number };
 

@@ -6,6 +6,7 @@ import { compactHistory, estimateTokens, needsCompaction, type CompactionEvent }
 import { costOf } from '../providers/models.js';
 import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './runtool.js';
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
+import { Emitter } from '../util/emitter.js';
 import { zeroUsage } from '../types.js';
 import type {
   AfterToolCall,
@@ -63,7 +64,7 @@ export class Agent {
   system: string;
   readonly totals: Totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 };
   private readonly tools = new Map<string, Tool>();
-  private readonly listeners = new Set<(event: AgentEvent) => void>();
+  private readonly events = new Emitter<AgentEvent>();
   private estimateNoticed = false;
   /** The last request's reported input tokens and how many messages it carried: the base of the context estimate. */
   private lastInput = 0;
@@ -90,8 +91,7 @@ export class Agent {
 
   /** Subscribes to the event stream; returns the unsubscribe function. */
   on(listener: (event: AgentEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.on(listener);
   }
 
   /** Runs one user message to completion. Contract: never throws for provider or tool failures. */
@@ -145,7 +145,7 @@ export class Agent {
   }
 
   private emit(event: AgentEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.events.emit(event);
   }
 
   private append(message: Message): void {

@@ -5,8 +5,8 @@
 
 import { spawn } from 'node:child_process';
 import { killGroup, OutputCollector, shellQuote } from '../util/process.js';
-import type { HookEvent, HookSpec } from '../config/settings.js';
-import type { Decision, ToolCallBlock, ToolOutput } from '../types.js';
+import type { HookSpec } from '../config/settings.js';
+import type { AgentEvent, CommandFailure, Decision, HookEvent, ToolCallBlock, ToolOutput } from '../types.js';
 
 const HOOK_TIMEOUT_S = 60;
 const VERIFY_TIMEOUT_S = 120;
@@ -20,24 +20,7 @@ const PIPE_GRACE_MS = 250;
 const VERIFIED_TOOLS = new Set(['write_file', 'edit_file']);
 
 /** How a command ended; `abort` is the user's Ctrl+C, never reported as a failure. */
-type End =
-  | { kind: 'exit'; code: number }
-  | { kind: 'signal'; signal: string }
-  | { kind: 'timeout'; secs: number }
-  | { kind: 'spawn'; message: string }
-  | { kind: 'abort' };
-
-/** How a hook or verify failed: the interface translates it by `kind` with the other fields. */
-export type Failure = Exclude<End, { kind: 'abort' }>;
-
-/**
- * For the interface and the trace. `blocked`: a PreToolUse hook failed, so the call was refused;
- * `stderr`: the first line the hook wrote there, maybe empty.
- */
-export type HookNotice =
-  | { code: 'hook_failed'; event: HookEvent; command: string; failure: Failure; stderr: string; blocked: boolean }
-  | { code: 'verify_passed'; command: string; secs: number }
-  | { code: 'verify_failed'; command: string; failure: Failure; secs: number };
+type End = CommandFailure | { kind: 'abort' };
 
 export type HookRunnerOptions = {
   /** Only hooks that may run: the user's, and the project's once trusted. */
@@ -50,7 +33,8 @@ export type HookRunnerOptions = {
   sessionId: () => string;
   /** The user's own environment: hooks are the user's commands, not the model's. */
   env: NodeJS.ProcessEnv;
-  onNotice?: (notice: HookNotice) => void;
+  /** Receives hook_failed and verify events for the interface and the trace. */
+  emit?: (event: AgentEvent) => void;
   /** Seconds; default 120. */
   verifyTimeout?: number;
 };
@@ -93,7 +77,7 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
     Object.entries(opts.hooks).map(([event, specs]) => [event, compile(event as HookEvent, specs ?? [])]),
   ) as Partial<Record<HookEvent, Hook[]>>;
   const verify = typeof opts.verify === 'string' ? [opts.verify] : (opts.verify ?? []);
-  const notice = (n: HookNotice) => opts.onNotice?.(n);
+  const emit = (event: AgentEvent) => opts.emit?.(event);
   let sentBack = false;
 
   /**
@@ -115,8 +99,8 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
       }
       if (end.kind === 'exit' && end.code === 2) return { block: ran.stderr.trim() || `the ${event} hook gave no reason`, stdout };
       const stderr = firstLine(ran.stderr);
-      notice({ code: 'hook_failed', event, command: hook.command, failure: end, stderr, blocked: failClosed });
-      if (failClosed) return { block: `the hook ${hook.command} failed (it ${describe(end)}${stderr ? `: ${stderr}` : ''}), so the call is refused; tell the user if this persists`, stdout };
+      emit({ type: 'hook_failed', event, command: hook.command, failure: end, stderr, blocked: failClosed });
+      if (failClosed) return { block: `the hook ${hook.command} failed (it ${failureWords(end)}${stderr ? `: ${stderr}` : ''}), so the call is refused; tell the user if this persists`, stdout };
     }
     return { stdout };
   }
@@ -136,11 +120,11 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
       const { end } = ran;
       if (end.kind === 'abort') return '[verify was interrupted]';
       if (end.kind === 'exit' && end.code === 0) {
-        notice({ code: 'verify_passed', command, secs });
+        emit({ type: 'verify', command, secs });
         continue;
       }
-      notice({ code: 'verify_failed', command, failure: end, secs });
-      return `[verify failed: \`${command}\` ${describe(end)}. The change was written; fix what it reports.]\n${ran.stdout.trimEnd() || '(no output)'}`;
+      emit({ type: 'verify', command, secs, failure: end });
+      return `[verify failed: \`${command}\` ${failureWords(end)}. The change was written; fix what it reports.]\n${ran.stdout.trimEnd() || '(no output)'}`;
     }
     return `[verify passed: ${verify.join('; ')}]`;
   }
@@ -179,7 +163,7 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
 }
 
 /** How a command failed, in a few words, for the model. */
-function describe(failure: Failure): string {
+function failureWords(failure: CommandFailure): string {
   switch (failure.kind) {
     case 'exit':
       return `exited with code ${failure.code}`;

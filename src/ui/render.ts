@@ -10,7 +10,7 @@ import { loadMarkdown, MarkdownBlocks, type RenderMarkdown } from './markdown.js
 import { estimateTokens } from '../util/tokens.js';
 import { Spinner } from './spinner.js';
 import type { AgentEvent, FileChange, ModelConfig, ProviderError, Summary } from '../types.js';
-import { explainError } from '../i18n/explain.js';
+import { explainError, explainEvent } from '../i18n/explain.js';
 import { formatCost, inert } from '../util/text.js';
 import { loadWidth, truncate, width } from './width.js';
 
@@ -183,8 +183,10 @@ export class Renderer {
         return;
       }
       case 'notice':
+      case 'hook_failed':
+      case 'verify':
         this.endText();
-        this.warn(t(`notice.${event.code}` as MessageKey, event.params));
+        this.warn(inert(explainEvent(event)!));
         return;
       case 'error':
         this.endText();

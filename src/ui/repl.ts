@@ -12,7 +12,6 @@ import { t } from '../i18n/index.js';
 import { LineInput } from './input.js';
 import { PERMISSION_MODES } from '../types.js';
 import { Renderer } from './render.js';
-import { inert } from '../util/text.js';
 import { UndoStack } from './undo.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
 
@@ -48,11 +47,12 @@ export class Repl implements Session {
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
     });
-    app.agent.on((event) => {
-      this.ui.handle(event);
+    app.on((event) => {
+      // Notices can come between turns (a failed write): above the prompt then.
+      if (event.type === 'notice') this.abovePrompt(() => this.ui.handle(event));
+      else this.ui.handle(event);
       this.undo.observe(event);
     });
-    app.onNotice((n) => this.abovePrompt(() => this.ui.warn(inert(t(n.key, n.params)))));
     app.setAsker((req, signal) => askPermission(this, req, signal));
     app.setPlanApprover((plan, signal) => approvePlan(this, plan, signal));
   }
@@ -60,7 +60,7 @@ export class Repl implements Session {
   /** Runs until the user leaves. */
   async run(): Promise<void> {
     for (const line of welcomeLines(this.app, this.o.version, this.ui.paint)) this.ui.line(line);
-    for (const n of this.app.notices) this.ui.warn(t(n.key, n.params));
+    for (const n of this.app.notices) this.ui.handle(n);
     // The message from the command line shows as if typed at the prompt.
     if (this.o.initialMessage) this.ui.line(promptFor(this.app.mode, this.ui.paint) + this.o.initialMessage);
     let next = this.o.initialMessage ?? (await this.nextMessage());

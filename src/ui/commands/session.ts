@@ -66,7 +66,8 @@ export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   const picked = answer ? sessions[Number(answer) - 1] : undefined;
   if (!picked) return;
   try {
-    for (const n of await app.resume(picked.id)) ui.warn(t(n.key, n.params));
+    // What it says about the resumed session comes as notices on the event stream.
+    await app.resume(picked.id);
   } catch (err) {
     return ui.fail(err instanceof ConfigError ? err.message : String(err));
   }
