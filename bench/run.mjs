@@ -109,7 +109,7 @@ async function searchRatio() {
   const { coreTools } = await internals();
   const { rgPath } = await import('@vscode/ripgrep');
   const search = coreTools().find((t) => t.name === 'search');
-  const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shellCwd: dir, env: process.env };
+  const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shell: { cwd: dir }, env: process.env };
   const pattern = 'NEEDLE_\\w+';
   const timeTool = async () => {
     const t0 = performance.now();

@@ -139,22 +139,43 @@ export type FileChange = { path: string; before: string | null; after: string };
 /** The version of a file as the agent last read or wrote it. */
 export type FileVersion = { hash: string; size: number; mtimeMs: number };
 
-/** Everything a tool may use. One per agent; tools keep no global state. */
-export interface ToolContext {
+/** The bash tool's working directory between calls. Contract: only the bash tool moves it. */
+export type ShellState = { cwd: string };
+
+/** Wraps a bash command for the sandbox: the program to spawn and its arguments. */
+export type WrapCommand = (command: string, cwd: string) => { file: string; args: string[] };
+
+/** Starts bash commands as background jobs (`background: true`); tools/jobs.ts JobManager. */
+export interface BackgroundJobs {
+  /** Starts `command` in the context's shell directory, sandbox and environment; says how it went, for the model. */
+  startForModel(command: string, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/**
+ * What a session gives every tool call: built once, never reassigned. What changes lives in
+ * small state objects with one writer each (`files`, `shell`) or behind functions (`provider`,
+ * `wrapCommand` follow the model and the sandbox level the app has now).
+ */
+export interface ToolSession {
   /** The workspace root (a realpath). */
   readonly root: string;
-  /** The current turn's signal; the agent replaces it at the start of each turn. */
-  signal: AbortSignal;
-  /** Read-before-write records, keyed by realpath. */
+  /** Read-before-write records, keyed by realpath: the file tools record what they read and wrote. */
   readonly files: Map<string, FileVersion>;
-  /** The bash tool's persistent working directory. */
-  shellCwd: string;
+  readonly shell: ShellState;
   /** Environment for child processes (already filtered). */
   readonly env: NodeJS.ProcessEnv;
   /** The current model's provider, for tools that make their own model requests. */
-  provider?: () => Provider;
-  /** Wraps a bash command for the sandbox; identity when off. */
-  readonly wrapCommand?: (command: string, cwd: string) => { file: string; args: string[] };
+  readonly provider?: () => Provider;
+  /** Wraps a bash command for the sandbox level in force; absent = no sandbox. */
+  readonly wrapCommand?: WrapCommand;
+  /** Background jobs; absent where none may start (then bash refuses `background: true`). */
+  readonly jobs?: BackgroundJobs;
+}
+
+/** Everything a tool call may use: the session's context and the turn's signal. */
+export interface ToolContext extends ToolSession {
+  /** Aborts when the user cancels the turn. */
+  readonly signal: AbortSignal;
 }
 
 export interface Tool<A = any> {

@@ -51,7 +51,7 @@ describe.each(['anthropic', 'openai'] as const)('a long task over %s', (format) 
     const state = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-long-')));
     server.requests.length = 0;
     server.violations.length = 0;
-    const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shellCwd: state, env: {} };
+    const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shell: { cwd: state }, env: {} };
     const provider = scripted(createProvider(fakeModel(server, format, { contextWindow: WINDOW, maxOutputTokens: 1000 }), { retry: { baseDelayMs: 1 } }));
     const agent = new Agent({ provider, tools: [readBig], system: 'You are a test.', ctx, maxRounds: 50, todo: () => '[ ] read all parts' });
     const events: AgentEvent[] = [];

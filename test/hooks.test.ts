@@ -175,7 +175,7 @@ describe('Stop', () => {
     server.reset();
     const s = await setup();
     const hooks = runner(s, { Stop: [{ command: await s.hook('block', 'echo "run the linter first" >&2; exit 2') }] });
-    const ctx: ToolContext = { root: s.root, signal: new AbortController().signal, files: new Map(), shellCwd: s.root, env: process.env };
+    const ctx: ToolContext = { root: s.root, signal: new AbortController().signal, files: new Map(), shell: { cwd: s.root }, env: process.env };
     const agent = new Agent({
       provider: createProvider(fakeModel(server, 'openai'), { retry: { baseDelayMs: 5 } }),
       tools: [],
@@ -201,7 +201,7 @@ describe('verify', () => {
       `import { sum } from './sum.mjs';\nconst got = sum(2, 3);\nif (got !== 5) { console.error('FAIL: sum(2, 3) = ' + got + ', expected 5'); process.exit(1); }\nconsole.log('ok');\n`,
     );
     const hooks = runner(s, {}, { verify: 'node test.mjs' });
-    const ctx: ToolContext = { root: s.root, signal: new AbortController().signal, files: new Map(), shellCwd: s.root, env: process.env };
+    const ctx: ToolContext = { root: s.root, signal: new AbortController().signal, files: new Map(), shell: { cwd: s.root }, env: process.env };
     const agent = new Agent({
       provider: createProvider(fakeModel(server, 'anthropic'), { retry: { baseDelayMs: 5 } }),
       tools: coreTools(),

@@ -25,7 +25,7 @@ async function dirs() {
   return { state: join(base, 'state'), root };
 }
 
-const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env });
+const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env });
 
 function today(): string {
   const d = new Date();

@@ -22,7 +22,7 @@ const PLAN = '## Plan\n\n1. Rename `foo` to `bar` in src/a.ts\n2. Run the tests'
 async function setup(answer?: PlanVerdict) {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-plan-')));
   onTestFinished(() => rm(root, { recursive: true, force: true }));
-  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env };
+  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env };
   const state = { mode: 'plan' as PermissionMode, before: 'auto' as PermissionMode, asked: [] as string[] };
   const opts: PlanOptions = {
     restoreMode: () => (state.mode = state.before),

@@ -46,7 +46,7 @@ const echo: Tool = {
 };
 
 function makeAgent(maxRounds = 25) {
-  const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shellCwd: state, env: {} };
+  const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shell: { cwd: state }, env: {} };
   const provider = createProvider(fakeModel(server, 'anthropic'), { retry: { baseDelayMs: 1 } });
   return new Agent({ provider, tools: [echo], system: 'test', ctx, maxRounds });
 }

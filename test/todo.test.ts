@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env });
+const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env });
 
 describe('todo tool', () => {
   it('replaces the whole list and renders it compactly', async () => {

@@ -41,7 +41,7 @@ describe('trace', () => {
   it('logs a real run: run_start first, every event with run_id, ts and root, no deltas and no user pieces', async () => {
     const at = new Date(2025, 4, 6, 10, 0, 0);
     const trace = openTrace({ ...base, stateDir: state, runId: 'run-1', clock: () => at })!;
-    const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shellCwd: state, env: {} };
+    const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shell: { cwd: state }, env: {} };
     const provider = createProvider(fakeModel(server, 'openai', { price: { input: 1, output: 2 } }), { retry: { baseDelayMs: 1 } });
     const agent = new Agent({ provider, tools: [write], system: 'test', ctx });
     agent.on((e) => trace.write(e));

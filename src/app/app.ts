@@ -28,7 +28,8 @@ import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs, type Trace } from '../session/trace.js';
 import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
-import type { AgentEvent, JsonSchema, ModelConfig, NoticeEvent, NoticeCode, PermissionMode, SandboxLevel, ToolContext } from '../types.js';
+import type { AgentEvent, JsonSchema, ModelConfig, NoticeEvent, NoticeCode, PermissionMode, SandboxLevel, ToolSession } from '../types.js';
+import { plainBash } from '../util/process.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
@@ -125,22 +126,29 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
 
   if (mode === 'auto' && sandbox === 'off') warnUnsandboxed();
   const childEnv = filterEnv(env);
-  const wrap = (level: SandboxLevel) => makeWrapCommand(level, { root, home: env.HOME, configDir: config });
-  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: childEnv, wrapCommand: wrap(sandbox) };
+  const jobs = new JobManager();
+  const ctx: ToolSession = {
+    root,
+    files: new Map(),
+    shell: { cwd: root },
+    env: childEnv,
+    provider: () => agent.provider,
+    // Follows /sandbox: the level in force when the command runs.
+    wrapCommand: (command, cwd) => (makeWrapCommand(sandbox, { root, home: env.HOME, configDir: config }) ?? plainBash)(command, cwd),
+    jobs,
+  };
 
   const asker: { ask?: (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer> } = {};
   const home = env.HOME || homedir();
   const approvals = approvalsFile(config);
   const rules = attempt(() => ({ allow: [...effective.allow, ...loadApprovals(approvals, root)].map(parseRule), deny: effective.deny.map(parseRule) }));
   const policy = approvalStep({
-    policyInput: () => ({ mode, rules, root, home, configDir: config, cwd: ctx.shellCwd, path: childEnv.PATH }),
+    policyInput: () => ({ mode, rules, root, home, configDir: config, cwd: ctx.shell.cwd, path: childEnv.PATH }),
     ask: args.print ? undefined : (req, signal) => (asker.ask ? asker.ask(req, signal) : Promise.resolve({ answer: 'no' as const })),
     approvalsFile: approvals,
     setMode: (m) => changeMode(m),
   });
 
-  const jobs = new JobManager();
-  jobs.attach(ctx);
   const todo = new TodoList((items) => session.saveState({ todo: items }));
   const reminder = new TodoReminder(todo);
   const memory = loadMemory(state, root);
@@ -192,7 +200,6 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: opts.outputSchema,
   });
-  ctx.provider = () => agent.provider;
 
   // Consumers of the event stream: the session file and the trace.
   const onWriteError = (code: NoticeCode) => (err: Error) => notify(code, { msg: err.message, file: session.file });
@@ -279,7 +286,6 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     setSandbox(level: SandboxLevel): boolean {
       if (sandboxOff && level !== 'off') return false;
       sandbox = level;
-      (ctx as { wrapCommand?: ToolContext['wrapCommand'] }).wrapCommand = wrap(level);
       return true;
     },
     /** Continues a saved session: `true` for the last one of this directory. Throws ConfigError. */

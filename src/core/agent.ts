@@ -19,7 +19,7 @@ import type {
   ProviderEvent,
   Tool,
   ToolCallBlock,
-  ToolContext,
+  ToolSession,
   TurnStopReason,
   Usage,
   UserBlock,
@@ -29,7 +29,8 @@ export type AgentConfig = {
   provider: Provider;
   tools: Tool[];
   system: string;
-  ctx: ToolContext;
+  /** What every tool call gets besides the turn's signal. */
+  ctx: ToolSession;
   maxRounds?: number;
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
@@ -96,7 +97,6 @@ export class Agent {
 
   /** Runs one user message to completion. Contract: never throws for provider or tool failures. */
   async send(text: string, signal: AbortSignal = new AbortController().signal): Promise<TurnResult> {
-    this.config.ctx.signal = signal;
     this.emit({ type: 'turn_start', text });
     this.appendUser([{ type: 'text', text }]);
     let rounds = 0;
@@ -287,7 +287,7 @@ export class Agent {
       let end = i + 1;
       if (this.isRead(calls[i]!)) while (end < calls.length && this.isRead(calls[end]!)) end++;
       const batch = calls.slice(i, end);
-      runs.push(...(await mapLimit(batch, READ_CONCURRENCY, (call) => runTool(call, runner, cutOff))));
+      runs.push(...(await mapLimit(batch, READ_CONCURRENCY, (call) => runTool(call, runner, signal, cutOff))));
       i = end;
     }
     return runs;

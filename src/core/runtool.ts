@@ -9,14 +9,14 @@ import type {
   BeforeToolCall,
   Tool,
   ToolCallBlock,
-  ToolContext,
   ToolOutput,
   ToolResultBlock,
+  ToolSession,
 } from '../types.js';
 
 export type ToolRunner = {
   tools: ReadonlyMap<string, Tool>;
-  ctx: ToolContext;
+  ctx: ToolSession;
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
   emit: (event: AgentEvent) => void;
@@ -51,10 +51,9 @@ async function precheck(call: ToolCallBlock, tool: Tool | undefined, runner: Too
   return validateArgs(tool.parameters, call.input);
 }
 
-async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, cutOff: boolean): Promise<ToolOutput> {
+async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, signal: AbortSignal, cutOff: boolean): Promise<ToolOutput> {
   const problem = await precheck(call, tool, runner, cutOff);
   if (problem || !tool) return errorOutput(problem ?? 'unknown tool');
-  const { signal } = runner.ctx;
   if (runner.beforeToolCall) {
     const decision = await runner.beforeToolCall(call, tool, signal);
     runner.emit({ type: 'permission', id: call.id, name: call.name, ...decision });
@@ -63,7 +62,7 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
   if (signal.aborted) return errorOutput(INTERRUPTED);
   let result: ToolOutput;
   try {
-    result = await tool.run(call.input, runner.ctx);
+    result = await tool.run(call.input, { ...runner.ctx, signal });
   } catch (err) {
     result = errorOutput(`${call.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -73,17 +72,17 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
 }
 
 /**
- * Runs one call and emits its tool_call and tool_result events.
+ * Runs one call and emits its tool_call and tool_result events; `signal` is the turn's.
  * `cutOff`: the reply carrying this call stopped at max_tokens, so unparsable arguments were truncated.
  */
-export async function runTool(call: ToolCallBlock, runner: ToolRunner, cutOff = false): Promise<ToolRun> {
+export async function runTool(call: ToolCallBlock, runner: ToolRunner, signal: AbortSignal, cutOff = false): Promise<ToolRun> {
   const tool = runner.tools.get(call.name);
   const mainArg = tool?.mainArg && call.invalidJson === undefined ? safeMainArg(tool, call.input) : undefined;
   runner.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input, mainArg });
   const started = Date.now();
   let result: ToolOutput;
   try {
-    result = await execute(call, tool, runner, cutOff);
+    result = await execute(call, tool, runner, signal, cutOff);
   } catch (err) {
     // Hooks and decisions are not tools: a throw there is a bug, still never a crash of the loop.
     result = errorOutput(`${call.name} could not run: ${err instanceof Error ? err.message : String(err)}`);

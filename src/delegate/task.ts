@@ -4,7 +4,7 @@
 // writes, runs commands or fetches, so nothing it reads can make it act.
 
 import { Agent } from '../core/agent.js';
-import type { BeforeToolCall, ProviderError, Tool, ToolContext, ToolOutput, Usage } from '../types.js';
+import type { BeforeToolCall, ProviderError, Tool, ToolContext, ToolOutput, ToolSession, Usage } from '../types.js';
 
 export type TaskOptions = {
   /** The sub-agent's tools (read_file, list_files, search). Only `read` tools are ever given to it. */
@@ -33,7 +33,7 @@ async function runTask(args: TaskArgs, ctx: ToolContext, opts: TaskOptions): Pro
   if (!provider) return fail('task needs a model, and none is available to this tool');
   // Its own read records: a file the sub-agent read is still unread for the main conversation,
   // which has not seen it and so must not overwrite it.
-  const subCtx: ToolContext = { root: ctx.root, signal: ctx.signal, files: new Map(), shellCwd: ctx.root, env: ctx.env, provider: () => provider };
+  const subCtx: ToolSession = { root: ctx.root, files: new Map(), shell: { cwd: ctx.root }, env: ctx.env, provider: () => provider };
   const rounds = opts.maxRounds ?? DEFAULT_ROUNDS;
   const agent = new Agent({
     provider,

@@ -1,7 +1,8 @@
 // The bash tool: runs one command in its own process group, in the persistent shell cwd, and
 // returns its interleaved output, capped, with the exit code. Owns process lifetime (timeouts,
-// interrupts, stray background children) and how a command is spawned; must not decide whether a
-// command may run. `background: true` hands the command to the context's job manager (jobs.ts).
+// interrupts, stray background children) and the shell's working directory (ctx.shell, which
+// only this tool moves); must not decide whether a command may run. `background: true` hands the
+// command to the context's jobs (jobs.ts). Keeps no state of its own between calls.
 
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
@@ -14,17 +15,6 @@ const MAX_TIMEOUT_S = 600;
 /** After the shell exits, how long its pipes may stay open (a backgrounded child holds them). */
 const PIPE_GRACE_MS = 250;
 
-/** Starts a command as a background job and reports it to the model; jobs.ts registers one per context. */
-export type StartBackground = (command: string, ctx: ToolContext) => Promise<ToolOutput>;
-
-// Keyed by context: ToolContext (types.ts) has no field for the job manager, and one agent has one context.
-const backgrounds = new WeakMap<ToolContext, StartBackground>();
-
-/** Lets bash calls running with `ctx` take `background: true`. */
-export function allowBackground(ctx: ToolContext, start: StartBackground): void {
-  backgrounds.set(ctx, start);
-}
-
 type BashArgs = { command: string; timeout?: number; description?: string; background?: boolean };
 
 type Ending = { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null } | { kind: 'timeout' } | { kind: 'abort' } | { kind: 'spawn'; message: string };
@@ -34,15 +24,15 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
   if (args.command.includes('\0')) return { output: 'command contains a NUL byte', isError: true };
   const timeoutS = Math.min(MAX_TIMEOUT_S, Math.max(1, Number(args.timeout) || DEFAULT_TIMEOUT_S));
   const notes: string[] = [];
-  const cwdOk = await stat(ctx.shellCwd).then((st) => st.isDirectory(), () => false);
-  if (!cwdOk || !inside(ctx.root, ctx.shellCwd)) {
-    notes.push(`[the working directory ${ctx.shellCwd} is gone; this command ran in ${ctx.root}]`);
-    ctx.shellCwd = ctx.root;
+  const shell = ctx.shell;
+  const cwdOk = await stat(shell.cwd).then((st) => st.isDirectory(), () => false);
+  if (!cwdOk || !inside(ctx.root, shell.cwd)) {
+    notes.push(`[the working directory ${shell.cwd} is gone; this command ran in ${ctx.root}]`);
+    shell.cwd = ctx.root;
   }
   if (args.background) {
-    const start = backgrounds.get(ctx);
-    if (!start) return { output: 'background jobs are not available here; run the command without background', isError: true };
-    const started = await start(args.command, ctx);
+    if (!ctx.jobs) return { output: 'background jobs are not available here; run the command without background', isError: true };
+    const started = await ctx.jobs.startForModel(args.command, ctx);
     return notes.length ? { ...started, output: [...notes, started.output].join('\n') } : started;
   }
   // The EXIT trap reports where the shell ended, on fd 3, behind a token the command cannot know
@@ -53,10 +43,10 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
   const started = Date.now();
   const { ending, output, cwd, lingered } = await runScript(script, ctx, timeoutS, token);
   const secs = Math.round((Date.now() - started) / 100) / 10;
-  if (cwd && inside(ctx.root, cwd)) ctx.shellCwd = cwd;
+  if (cwd && inside(ctx.root, cwd)) shell.cwd = cwd;
   else if (cwd) {
     notes.push(`[the command ended in ${cwd}, outside the workspace; the next command starts in ${ctx.root}]`);
-    ctx.shellCwd = ctx.root;
+    shell.cwd = ctx.root;
   }
   if (lingered) notes.push('[background processes still holding the output were stopped when the command ended]');
   const body = [output.replace(ANSI, '').replace(/\n$/, '') || '(no output)', ...notes];

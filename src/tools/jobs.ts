@@ -5,10 +5,9 @@
 
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
-import { allowBackground } from './bash.js';
 import { ANSI, KILL_GRACE_MS, shellQuote, signalGroup, spawnInGroup } from '../util/process.js';
 import { countNewlines } from '../util/cap.js';
-import type { Tool, ToolContext, ToolOutput } from '../types.js';
+import type { BackgroundJobs, Tool, ToolContext, ToolOutput } from '../types.js';
 
 /** Unread output bytes kept per job; past this the oldest go, and the next read says how many lines. */
 export const JOB_BUFFER_BYTES = 1 << 20;
@@ -142,8 +141,8 @@ class Job {
   }
 }
 
-/** The background jobs of one session. */
-export class JobManager {
+/** The background jobs of one session; tools reach it as the context's `jobs`. */
+export class JobManager implements BackgroundJobs {
   private readonly jobs = new Map<number, Job>();
   private lastId = 0;
 
@@ -152,11 +151,6 @@ export class JobManager {
     const job = new Job(++this.lastId, command, ctx);
     this.jobs.set(job.id, job);
     return job.info();
-  }
-
-  /** Lets the bash tool running with `ctx` start jobs here (`background: true`). */
-  attach(ctx: ToolContext): void {
-    allowBackground(ctx, (command, c) => this.startForModel(command, c));
   }
 
   list(): JobInfo[] {
@@ -198,7 +192,8 @@ export class JobManager {
     for (const job of this.jobs.values()) job.signal('SIGKILL');
   }
 
-  private async startForModel(command: string, ctx: ToolContext): Promise<ToolOutput> {
+  /** bash `background: true`: starts the job, waits briefly for its first lines, and reports them. */
+  async startForModel(command: string, ctx: ToolContext): Promise<ToolOutput> {
     const running = [...this.jobs.values()].filter((j) => j.state.kind === 'running').length;
     if (running >= MAX_RUNNING) return { output: `${running} jobs are running already; stop one with the job tool first`, isError: true };
     const { id } = this.start(command, ctx);

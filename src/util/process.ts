@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { capOutput, countNewlines, OUTPUT_CAP } from './cap.js';
-import type { ToolContext } from '../types.js';
+import type { ToolContext, WrapCommand } from '../types.js';
 
 /** Bytes of output kept at each end; the middle of a runaway output is counted, not stored. */
 const KEEP_BYTES = 128 * 1024;
@@ -74,12 +74,16 @@ export function killGroup(pid: number): void {
 /** Single-quotes `text` for bash. */
 export const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
+/** Runs a command with bash as it is, outside any sandbox. */
+export const plainBash: WrapCommand = (command) => ({ file: 'bash', args: ['-c', command] });
+
 /**
  * Spawns `script` with bash as the leader of a new process group, in the shell cwd, with the
  * context's environment, through the sandbox when one is set; `fds` pipes from fd 1 up.
  */
 export function spawnInGroup(script: string, ctx: ToolContext, fds: number): ChildProcess {
-  const { file, args } = ctx.wrapCommand ? ctx.wrapCommand(script, ctx.shellCwd) : { file: 'bash', args: ['-c', script] };
+  const cwd = ctx.shell.cwd;
+  const { file, args } = (ctx.wrapCommand ?? plainBash)(script, cwd);
   const stdio: ('ignore' | 'pipe')[] = ['ignore', ...Array<'pipe'>(fds).fill('pipe')];
-  return spawn(file, args, { cwd: ctx.shellCwd, env: ctx.env, stdio, detached: true });
+  return spawn(file, args, { cwd, env: ctx.env, stdio, detached: true });
 }
