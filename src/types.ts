@@ -205,6 +205,32 @@ export type Decision =
   | { decision: 'allow'; reason?: string; code?: string; destructive?: string }
   | { decision: 'deny'; reason: string; code?: string };
 
+/**
+ * A question about one tool call for the user: exactly what runs or is touched, why it asks
+ * (`reasonCode`, translated by the interface with `reasonParams`), and what "always" would save.
+ */
+export type AskRequest = {
+  tool: string;
+  input: Record<string, unknown>;
+  /** Exactly what will run or be touched: the command (hidden characters made visible), path or URL. */
+  display: string;
+  reasonCode: string;
+  reasonParams: Record<string, string>;
+  /** What "always" saves; empty when no rule can allow this call (then do not offer "always"). */
+  suggestedRules: string[];
+  /** It destroys work (git reset --hard, rm -rf ~ …): show it prominently. */
+  destructive: boolean;
+};
+
+/** The user's answer about a call: y, n (with a reason for the model), always (save a rule), auto (switch modes). */
+export type AskAnswer = { answer: 'yes' } | { answer: 'no'; reason?: string } | { answer: 'always' } | { answer: 'auto' };
+
+/** The user's answer about a plan (exit_plan). */
+export type PlanVerdict = { approved: true } | { approved: false; feedback?: string };
+
+/** What waits for the user: a tool call to allow, or a plan to approve. */
+export type Approval = { kind: 'call'; callId: string; request: AskRequest } | { kind: 'plan'; plan: string };
+
 /** The one decision point between the loop and the rules (permissions, hooks, confirmations). */
 export type BeforeToolCall = (call: ToolCallBlock, tool: Tool, signal: AbortSignal) => Promise<Decision>;
 
@@ -278,6 +304,8 @@ export type AgentEvent =
   | NoticeEvent
   /** A hook failed; `blocked`: it was a PreToolUse hook, so the call was refused (fail closed). */
   | { type: 'hook_failed'; event: HookEvent; command: string; failure: CommandFailure; stderr: string; blocked: boolean }
+  /** Something waits for the user's answer, given by id (App.answer); a cancelled turn drops it. */
+  | { type: 'approval'; id: string; approval: Approval }
   /** The `verify:` command ran after a write; `failure` absent means it passed. */
   | { type: 'verify'; command: string; secs: number; failure?: CommandFailure }
   | { type: 'message'; message: Message }

@@ -1,10 +1,12 @@
 // The app in-process over a fake model server, checking what its wiring promises: the loop's
-// events and the app's own (hook failures, notices) are one stream that the trace records.
+// events and the app's own (hook failures, notices) are one stream that the trace records;
+// questions are events answered by id; every mode change goes through setMode, resume included.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import type { AgentEvent } from '../src/types.js';
 import { createApp } from '../src/app/app.js';
 import { parseArgs } from '../src/app/args.js';
 import { logsDir } from '../src/session/trace.js';
@@ -53,6 +55,48 @@ describe('one event stream', () => {
     expect(lines[hook]).toEqual({ ...failed, run_id: expect.any(String), ts: expect.any(String), root: p.work });
     expect(lines[hook - 1]).toMatchObject({ type: 'tool_call', id: 'b1' });
     expect(lines[hook + 1]).toMatchObject({ type: 'permission', id: 'b1', decision: 'deny' });
+    expect(server.violations).toEqual([]);
+  });
+});
+
+describe('questions are events answered by id', () => {
+  it('a call that asks waits for answer(); "always" saves its rule and allows it', async () => {
+    const p = await place();
+    const app = await createApp(parseArgs(['-C', p.work, '--sandbox', 'off']), { env: p.env });
+    onTestFinished(() => app.close());
+    const events: AgentEvent[] = [];
+    app.on((e) => {
+      events.push(e);
+      if (e.type === 'approval') app.answer(e.id, { answer: 'always' });
+    });
+    server.enqueue({ toolCalls: [{ id: 'n1', name: 'bash', input: { command: 'touch made.txt' } }] }, { text: 'Done.' });
+    await app.send('make a file', new AbortController().signal);
+    const asked = events.find((e) => e.type === 'approval');
+    expect(asked).toMatchObject({ type: 'approval', id: 'approval-1', approval: { kind: 'call', callId: 'n1', request: { tool: 'bash', display: 'touch made.txt', suggestedRules: ['bash(touch made.txt *)'] } } });
+    expect(events.find((e) => e.type === 'permission')).toMatchObject({ id: 'n1', decision: 'allow', code: 'user_always' });
+    const approvals = JSON.parse(readFileSync(join(p.env.XDG_CONFIG_HOME, 'feiyu', 'approvals.json'), 'utf8'));
+    expect(approvals).toEqual({ version: 1, projects: { [p.work]: { allow: ['bash(touch made.txt *)'] } } });
+    expect(app.answer('approval-1', { answer: 'yes' })).toBe(false);
+  });
+});
+
+describe('one writer per state variable', () => {
+  it('resume switches the mode through setMode: a plan approved afterwards restores the mode before it', async () => {
+    const p = await place();
+    const first = await createApp(parseArgs(['-C', p.work, '--sandbox', 'off', '--mode', 'plan']), { env: p.env });
+    server.enqueue({ text: 'Planning.' });
+    await first.send('plan it', new AbortController().signal);
+    await first.close();
+
+    const app = await createApp(parseArgs(['-C', p.work, '--sandbox', 'off']), { env: p.env });
+    onTestFinished(() => app.close());
+    app.setMode('auto');
+    await app.resume(first.session.id);
+    expect(app.mode).toBe('plan');
+    app.on((e) => e.type === 'approval' && e.approval.kind === 'plan' && app.answer(e.id, { approved: true }));
+    server.enqueue({ toolCalls: [{ name: 'exit_plan', input: { plan: '1. Do it' } }] }, { text: 'Doing it.' });
+    expect(await app.send('go on', new AbortController().signal)).toMatchObject({ stopReason: 'end', text: 'Doing it.' });
+    expect(app.mode).toBe('auto');
     expect(server.violations).toEqual([]);
   });
 });

@@ -6,11 +6,11 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { approvalStep, type ApprovalOptions } from '../src/app/approval.js';
+import { ApprovalDesk, approvalStep } from '../src/app/approval.js';
 import { loadApprovals } from '../src/safety/approvals.js';
-import { checkCall, judge, type AskAnswer, type AskRequest, type PolicyInput } from '../src/safety/policy.js';
+import { checkCall, judge, type PolicyInput } from '../src/safety/policy.js';
 import { parseRule } from '../src/safety/rules.js';
-import type { PermissionMode, Tool, ToolCallBlock, ToolKind } from '../src/types.js';
+import type { AgentEvent, AskAnswer, AskRequest, PermissionMode, Tool, ToolCallBlock, ToolKind } from '../src/types.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-perm-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -35,7 +35,7 @@ const TOOLS = {
 type ToolName = keyof typeof TOOLS;
 const call = (name: ToolName, input: Record<string, unknown>): ToolCallBlock => ({ type: 'tool_call', id: 'c1', name, input });
 
-type Setup = { mode?: PermissionMode; rules?: { allow: string[]; deny: string[] }; root?: string; approvalsFile?: string; ask?: ApprovalOptions['ask'] };
+type Setup = { mode?: PermissionMode; rules?: { allow: string[]; deny: string[] }; root?: string; approvalsFile?: string; ask?: (req: AskRequest) => Promise<AskAnswer> };
 
 let approvalsCounter = 0;
 /** The app's approval step over the policy, as the app wires it: rules parsed, saved answers loaded. */
@@ -47,9 +47,16 @@ function setup(over: Setup = {}) {
   const allow = [...(over.rules?.allow ?? []), ...loadApprovals(approvalsFile, ws)].map(parseRule);
   const rules = { allow, deny: (over.rules?.deny ?? []).map(parseRule) };
   const input = (): PolicyInput => ({ mode, rules, root: ws, home, configDir, cwd: ws, path: '/usr/bin:/bin' });
+  // The interface's part: it sees the question on the event stream and answers it by id.
+  const ask = over.ask;
+  const desk = ask
+    ? new ApprovalDesk((e: AgentEvent) => {
+        if (e.type === 'approval' && e.approval.kind === 'call') void ask(e.approval.request).then((a) => desk!.answer(e.id, a), () => {});
+      })
+    : undefined;
   const step = approvalStep({
     policyInput: input,
-    ask: over.ask,
+    desk,
     approvalsFile,
     setMode: (m) => {
       modeChanges.push(m);
@@ -362,13 +369,27 @@ describe('asking the user', () => {
   it('an abort while asking cancels the call', async () => {
     const controller = new AbortController();
     const { decide } = setup({
-      ask: (_req, signal) =>
-        new Promise((_resolve, reject) => {
-          signal.addEventListener('abort', () => reject(new Error('aborted')));
-          controller.abort();
-        }),
+      ask: () => {
+        controller.abort();
+        return new Promise(() => {});
+      },
     });
     expect(await decide('bash', { command: 'npm test' }, controller.signal)).toEqual({ decision: 'deny', code: 'cancelled', reason: 'Cancelled by the user before it ran.' });
+  });
+
+  it('questions wait by id: an answer of the other kind or for no question is refused', async () => {
+    const events: AgentEvent[] = [];
+    const desk = new ApprovalDesk((e) => events.push(e));
+    const request: AskRequest = { tool: 'bash', input: { command: 'make' }, display: 'make', reasonCode: 'exec', reasonParams: {}, suggestedRules: [], destructive: false };
+    const call = desk.ask({ kind: 'call', callId: 'c1', request }, new AbortController().signal);
+    const plan = desk.ask({ kind: 'plan', plan: '1. do it' }, new AbortController().signal);
+    expect(events).toEqual([
+      { type: 'approval', id: 'approval-1', approval: { kind: 'call', callId: 'c1', request } },
+      { type: 'approval', id: 'approval-2', approval: { kind: 'plan', plan: '1. do it' } },
+    ]);
+    expect([desk.answer('approval-1', { approved: true }), desk.answer('approval-2', { answer: 'yes' }), desk.answer('approval-9', { answer: 'yes' })]).toEqual([false, false, false]);
+    expect([desk.answer('approval-2', { approved: false, feedback: 'smaller' }), desk.answer('approval-1', { answer: 'no' }), desk.answer('approval-1', { answer: 'yes' })]).toEqual([true, true, false]);
+    expect(await Promise.all([call, plan])).toEqual([{ answer: 'no' }, { approved: false, feedback: 'smaller' }]);
   });
 });
 

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
-import { exitPlanTool, PLAN_APPROVED, type PlanOptions, type PlanVerdict } from '../src/tools/plan.js';
+import { exitPlanTool, PLAN_APPROVED, type PlanOptions } from '../src/tools/plan.js';
 import { createProvider } from '../src/providers/stream.js';
-import type { AgentEvent, PermissionMode, ToolContext } from '../src/types.js';
+import type { AgentEvent, PermissionMode, PlanVerdict, ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 
 let server: FakeServer;

@@ -57,7 +57,7 @@ export type CompactResult = {
 // Estimates
 
 /** Tokens of a text or a history: about 4 ASCII characters a token, images at a flat rate. */
-export function estimateTokens(input: Message[] | string): number {
+export function estimateTokens(input: readonly Message[] | string): number {
   if (typeof input === 'string') return estimateText(input);
   let tokens = 0;
   for (const message of input) {

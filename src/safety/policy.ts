@@ -9,25 +9,13 @@ import { inside } from '../util/paths.js';
 import { ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
 import { checkSecretPath, secretRefusal } from './secrets.js';
 import { realPath } from './bash/expand.js';
-import type { PermissionMode, Tool, ToolCallBlock } from '../types.js';
-
-export type AskAnswer = { answer: 'yes' } | { answer: 'no'; reason?: string } | { answer: 'always' } | { answer: 'auto' };
+import type { AskAnswer, AskRequest, PermissionMode, Tool, ToolCallBlock } from '../types.js';
 
 /** Why the user is asked; the interface translates it with `reasonParams`. */
 export type AskReasonCode = BashReasonCode | 'destructive' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule';
 
-export type AskRequest = {
-  tool: string;
-  input: Record<string, unknown>;
-  /** Exactly what will run or be touched: the command (hidden characters made visible), path or URL. */
-  display: string;
-  reasonCode: AskReasonCode;
-  reasonParams: Record<string, string>;
-  /** What "always" saves; empty when no rule can allow this call (then do not offer "always"). */
-  suggestedRules: string[];
-  /** It destroys work (git reset --hard, rm -rf ~ …): show it prominently. */
-  destructive: boolean;
-};
+/** The policy's question: an AskRequest (types.ts) whose reason is one of its codes. */
+export type PolicyAsk = AskRequest & { reasonCode: AskReasonCode };
 
 export type AllowCode = 'read' | 'meta' | 'allowlist' | 'rule' | 'auto_mode' | 'user_yes' | 'user_always' | 'user_auto';
 export type DenyCode = 'secret' | 'deny_rule' | 'plan_mode' | 'readonly_mode' | 'headless' | 'user_no' | 'cancelled';
@@ -56,7 +44,7 @@ export type PolicyInput = {
 };
 
 /** A decision, or a question for the user. */
-export type Verdict = PolicyDecision | { decision: 'ask'; request: AskRequest };
+export type Verdict = PolicyDecision | { decision: 'ask'; request: PolicyAsk };
 
 /** Tools that reach the network ask in default mode whatever their kind. */
 const isNetwork = (input: Record<string, unknown>): boolean => typeof input.url === 'string';
@@ -175,7 +163,7 @@ function allowedByRules(allow: readonly Rule[], tool: string, subject: Subject, 
 
 type AskContext = { opaqueDeny: boolean; destructive: string | undefined; allow: readonly Rule[]; places: Places };
 
-function request(call: ToolCallBlock, tool: Tool, subject: Subject, o: AskContext): AskRequest {
+function request(call: ToolCallBlock, tool: Tool, subject: Subject, o: AskContext): PolicyAsk {
   const { destructive } = o;
   const base = { tool: tool.name, input: call.input, destructive: destructive !== undefined };
   switch (subject.kind) {

@@ -3,9 +3,7 @@
 // with the plan as its result. Must not ask the user itself or set the mode other than through
 // the injected callbacks.
 
-import type { Tool } from '../types.js';
-
-export type PlanVerdict = { approved: true } | { approved: false; feedback?: string };
+import type { PlanVerdict, Tool } from '../types.js';
 
 export type PlanOptions = {
   /** Shows the plan and asks the user (the REPL). Absent: headless, the run ends with the plan. */

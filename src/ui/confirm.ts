@@ -7,10 +7,8 @@ import { resolve } from 'node:path';
 import { visible } from '../safety/bash/analysis.js';
 import { hasKey, t } from '../i18n/index.js';
 import type { LineInput } from './input.js';
-import type { AskAnswer, AskRequest } from '../safety/policy.js';
 import { inside } from '../util/paths.js';
-import type { PlanVerdict } from '../tools/plan.js';
-import type { FileChange } from '../types.js';
+import type { AskAnswer, AskRequest, FileChange, PlanVerdict } from '../types.js';
 import { color, type Renderer } from './render.js';
 
 export type Io = { ui: Renderer; input: LineInput; app?: { root: string } };

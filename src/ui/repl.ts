@@ -10,7 +10,7 @@ import { approvePlan, askPermission } from './confirm.js';
 import { History } from './history.js';
 import { t } from '../i18n/index.js';
 import { LineInput } from './input.js';
-import { PERMISSION_MODES } from '../types.js';
+import { PERMISSION_MODES, type AgentEvent } from '../types.js';
 import { Renderer } from './render.js';
 import { UndoStack } from './undo.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
@@ -48,13 +48,12 @@ export class Repl implements Session {
       onCycleMode: () => this.cycleMode(),
     });
     app.on((event) => {
+      if (event.type === 'approval') return void this.approve(event);
       // Notices can come between turns (a failed write): above the prompt then.
       if (event.type === 'notice') this.abovePrompt(() => this.ui.handle(event));
       else this.ui.handle(event);
       this.undo.observe(event);
     });
-    app.setAsker((req, signal) => askPermission(this, req, signal));
-    app.setPlanApprover((plan, signal) => approvePlan(this, plan, signal));
   }
 
   /** Runs until the user leaves. */
@@ -81,6 +80,17 @@ export class Repl implements Session {
     } finally {
       this.running = undefined;
       await this.ui.settle();
+    }
+  }
+
+  /** Puts a question of the running turn to the user and hands the answer back; Ctrl+C declines it. */
+  private async approve({ id, approval }: Extract<AgentEvent, { type: 'approval' }>): Promise<void> {
+    const signal = this.running?.signal;
+    if (!signal || signal.aborted) return;
+    try {
+      this.app.answer(id, approval.kind === 'call' ? await askPermission(this, approval.request, signal) : await approvePlan(this, approval.plan, signal));
+    } catch {
+      this.app.answer(id, approval.kind === 'call' ? { answer: 'no' } : { approved: false });
     }
   }
 

@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Completer } from 'node:readline';
-import { ConfigError } from '../../app/app.js';
+import { ConfigError } from '../../app/config.js';
 import { clearCommand, compactCommand, contextCommand, costCommand, memoryCommand, resumeCommand, undoCommand } from './session.js';
 import { getLang, setLang, t, type MessageKey } from '../../i18n/index.js';
 import { unsandboxedWhy } from '../../i18n/explain.js';

@@ -2,7 +2,7 @@
 // /undo and /memory. Each prints through the Renderer and asks through the Io of the Session.
 
 import { spawnSync } from 'node:child_process';
-import { ConfigError } from '../../app/app.js';
+import { ConfigError } from '../../app/config.js';
 import type { Session } from './session-type.js';
 import { estimateTokens } from '../../core/compact.js';
 import { confirm } from '../confirm.js';
@@ -78,7 +78,7 @@ export async function resumeCommand(_arg: string, s: Session): Promise<void> {
 }
 
 /** Tokens of the tool results in `messages`, and of everything else. */
-function conversationTokens(messages: Message[]): { results: number; rest: number } {
+function conversationTokens(messages: readonly Message[]): { results: number; rest: number } {
   let results = 0;
   for (const m of messages) for (const b of m.content) if (b.type === 'tool_result') results += estimateTokens(b.content);
   return { results, rest: Math.max(0, estimateTokens(messages) - results) };
@@ -110,7 +110,7 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
 
 export async function undoCommand(_arg: string, s: Session): Promise<void> {
   const { ui } = s;
-  const result = await s.undo.undo(s.app.ctx.files);
+  const result = await s.undo.undo(s.app.files);
   if (!result) return ui.note(t('undo.nothing'));
   if (result.restored.length) {
     ui.line(ui.paint(color.green, t('undo.restored', { files: result.restored.join(', ') })));
