@@ -184,10 +184,35 @@ export interface Tool<A = any> {
   description: string;
   parameters: JsonSchema;
   kind: ToolKind;
-  /** The argument the interface shows on the tool's line (a path, a command, a pattern). */
-  mainArg?: (args: A) => string;
+  /**
+   * What a call is about, from its arguments alone (they may be malformed: check types). The
+   * interface names the call by it, the policy judges its path, command or URL, compaction stubs
+   * and confirmations use it. Absent: the call is named by its tool alone.
+   */
+  describe?: (args: A) => CallDescription;
   run(args: A, ctx: ToolContext): Promise<ToolOutput>;
 }
+
+/** A tool call in its own words; `title` is the line the interface shows after the tool's name. */
+export type CallDescription = {
+  title: string;
+  /** The file or folder it reads or changes, as the model gave it. */
+  path?: string;
+  /** The shell command it runs. */
+  command?: string;
+  /** The URL it reaches. */
+  url?: string;
+  preview?: CallPreview;
+};
+
+/**
+ * What a call will do, shown before it does: a replacement in a file, a whole file written, or
+ * lines (a todo list as it will read).
+ */
+export type CallPreview =
+  | { kind: 'edit'; path: string; before: string; after: string }
+  | { kind: 'write'; path: string; content: string }
+  | { kind: 'lines'; lines: string[] };
 
 // ---------------------------------------------------------------------------------------------
 // Permissions
@@ -220,6 +245,8 @@ export type AskRequest = {
   suggestedRules: string[];
   /** It destroys work (git reset --hard, rm -rf ~ …): show it prominently. */
   destructive: boolean;
+  /** What the call would change, for the user to see before answering. */
+  preview?: CallPreview;
 };
 
 /** The user's answer about a call: y, n (with a reason for the model), always (save a rule), auto (switch modes). */
@@ -286,7 +313,8 @@ export type AgentEvent =
   | { type: 'thinking_delta'; text: string }
   | { type: 'toolcall_start'; id: string; name: string }
   | { type: 'toolcall_delta'; id: string; json: string }
-  | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; mainArg?: string }
+  /** `title` and `preview` come from the tool's describe(). */
+  | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; title?: string; preview?: CallPreview }
   | { type: 'permission'; id: string; name: string; decision: 'allow' | 'deny'; reason?: string; code?: string; destructive?: string }
   | {
       type: 'tool_result';

@@ -10,7 +10,11 @@ import { ApprovalDesk, approvalStep } from '../src/app/approval.js';
 import { loadApprovals } from '../src/safety/approvals.js';
 import { checkCall, judge, type PolicyInput } from '../src/safety/policy.js';
 import { parseRule } from '../src/safety/rules.js';
-import type { AgentEvent, AskAnswer, AskRequest, PermissionMode, Tool, ToolCallBlock, ToolKind } from '../src/types.js';
+import { coreTools } from '../src/tools/index.js';
+import { exitPlanTool } from '../src/tools/plan.js';
+import { TodoList, todoTool } from '../src/tools/todo.js';
+import { webFetchTool } from '../src/tools/web.js';
+import type { AgentEvent, AskAnswer, AskRequest, PermissionMode, Tool, ToolCallBlock } from '../src/types.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-perm-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -22,15 +26,17 @@ mkdirSync(join(home, '.ssh'), { recursive: true });
 for (const f of ['src/a.ts', 'src/lib/b.ts', 'README.md', '.env']) writeFileSync(join(root, f), 'x');
 symlinkSync(join(root, '.env'), join(root, 'innocent.txt'));
 
-const tool = (name: string, kind: ToolKind): Tool => ({ name, kind, description: '', parameters: {}, run: async () => ({ output: '' }) });
+/** The real tools as the policy sees them (name, kind, describe), with nothing to run. */
+const policyView = (real: Tool): Tool => ({ name: real.name, kind: real.kind, describe: real.describe, description: '', parameters: {}, run: async () => ({ output: '' }) });
+const byName = Object.fromEntries([...coreTools(), webFetchTool({ allowPrivate: [] }), todoTool(new TodoList()), exitPlanTool({ restoreMode: () => {}, inPlanMode: () => true })].map((t) => [t.name, policyView(t)]));
 const TOOLS = {
-  read_file: tool('read_file', 'read'),
-  write_file: tool('write_file', 'write'),
-  edit_file: tool('edit_file', 'write'),
-  bash: tool('bash', 'exec'),
-  web_fetch: tool('web_fetch', 'exec'),
-  todo: tool('todo', 'meta'),
-  exit_plan: tool('exit_plan', 'meta'),
+  read_file: byName.read_file!,
+  write_file: byName.write_file!,
+  edit_file: byName.edit_file!,
+  bash: byName.bash!,
+  web_fetch: byName.web_fetch!,
+  todo: byName.todo!,
+  exit_plan: byName.exit_plan!,
 };
 type ToolName = keyof typeof TOOLS;
 const call = (name: ToolName, input: Record<string, unknown>): ToolCallBlock => ({ type: 'tool_call', id: 'c1', name, input });
@@ -101,6 +107,16 @@ describe('the policy alone', () => {
     });
     expect(modeChanges).toEqual([]);
     expect(() => statSync(join(base, 'pure'))).toThrow();
+  });
+
+  it('a question carries what the call would change, as the call describes itself', async () => {
+    const { verdict } = setup();
+    const edit = await verdict('edit_file', { path: 'src/a.ts', old_string: 'x', new_string: 'y' });
+    const write = await verdict('write_file', { path: 'new.md', content: '# New' });
+    expect([edit, write].map((v) => v.decision === 'ask' && v.request.preview)).toEqual([
+      { kind: 'edit', path: 'src/a.ts', before: 'x', after: 'y' },
+      { kind: 'write', path: 'new.md', content: '# New' },
+    ]);
   });
 
   it('judges a known subject from plain inputs, without the file system', () => {

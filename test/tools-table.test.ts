@@ -21,7 +21,7 @@ describe('coreTools', () => {
   });
 
   it('names the argument the interface shows', () => {
-    const shown = coreTools().map((t) => t.mainArg?.({ path: 'src/a.ts', pattern: 'x', command: 'ls' }));
+    const shown = coreTools().map((t) => t.describe?.({ path: 'src/a.ts', pattern: 'x', command: 'ls' }).title);
     expect(shown).toEqual(['src/a.ts', 'src/a.ts x', 'x', 'src/a.ts', 'src/a.ts', 'ls']);
   });
 });

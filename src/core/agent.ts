@@ -7,6 +7,7 @@ import { costOf } from '../providers/models.js';
 import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './runtool.js';
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
 import { Emitter } from '../util/emitter.js';
+import { describeCall } from '../util/calls.js';
 import { zeroUsage } from '../types.js';
 import type {
   AfterToolCall,
@@ -195,6 +196,7 @@ export class Agent {
       signal,
       force: opts.force,
       emit: (e) => this.emit(e),
+      titleOf: (call) => describeCall(this.tools.get(call.name), call.input)?.title,
     });
     if (!result) return null;
     if (result.usage) this.countUsage(result.usage, result.usageEstimated === true, false);

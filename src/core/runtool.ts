@@ -2,6 +2,7 @@
 // Whatever goes wrong becomes a tool result the model can act on; nothing here throws.
 
 import { capOutput } from '../util/cap.js';
+import { describeCall } from '../util/calls.js';
 import { validateArgs } from './schema.js';
 import type {
   AfterToolCall,
@@ -77,8 +78,8 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
  */
 export async function runTool(call: ToolCallBlock, runner: ToolRunner, signal: AbortSignal, cutOff = false): Promise<ToolRun> {
   const tool = runner.tools.get(call.name);
-  const mainArg = tool?.mainArg && call.invalidJson === undefined ? safeMainArg(tool, call.input) : undefined;
-  runner.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input, mainArg });
+  const about = call.invalidJson === undefined ? describeCall(tool, call.input) : undefined;
+  runner.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input, ...(about && { title: about.title }), ...(about?.preview && { preview: about.preview }) });
   const started = Date.now();
   let result: ToolOutput;
   try {
@@ -105,12 +106,4 @@ export async function runTool(call: ToolCallBlock, runner: ToolRunner, signal: A
   if (result.endTurn && !isError) run.endTurn = result.endTurn;
   if (result.sideUsage) run.sideUsage = result.sideUsage;
   return run;
-}
-
-function safeMainArg(tool: Tool, input: Record<string, unknown>): string | undefined {
-  try {
-    return tool.mainArg?.(input);
-  } catch {
-    return undefined;
-  }
 }

@@ -81,7 +81,7 @@ export function taskTool(opts: TaskOptions): Tool<TaskArgs> {
       additionalProperties: false,
     },
     kind: 'read',
-    mainArg: (a) => a.description ?? a.prompt.slice(0, 60),
+    describe: (a) => ({ title: a.description ?? a.prompt.slice(0, 60) }),
     run: (args, ctx) => runTask(args, ctx, opts),
   };
 }

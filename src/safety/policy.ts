@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { analyzeBash, visible, type BashAnalysis, type BashReasonCode } from './bash/analysis.js';
 import { inside } from '../util/paths.js';
+import { describeCall } from '../util/calls.js';
 import { ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
 import { checkSecretPath, secretRefusal } from './secrets.js';
 import { realPath } from './bash/expand.js';
@@ -46,9 +47,6 @@ export type PolicyInput = {
 /** A decision, or a question for the user. */
 export type Verdict = PolicyDecision | { decision: 'ask'; request: PolicyAsk };
 
-/** Tools that reach the network ask in default mode whatever their kind. */
-const isNetwork = (input: Record<string, unknown>): boolean => typeof input.url === 'string';
-
 /** What a call is about, as found on the file system (realpaths, the bash analysis). */
 export type Subject =
   | { kind: 'bash'; command: string; analysis: BashAnalysis }
@@ -62,25 +60,23 @@ export async function checkCall(call: ToolCallBlock, tool: Tool, input: PolicyIn
 }
 
 /**
- * What the call touches. Reads the file system only (realpaths through symlinks, the bash
- * analysis's look-ups); the judgement that follows reads nothing.
+ * What the call touches, as the call describes itself (Tool.describe): a command, a URL (which
+ * asks in default mode whatever the tool's kind), a path, or else its title. Reads the file system
+ * only (realpaths through symlinks, the bash analysis's look-ups); the judgement reads nothing.
  */
 export async function subjectOf(call: ToolCallBlock, tool: Tool, where: Omit<PolicyInput, 'mode' | 'rules'>): Promise<Subject> {
-  const input = call.input;
-  if (tool.kind === 'exec' && typeof input.command === 'string') {
-    const analysis = await analyzeBash(input.command, { root: where.root, cwd: where.cwd, home: where.home, configDir: where.configDir, path: where.path });
-    return { kind: 'bash', command: input.command, analysis };
+  const about = describeCall(tool, call.input);
+  if (tool.kind === 'exec' && about?.command !== undefined) {
+    const analysis = await analyzeBash(about.command, { root: where.root, cwd: where.cwd, home: where.home, configDir: where.configDir, path: where.path });
+    return { kind: 'bash', command: about.command, analysis };
   }
-  if (isNetwork(input)) {
-    const url = input.url as string;
-    return { kind: 'network', url, host: URL.canParse(url) ? new URL(url).hostname : url };
-  }
-  if (typeof input.path === 'string' || tool.kind === 'read') {
-    const given = typeof input.path === 'string' && input.path ? input.path : '.';
+  if (about?.url !== undefined) return { kind: 'network', url: about.url, host: URL.canParse(about.url) ? new URL(about.url).hostname : about.url };
+  if (about?.path !== undefined) {
+    const given = about.path || '.';
     const expanded = given === '~' || given.startsWith('~/') ? where.home + given.slice(1) : given;
     return { kind: 'path', abs: realPath(resolve(where.root, expanded)), shown: given };
   }
-  return { kind: 'other', shown: tool.mainArg?.(input) ?? JSON.stringify(input) };
+  return { kind: 'other', shown: about?.title ?? JSON.stringify(call.input) };
 }
 
 /**
@@ -165,7 +161,8 @@ type AskContext = { opaqueDeny: boolean; destructive: string | undefined; allow:
 
 function request(call: ToolCallBlock, tool: Tool, subject: Subject, o: AskContext): PolicyAsk {
   const { destructive } = o;
-  const base = { tool: tool.name, input: call.input, destructive: destructive !== undefined };
+  const preview = describeCall(tool, call.input)?.preview;
+  const base = { tool: tool.name, input: call.input, destructive: destructive !== undefined, ...(preview && { preview }) };
   switch (subject.kind) {
     case 'bash': {
       const { analysis } = subject;

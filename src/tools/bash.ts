@@ -137,6 +137,6 @@ export const bash: Tool<BashArgs> = {
     additionalProperties: false,
   },
   kind: 'exec',
-  mainArg: (a) => a.command,
+  describe: (a) => ({ title: a.command, command: a.command }),
   run: bashTool,
 };

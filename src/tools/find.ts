@@ -246,6 +246,9 @@ async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<ToolOutpu
   return { output: lines.join('\n'), summary: { key: 'matches', n: result.total } };
 }
 
+/** The folder a search covers: the one given, else the workspace. */
+const folderOf = (path: unknown): string => (typeof path === 'string' && path ? path : '.');
+
 export const listFiles: Tool<ListArgs> = {
   name: 'list_files',
   description: `List files matching a glob, sorted. Skips .git, node_modules and .gitignore'd files. At most ${MAX_FILES}.`,
@@ -258,7 +261,7 @@ export const listFiles: Tool<ListArgs> = {
     additionalProperties: false,
   },
   kind: 'read',
-  mainArg: (a) => [a.path, a.pattern].filter(Boolean).join(' ') || '.',
+  describe: (a) => ({ title: [a.path, a.pattern].filter(Boolean).join(' ') || '.', path: folderOf(a.path) }),
   run: listFilesTool,
 };
 
@@ -277,6 +280,6 @@ export const search: Tool<SearchArgs> = {
     additionalProperties: false,
   },
   kind: 'read',
-  mainArg: (a) => a.pattern,
+  describe: (a) => ({ title: a.pattern, path: folderOf(a.path) }),
   run: searchTool,
 };

@@ -305,7 +305,7 @@ export const readFileTool: Tool<ReadArgs> = {
     additionalProperties: false,
   },
   kind: 'read',
-  mainArg: (a) => a.path,
+  describe: (a) => ({ title: a.path, path: a.path }),
   run: runRead,
 };
 
@@ -320,7 +320,7 @@ export const writeFileTool: Tool<WriteArgs> = {
     additionalProperties: false,
   },
   kind: 'write',
-  mainArg: (a) => a.path,
+  describe: (a) => ({ title: a.path, path: a.path, ...(typeof a.content === 'string' && { preview: { kind: 'write', path: a.path, content: a.content } }) }),
   run: runWrite,
 };
 
@@ -340,6 +340,10 @@ export const editFileTool: Tool<EditArgs> = {
     additionalProperties: false,
   },
   kind: 'write',
-  mainArg: (a) => a.path,
+  describe: (a) => ({
+    title: a.path,
+    path: a.path,
+    ...(typeof a.old_string === 'string' && typeof a.new_string === 'string' && { preview: { kind: 'edit', path: a.path, before: a.old_string, after: a.new_string } }),
+  }),
   run: runEdit,
 };

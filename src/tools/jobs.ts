@@ -254,7 +254,7 @@ export function jobTool(manager: JobManager): Tool<JobArgs> {
       additionalProperties: false,
     },
     kind: 'meta',
-    mainArg: (a) => (a.id === undefined ? a.action : `${a.action} ${a.id}`),
+    describe: (a) => ({ title: a.id === undefined ? a.action : `${a.action} ${a.id}` }),
     async run(args) {
       if (args.action === 'list') {
         const jobs = manager.list();

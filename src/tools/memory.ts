@@ -136,7 +136,7 @@ export function rememberTool(stateDir: string): Tool<RememberArgs> {
       additionalProperties: false,
     },
     kind: 'meta',
-    mainArg: (a) => a.note,
+    describe: (a) => ({ title: a.note }),
     async run(args, ctx) {
       const problem = addNote(stateDir, ctx.root, args.scope, args.note);
       if (problem) return { output: problem, isError: true };

@@ -30,6 +30,12 @@ function problemWith(items: unknown): string | null {
   return null;
 }
 
+const MARKS: Record<TodoStatus, string> = { done: '[x]', in_progress: '[>]', pending: '[ ]' };
+
+function renderItems(items: readonly TodoItem[]): string[] {
+  return items.map((item) => `${MARKS[item.status]} ${item.content}`);
+}
+
 /** The session's todo list. Contract: `items` is plain JSON, saved with the session and given back to restore(). */
 export class TodoList {
   items: TodoItem[] = [];
@@ -56,8 +62,7 @@ export class TodoList {
 
   /** `[x] done`, `[>] in progress`, `[ ] pending`, one item a line. */
   render(): string {
-    const marks: Record<TodoStatus, string> = { done: '[x]', in_progress: '[>]', pending: '[ ]' };
-    return this.items.map((item) => `${marks[item.status]} ${item.content}`).join('\n');
+    return renderItems(this.items).join('\n');
   }
 }
 
@@ -83,7 +88,10 @@ export function todoTool(list: TodoList): Tool<{ items: TodoItem[] }> {
       additionalProperties: false,
     },
     kind: 'meta',
-    mainArg: (a) => `${a.items.filter((item) => item.status === 'done').length}/${a.items.length}`,
+    describe: (a) => ({
+      title: `${a.items.filter((item) => item.status === 'done').length}/${a.items.length}`,
+      preview: { kind: 'lines', lines: renderItems(a.items.map((item) => ({ content: String(item.content).trim(), status: item.status }))) },
+    }),
     async run(args) {
       const problem = list.set(args.items);
       if (problem) return { output: problem, isError: true };

@@ -354,7 +354,7 @@ export function webFetchTool(opts: { allowPrivate: string[] }): Tool<WebArgs> {
       additionalProperties: false,
     },
     kind: 'exec',
-    mainArg: (a) => a.url,
+    describe: (a) => ({ title: a.url, url: a.url }),
     async run(args, ctx) {
       let url: URL;
       try {

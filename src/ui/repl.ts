@@ -37,7 +37,7 @@ export class Repl implements Session {
 
   constructor(private readonly o: ReplOptions) {
     const app = (this.app = o.app);
-    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals, todo: () => app.todo.render() }, app.env);
+    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals }, app.env);
     this.undo = new UndoStack(app.root);
     this.input = new LineInput({
       input: o.input,
