@@ -134,6 +134,12 @@ export type Summary =
   | { key: 'ok' }
   | { key: 'not_approved' };
 
+/** A failed call's result: what went wrong, worded for the model, and anything else it carries. */
+export const toolError = (output: string, extra: Omit<ToolOutput, 'output' | 'isError'> = {}): ToolOutput => ({ ...extra, output, isError: true });
+
+/** What the model is told of a tool: its name, description and parameters, nothing else. */
+export const specOf = ({ name, description, parameters }: Tool): ToolSpec => ({ name, description, parameters });
+
 export type FileChange = { path: string; before: string | null; after: string };
 
 /** The version of a file as the agent last read or wrote it. */

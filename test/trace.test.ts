@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
-import { dayOf, logsDir, openTrace, pruneLogs } from '../src/session/trace.js';
+import { logsDir, openTrace, pruneLogs } from '../src/session/trace.js';
+import { localDate } from '../src/util/text.js';
 import type { Tool, ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 
@@ -111,7 +112,7 @@ describe('trace', () => {
     const dir = logsDir(state);
     mkdirSync(dir, { recursive: true });
     const now = new Date(2025, 2, 31, 12, 0);
-    const daysAgo = (n: number) => dayOf(new Date(2025, 2, 31 - n));
+    const daysAgo = (n: number) => localDate(new Date(2025, 2, 31 - n));
     for (const n of [0, 29, 30, 31, 90]) writeFileSync(join(dir, `${daysAgo(n)}.jsonl`), '{}\n');
     writeFileSync(join(dir, 'notes.txt'), 'mine');
     expect(pruneLogs(state, 30, now)).toBe(2);

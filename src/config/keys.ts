@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { writePrivateJson } from '../util/jsonfile.js';
+import { isObject, writePrivateJson } from '../util/jsonfile.js';
 import { lookupModel } from '../providers/models.js';
 import type { ModelConfig, WireFormat } from '../types.js';
 
@@ -145,7 +145,6 @@ function checkKeysFile(file: string, data: unknown): KeysFile {
   return data as KeysFile;
 }
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /**

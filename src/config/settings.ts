@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePrivateJson } from '../util/jsonfile.js';
+import { isObject, writePrivateJson } from '../util/jsonfile.js';
 import { configDir } from './keys.js';
 import { ruleError } from '../safety/rules.js';
 import { HOOK_EVENTS, PERMISSION_MODES, SANDBOX_LEVELS, type HookEvent, type PermissionMode, type SandboxLevel } from '../types.js';
@@ -75,7 +75,6 @@ export function saveUserSettings(patch: Settings, env: NodeJS.ProcessEnv = proce
 }
 
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const oneOf = (values: readonly string[]): string => values.map((v) => JSON.stringify(v)).join(', ');
 
 /** The first problem with a settings object, as "field: problem", or null. Unknown keys are allowed. */

@@ -8,7 +8,7 @@ import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './run
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
 import { Emitter } from '../util/emitter.js';
 import { describeCall } from '../util/calls.js';
-import { zeroUsage } from '../types.js';
+import { specOf, zeroUsage } from '../types.js';
 import type {
   AfterToolCall,
   AgentEvent,
@@ -210,7 +210,7 @@ export class Agent {
   }
 
   private toolSpecs() {
-    return [...this.tools.values()].map(({ name, description, parameters }) => ({ name, description, parameters }));
+    return [...this.tools.values()].map(specOf);
   }
 
   private async request(round: number, signal: AbortSignal): Promise<Reply> {

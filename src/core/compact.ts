@@ -5,7 +5,8 @@
 
 import { estimateTokens as estimateText } from '../util/tokens.js';
 import { relPath } from '../util/paths.js';
-import { zeroUsage, type AgentEvent, type FileVersion, type ImageBlock, type Message, type Provider, type ProviderError, type ToolCallBlock, type ToolResultBlock, type Usage, type UserBlock } from '../types.js';
+import { oneShot, type OneShotResult } from '../util/oneshot.js';
+import type { AgentEvent, FileVersion, ImageBlock, Message, Provider, ToolCallBlock, ToolResultBlock, Usage, UserBlock } from '../types.js';
 
 /** Compact before a request would pass this share of the context window… */
 export const COMPACT_AT = 0.75;
@@ -181,14 +182,6 @@ Keep names, paths, commands, numbers and error messages exact. Be concise.`;
 const SUMMARY_PREFACE = 'This is a summary of our earlier conversation, made to save context; the full history is no longer available.\n\n';
 const ACKNOWLEDGEMENT = 'Understood. I have the summary of our earlier conversation and will continue from it.';
 
-export type SummaryResult = {
-  text: string;
-  stopReason: 'end' | 'tool_use' | 'max_tokens' | 'error' | 'aborted';
-  usage: Usage;
-  usageEstimated: boolean;
-  error?: ProviderError;
-};
-
 /**
  * One request, without tools, that summarises `messages`. The history is rendered as text, newest
  * first into the budget, so the request fits the window whatever the history's size; the oldest
@@ -198,23 +191,13 @@ export async function summarize(
   provider: Provider,
   messages: Message[],
   opts: { contextWindow: number; focus?: string; signal?: AbortSignal; emit?: (event: AgentEvent) => void; titleOf?: TitleOf },
-): Promise<SummaryResult> {
+): Promise<OneShotResult> {
   const maxTokens = Math.min(provider.config.maxOutputTokens, SUMMARY_MAX_TOKENS, Math.floor(opts.contextWindow / 8));
   const focus = opts.focus?.trim() ? `\nPay particular attention to: ${opts.focus.trim()}` : '';
   const instructions = SUMMARY_INSTRUCTIONS + focus;
   const budget = Math.floor(opts.contextWindow * TARGET) - maxTokens - estimateText(SUMMARY_SYSTEM + instructions);
   const text = `<conversation>\n${renderHistory(messages, budget, opts.titleOf)}\n</conversation>\n\n${instructions}`;
-  const request = { system: SUMMARY_SYSTEM, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text }] }], tools: [], maxTokens };
-  for await (const event of provider.stream(request, opts.signal)) {
-    if (event.type === 'retry') opts.emit?.(event);
-    if (event.type !== 'done') continue;
-    const summary = event.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('').trim();
-    const result: SummaryResult = { text: summary, stopReason: event.stopReason, usage: event.usage, usageEstimated: event.usageEstimated === true };
-    if (event.error) result.error = event.error;
-    return result;
-  }
-  // Unreachable by the Provider contract.
-  return { text: '', stopReason: 'error', usage: zeroUsage(), usageEstimated: false };
+  return oneShot(provider, { system: SUMMARY_SYSTEM, text, maxTokens, signal: opts.signal, onRetry: opts.emit });
 }
 
 /** The history as text, newest messages first into `budget` tokens; what does not fit is cut from the oldest end. */

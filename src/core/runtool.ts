@@ -4,6 +4,7 @@
 import { capOutput } from '../util/cap.js';
 import { describeCall } from '../util/calls.js';
 import { validateArgs } from './schema.js';
+import { toolError } from '../types.js';
 import type {
   AfterToolCall,
   AgentEvent,
@@ -32,10 +33,6 @@ export function interruptedResult(call: ToolCallBlock): ToolResultBlock {
   return { type: 'tool_result', callId: call.id, content: INTERRUPTED, isError: true };
 }
 
-function errorOutput(output: string): ToolOutput {
-  return { output, isError: true };
-}
-
 /** Checks that come before any decision: the tool exists and its arguments make sense. */
 async function precheck(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, cutOff: boolean): Promise<string | null> {
   if (!tool) {
@@ -54,18 +51,18 @@ async function precheck(call: ToolCallBlock, tool: Tool | undefined, runner: Too
 
 async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, signal: AbortSignal, cutOff: boolean): Promise<ToolOutput> {
   const problem = await precheck(call, tool, runner, cutOff);
-  if (problem || !tool) return errorOutput(problem ?? 'unknown tool');
+  if (problem || !tool) return toolError(problem ?? 'unknown tool');
   if (runner.beforeToolCall) {
     const decision = await runner.beforeToolCall(call, tool, signal);
     runner.emit({ type: 'permission', id: call.id, name: call.name, ...decision });
-    if (decision.decision === 'deny') return errorOutput(`Permission denied: ${decision.reason}`);
+    if (decision.decision === 'deny') return toolError(`Permission denied: ${decision.reason}`);
   }
-  if (signal.aborted) return errorOutput(INTERRUPTED);
+  if (signal.aborted) return toolError(INTERRUPTED);
   let result: ToolOutput;
   try {
     result = await tool.run(call.input, { ...runner.ctx, signal });
   } catch (err) {
-    result = errorOutput(`${call.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    result = toolError(`${call.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
   result = { ...result, output: capOutput(result.output) };
   if (runner.afterToolCall) result = await runner.afterToolCall(call, tool, result, signal);
@@ -86,7 +83,7 @@ export async function runTool(call: ToolCallBlock, runner: ToolRunner, signal: A
     result = await execute(call, tool, runner, signal, cutOff);
   } catch (err) {
     // Hooks and decisions are not tools: a throw there is a bug, still never a crash of the loop.
-    result = errorOutput(`${call.name} could not run: ${err instanceof Error ? err.message : String(err)}`);
+    result = toolError(`${call.name} could not run: ${err instanceof Error ? err.message : String(err)}`);
   }
   const isError = result.isError === true;
   runner.emit({

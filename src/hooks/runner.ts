@@ -3,8 +3,7 @@
 // outside the sandbox, in the workspace, each with a timeout. Must not decide trust: the caller
 // passes only the hooks and verify commands that may run.
 
-import { spawn } from 'node:child_process';
-import { killGroup, OutputCollector, shellQuote } from '../util/process.js';
+import { runInGroup, shellQuote, type Ending } from '../util/process.js';
 import type { HookSpec } from '../config/settings.js';
 import type { AgentEvent, CommandFailure, Decision, HookEvent, ToolCallBlock, ToolOutput } from '../types.js';
 
@@ -14,8 +13,6 @@ const VERIFY_TIMEOUT_S = 120;
 const HOOK_CAP = 4000;
 /** Characters of a failed verify's output given to the model (head and tail). */
 const VERIFY_CAP = 6000;
-/** After the command exits, how long a background child may keep its output open. */
-const PIPE_GRACE_MS = 250;
 /** Tools after which verify runs: the file tools, not bash (that would test after every ls). */
 const VERIFIED_TOOLS = new Set(['write_file', 'edit_file']);
 
@@ -180,45 +177,21 @@ const firstLine = (text: string): string => text.trim().split('\n')[0]!.slice(0,
 
 type ShellOptions = { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; timeout: number; signal?: AbortSignal; cap?: number };
 
-/** Runs `script` with bash in its own process group; kills the group on timeout or abort. */
-function runShell(script: string, o: ShellOptions): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', script], { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    const out = new OutputCollector();
-    const err = new OutputCollector();
-    let ending: End | undefined;
-    let settled = false;
-    const stop = (why: End) => {
-      ending ??= why;
-      if (child.pid !== undefined) killGroup(child.pid);
-    };
-    const secs = o.timeout;
-    const timer = setTimeout(() => stop({ kind: 'timeout', secs }), secs * 1000);
-    const onAbort = () => stop({ kind: 'abort' });
-    if (o.signal?.aborted) onAbort();
-    else o.signal?.addEventListener('abort', onAbort, { once: true });
-    const finish = () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      o.signal?.removeEventListener('abort', onAbort);
-      for (const stream of child.stdio) stream?.destroy();
-      const cap = o.cap ?? HOOK_CAP;
-      resolve({ end: ending ?? { kind: 'spawn', message: 'no exit status' }, stdout: out.text(cap), stderr: err.text(cap) });
-    };
-    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
-    // A hook that does not read its input closes the pipe early: that is not a failure.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(o.stdin ?? '');
-    child.on('error', (e) => {
-      ending ??= { kind: 'spawn', message: e.message };
-      finish();
-    });
-    child.on('exit', (code, signal) => {
-      ending ??= signal ? { kind: 'signal', signal } : { kind: 'exit', code: code ?? 0 };
-      setTimeout(finish, PIPE_GRACE_MS);
-    });
-    child.on('close', finish);
-  });
+/** Runs `script` with bash in its own process group, outside the sandbox; a timeout or abort kills the group. */
+async function runShell(script: string, o: ShellOptions): Promise<Ran> {
+  const cap = o.cap ?? HOOK_CAP;
+  const run = await runInGroup(script, { cwd: o.cwd, env: o.env }, { stdin: o.stdin, timeoutMs: o.timeout * 1000, signal: o.signal, cap });
+  return { end: endOf(run.ending, o.timeout), stdout: run.stdout, stderr: run.stderr };
+}
+
+function endOf(ending: Ending, secs: number): End {
+  switch (ending.kind) {
+    case 'exit':
+      if (ending.signal) return { kind: 'signal', signal: ending.signal };
+      return ending.code === null ? { kind: 'spawn', message: 'no exit status' } : { kind: 'exit', code: ending.code };
+    case 'timeout':
+      return { kind: 'timeout', secs };
+    default:
+      return ending;
+  }
 }

@@ -56,18 +56,8 @@ export function noticeText(n: NoticeEvent, headless = false): string {
   return t(NOTICE_KEYS[n.code], params);
 }
 
-function failureText(f: CommandFailure): string {
-  switch (f.kind) {
-    case 'exit':
-      return t('fail.exit', { code: f.code });
-    case 'signal':
-      return t('fail.signal', { signal: f.signal });
-    case 'timeout':
-      return t('fail.timeout', { secs: f.secs });
-    case 'spawn':
-      return t('fail.spawn', { message: f.message });
-  }
-}
+/** How a hook or verify command failed: fail.exit {code}, fail.signal {signal}, fail.timeout {secs}, fail.spawn {message}. */
+const failureText = (f: CommandFailure): string => t(`fail.${f.kind}`, f);
 
 /** What the interface says about a notice, a failed hook or a verify run; undefined for other events. */
 export function explainEvent(event: AgentEvent, headless = false): string | undefined {

@@ -9,6 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Totals } from '../core/agent.js';
 import { imagePlaceholder } from '../core/compact.js';
 import { fileVersion } from '../util/paths.js';
+import { isObject } from '../util/jsonfile.js';
 import { interruptedResult } from '../core/runtool.js';
 import type { AgentEvent, FileVersion, Message, PermissionMode, ToolCallBlock, UserBlock } from '../types.js';
 
@@ -235,8 +236,6 @@ function parseRecord(line: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
-
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isHeader(v: unknown): v is SessionHeader {
   return (

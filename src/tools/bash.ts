@@ -6,22 +6,17 @@
 
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { ANSI, killGroup, OutputCollector, shellQuote, signalGroup, spawnInGroup } from '../util/process.js';
+import { ANSI, placeOf, runInGroup, shellQuote } from '../util/process.js';
 import { inside } from '../util/paths.js';
-import type { Tool, ToolContext, ToolOutput } from '../types.js';
+import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
-/** After the shell exits, how long its pipes may stay open (a backgrounded child holds them). */
-const PIPE_GRACE_MS = 250;
-
 type BashArgs = { command: string; timeout?: number; description?: string; background?: boolean };
 
-type Ending = { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null } | { kind: 'timeout' } | { kind: 'abort' } | { kind: 'spawn'; message: string };
-
 async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
-  if (typeof args.command !== 'string' || args.command.trim() === '') return { output: 'command is empty', isError: true };
-  if (args.command.includes('\0')) return { output: 'command contains a NUL byte', isError: true };
+  if (typeof args.command !== 'string' || args.command.trim() === '') return toolError('command is empty');
+  if (args.command.includes('\0')) return toolError('command contains a NUL byte');
   const timeoutS = Math.min(MAX_TIMEOUT_S, Math.max(1, Number(args.timeout) || DEFAULT_TIMEOUT_S));
   const notes: string[] = [];
   const shell = ctx.shell;
@@ -31,7 +26,7 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
     shell.cwd = ctx.root;
   }
   if (args.background) {
-    if (!ctx.jobs) return { output: 'background jobs are not available here; run the command without background', isError: true };
+    if (!ctx.jobs) return toolError('background jobs are not available here; run the command without background');
     const started = await ctx.jobs.startForModel(args.command, ctx);
     return notes.length ? { ...started, output: [...notes, started.output].join('\n') } : started;
   }
@@ -41,7 +36,10 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
   const token = `__feiyu_cwd_${randomBytes(8).toString('hex')}:`;
   const script = `trap 'printf "\\n${token}%s\\n" "$(pwd -P)" 2>/dev/null >&3' EXIT; exec 2>&1; eval ${shellQuote(args.command)}`;
   const started = Date.now();
-  const { ending, output, cwd, lingered } = await runScript(script, ctx, timeoutS, token);
+  const run = await runInGroup(script, placeOf(ctx), { timeoutMs: timeoutS * 1000, signal: ctx.signal, merge: true, fd3: true, reap: true });
+  const { ending, stdout: output, lingered } = run;
+  const at = run.fd3.lastIndexOf(token);
+  const cwd = at >= 0 ? run.fd3.slice(at + token.length).split('\n')[0] : undefined;
   const secs = Math.round((Date.now() - started) / 100) / 10;
   if (cwd && inside(ctx.root, cwd)) shell.cwd = cwd;
   else if (cwd) {
@@ -52,73 +50,19 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
   const body = [output.replace(ANSI, '').replace(/\n$/, '') || '(no output)', ...notes];
   switch (ending.kind) {
     case 'spawn':
-      return { output: `could not start bash: ${ending.message}`, isError: true };
+      return toolError(`could not start bash: ${ending.message}`);
     case 'timeout':
       body.push(`[timed out after ${timeoutS} s; the command and its child processes were killed]`);
-      return { output: body.join('\n'), isError: true, summary: { key: 'timeout', secs: timeoutS } };
+      return toolError(body.join('\n'), { summary: { key: 'timeout', secs: timeoutS } });
     case 'abort':
       body.push('[interrupted]');
-      return { output: body.join('\n'), isError: true };
+      return toolError(body.join('\n'));
     case 'exit': {
       const code = ending.code ?? 128;
       body.push(ending.signal ? `killed by signal ${ending.signal}` : `exit code ${code}`);
       return { output: body.join('\n'), isError: code !== 0 || ending.signal !== null, summary: { key: 'exit', code, secs } };
     }
   }
-}
-
-type Run = { ending: Ending; output: string; cwd?: string; lingered: boolean };
-
-/** Spawns the script in its own process group and settles once the shell is gone and its pipes are drained or cut. */
-function runScript(script: string, ctx: ToolContext, timeoutS: number, token: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const collector = new OutputCollector();
-    let report = '';
-    let ending: Ending | undefined;
-    let lingered = false;
-    let settled = false;
-    const child = spawnInGroup(script, ctx, 3);
-    const stop = (why: 'timeout' | 'abort'): void => {
-      ending ??= { kind: why };
-      if (child.pid !== undefined) killGroup(child.pid);
-    };
-    const timer = setTimeout(() => stop('timeout'), timeoutS * 1000);
-    const onAbort = (): void => stop('abort');
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener('abort', onAbort, { once: true });
-    const finish = (): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      ctx.signal.removeEventListener('abort', onAbort);
-      // Anything left in the group (a child that closed its output) goes too: it outlives no command.
-      if (child.pid !== undefined) killGroup(child.pid);
-      for (const stream of child.stdio) stream?.destroy();
-      const at = report.lastIndexOf(token);
-      const cwd = at >= 0 ? report.slice(at + token.length).split('\n')[0] : undefined;
-      resolve({ ending: ending ?? { kind: 'exit', code: null, signal: null }, output: collector.text(), cwd, lingered });
-    };
-    child.stdout?.on('data', (chunk: Buffer) => collector.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => collector.push(chunk));
-    child.stdio[3]?.on('data', (chunk: Buffer) => {
-      if (report.length < 1 << 16) report += chunk.toString('utf8');
-    });
-    child.on('error', (err) => {
-      ending ??= { kind: 'spawn', message: err.message };
-      finish();
-    });
-    child.on('exit', (code, signal) => {
-      ending ??= { kind: 'exit', code, signal };
-      // A backgrounded child keeps the pipes open after the shell is gone: give them a moment, then cut.
-      setTimeout(() => {
-        if (settled || child.pid === undefined) return;
-        lingered = ending?.kind === 'exit' && signalGroup(child.pid, 0);
-        killGroup(child.pid);
-        setTimeout(finish, PIPE_GRACE_MS);
-      }, PIPE_GRACE_MS);
-    });
-    child.on('close', finish);
-  });
 }
 
 export const bash: Tool<BashArgs> = {

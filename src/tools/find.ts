@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { relPath, resolveInWorkspace } from '../util/paths.js';
 import { SECRET_SEARCH_EXCLUDES } from '../safety/secrets.js';
-import type { Tool, ToolContext, ToolOutput } from '../types.js';
+import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types.js';
 
 const MAX_FILES = 500;
 const MAX_MATCHES = 200;
@@ -15,10 +15,6 @@ const MAX_COLUMNS = 300;
 /** Folders never walked below the starting folder; given as `path` they are searched all the same. */
 const SKIPPED = ['.git', 'node_modules'];
 const SECRET_GLOBS = SECRET_SEARCH_EXCLUDES.flatMap((g) => [`**/${g}`, `**/${g}/**`]);
-
-function fail(output: string): ToolOutput {
-  return { output, isError: true };
-}
 
 /** fast-glob follows "..", "/" and "~" out of its folder; a glob here only ever selects inside it. */
 function leavesFolder(glob: string): boolean {
@@ -81,12 +77,12 @@ type ListArgs = { pattern?: string; path?: string };
 
 async function listFilesTool(args: ListArgs, ctx: ToolContext): Promise<ToolOutput> {
   const pattern = args.pattern || '**/*';
-  if (leavesFolder(pattern)) return fail(`pattern ${pattern} reaches outside the folder; choose the folder with path and keep the pattern relative`);
+  if (leavesFolder(pattern)) return toolError(`pattern ${pattern} reaches outside the folder; choose the folder with path and keep the pattern relative`);
   const r = await resolveInWorkspace(ctx.root, args.path || '.');
-  if (!r.ok) return fail(r.error);
+  if (!r.ok) return toolError(r.error);
   const shown = relPath(ctx.root, r.real);
-  if (!r.exists) return fail(`folder ${shown} does not exist`);
-  if (!r.isDir) return fail(`${shown} is a file, not a folder; read it with read_file`);
+  if (!r.exists) return toolError(`folder ${shown} does not exist`);
+  if (!r.isDir) return toolError(`${shown} is a file, not a folder; read it with read_file`);
   const files = await walkFiles(ctx.root, r.real, pattern);
   if (files.length === 0) return { output: `No files match ${pattern} in ${shown}`, summary: { key: 'files', n: 0 } };
   const lines = files.slice(0, MAX_FILES);
@@ -230,16 +226,16 @@ export async function searchWithJs(q: SearchQuery): Promise<SearchResult> {
 type SearchArgs = { pattern: string; path?: string; glob?: string; ignore_case?: boolean };
 
 async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<ToolOutput> {
-  if (typeof args.pattern !== 'string' || args.pattern === '') return fail('pattern is empty');
-  if (args.glob && leavesFolder(args.glob)) return fail(`glob ${args.glob} reaches outside the folder; choose the folder with path`);
+  if (typeof args.pattern !== 'string' || args.pattern === '') return toolError('pattern is empty');
+  if (args.glob && leavesFolder(args.glob)) return toolError(`glob ${args.glob} reaches outside the folder; choose the folder with path`);
   const r = await resolveInWorkspace(ctx.root, args.path || '.');
-  if (!r.ok) return fail(r.error);
+  if (!r.ok) return toolError(r.error);
   const target = relPath(ctx.root, r.real);
-  if (!r.exists) return fail(`${target} does not exist`);
+  if (!r.exists) return toolError(`${target} does not exist`);
   const q: SearchQuery = { root: ctx.root, target, pattern: args.pattern, glob: args.glob || undefined, ignoreCase: args.ignore_case === true, signal: ctx.signal };
   const rgPath = process.env.FEIYU_RG_PATH || (await import('@vscode/ripgrep').then((m) => m.rgPath, () => ''));
   const result = (rgPath && (await searchWithRg(rgPath, q))) || (await searchWithJs(q));
-  if ('error' in result) return fail(result.error);
+  if ('error' in result) return toolError(result.error);
   if (result.total === 0) return { output: `No matches for ${args.pattern} in ${target}`, summary: { key: 'matches', n: 0 } };
   const lines = [...result.lines];
   if (result.total > lines.length) lines.push(`[… ${result.total - lines.length} more matching lines not shown; narrow the pattern, path or glob]`);

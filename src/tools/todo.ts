@@ -2,7 +2,7 @@
 // saves it, and a reminder sends the model back once per user message when it tries to finish with
 // items still open. Must not print: the REPL renders `items` when onChange fires.
 
-import type { Tool } from '../types.js';
+import { toolError, type Tool } from '../types.js';
 
 export type TodoStatus = 'pending' | 'in_progress' | 'done';
 export type TodoItem = { content: string; status: TodoStatus };
@@ -94,7 +94,7 @@ export function todoTool(list: TodoList): Tool<{ items: TodoItem[] }> {
     }),
     async run(args) {
       const problem = list.set(args.items);
-      if (problem) return { output: problem, isError: true };
+      if (problem) return toolError(problem);
       return { output: list.render() || '(the list is empty)' };
     },
   };

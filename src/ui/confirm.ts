@@ -8,6 +8,7 @@ import { visible } from '../safety/bash/analysis.js';
 import { hasKey, t } from '../i18n/index.js';
 import type { LineInput } from './input.js';
 import { inside } from '../util/paths.js';
+import { showCodePoints } from '../util/text.js';
 import type { AskAnswer, AskRequest, CallPreview, FileChange, PlanVerdict } from '../types.js';
 import { color, type Renderer } from './render.js';
 
@@ -51,7 +52,7 @@ const LOOKALIKE = /[\u0370-\u058f\u2010-\u2015\u2212\uff0d-\uff19\uff21-\uff3a\u
 
 /** What will run or be touched, with hidden characters and look-alikes shown as ⟨U+XXXX⟩. */
 export function shown(display: string): string {
-  return visible(display).replace(LOOKALIKE, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
+  return showCodePoints(visible(display), LOOKALIKE);
 }
 
 export function askPermission(io: Io, req: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
