@@ -7,11 +7,11 @@ import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { CliArgs } from './args.js';
-import { configDir, ConfigError as KeysError, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
+import { configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
 import { loadConventions, type Conventions } from '../config/conventions.js';
 import { loadSettings, type LoadedSettings } from '../config/settings.js';
 import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
-import { detectLang, t, type Lang, type MessageKey } from '../i18n/index.js';
+import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
 import { approvalsFile, loadApprovals } from '../safety/approvals.js';
 import { filterEnv } from '../safety/envfilter.js';
 import { parseRule, type Rule } from '../safety/rules.js';
@@ -27,7 +27,7 @@ export class ConfigError extends Error {}
 /** A coded error from the configuration or a session file, in the user's words. */
 export function configError(err: unknown): ConfigError {
   if (err instanceof ConfigError) return err;
-  if (err instanceof KeysError) return new ConfigError(t(`cfg.${err.code}` as MessageKey, err.params));
+  if (err instanceof Problem) return new ConfigError(problemText(err));
   if (err instanceof SessionError) return new ConfigError(t(`session.${err.code}` as MessageKey, err.params));
   return new ConfigError(err instanceof Error ? err.message : String(err));
 }

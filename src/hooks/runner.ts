@@ -4,6 +4,7 @@
 // passes only the hooks and verify commands that may run.
 
 import { runInGroup, shellQuote, type Ending } from '../util/process.js';
+import { Problem } from '../i18n/index.js';
 import type { HookSpec } from '../config/settings.js';
 import type { AgentEvent, CommandFailure, Decision, HookEvent, ToolCallBlock, ToolOutput } from '../types.js';
 
@@ -63,7 +64,7 @@ function compile(event: HookEvent, specs: HookSpec[]): Hook[] {
       // Anchored: "bash" must not also match a future "bash_session"; write "edit.*" for a family.
       return { ...spec, match: new RegExp(`^(?:${source})$`) };
     } catch (err) {
-      throw new Error(`hooks.${event}[${i}].matcher ${JSON.stringify(source)} is not a valid regular expression: ${(err as Error).message}`);
+      throw new Problem('hooks.matcher', { event, index: i, matcher: source, detail: (err as Error).message });
     }
   });
 }

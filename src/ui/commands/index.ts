@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import type { Completer } from 'node:readline';
 import { ConfigError } from '../../app/config.js';
 import { clearCommand, compactCommand, contextCommand, costCommand, memoryCommand, resumeCommand, undoCommand } from './session.js';
-import { getLang, setLang, t, type MessageKey } from '../../i18n/index.js';
+import { getLang, Problem, problemText, setLang, t, type MessageKey } from '../../i18n/index.js';
 import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
@@ -142,7 +142,7 @@ function langCommand(arg: string, s: Session): void {
   try {
     saveUserSettings({ lang: arg }, app.env);
   } catch (err) {
-    ui.fail(t('lang.not_saved', { msg: (err as Error).message }));
+    ui.fail(t('lang.not_saved', { msg: err instanceof Problem ? problemText(err) : (err as Error).message }));
   }
   s.refreshPrompt();
   ui.line(t('lang.set', { lang: t(arg === 'zh' ? 'lang.zh' : 'lang.en') }));
