@@ -9,16 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { fileVersion } from '../src/util/paths.js';
 import { createProvider } from '../src/providers/stream.js';
-import {
-  findLastSession,
-  findSession,
-  listSessions,
-  loadSession,
-  restoreFiles,
-  SessionError,
-  SessionWriter,
-  sessionsDir,
-} from '../src/session/store.js';
+import { findLastSession, findSession, listSessions } from '../src/session/listing.js';
+import { loadSession, restoreFiles, SessionError, SessionWriter, sessionsDir } from '../src/session/store.js';
 import type { Message, Tool, ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 

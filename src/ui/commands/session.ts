@@ -9,7 +9,7 @@ import { confirm } from '../confirm.js';
 import { costReport, formatCostReport } from '../../session/costreport.js';
 import { t } from '../../i18n/index.js';
 import { addNote, deleteNote, listNotes, notesFile } from '../../tools/memory.js';
-import { listSessions } from '../../session/store.js';
+import { listSessions } from '../../session/listing.js';
 import { specOf, type Message } from '../../types.js';
 import { color } from '../render.js';
 import { formatCost, localDateTime } from '../../util/text.js';
