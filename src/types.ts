@@ -1,5 +1,6 @@
 // The shared vocabulary of feiyu: messages, provider events, tools and agent events.
-// Owns only types and a few constants; imports nothing of ours, so every module may import it.
+// Owns only types, a few constants and one-line helpers over them (toolError, specOf); imports
+// nothing of ours, so every module may import it.
 
 // ---------------------------------------------------------------------------------------------
 // Conversation
