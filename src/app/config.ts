@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import type { CliArgs } from './args.js';
 import { configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
 import { loadConventions, type Conventions } from '../config/conventions.js';
-import { loadSettings, type LoadedSettings } from '../config/settings.js';
+import { loadSettings, type HookSpec, type LoadedSettings } from '../config/settings.js';
 import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
 import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
 import { approvalsFile, loadApprovals } from '../safety/approvals.js';
@@ -19,7 +19,6 @@ import { probeSandbox } from '../safety/sandbox.js';
 import { SessionError } from '../session/store.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
 import type { HookEvent, JsonSchema, ModelConfig, NoticeEvent, PermissionMode, SandboxLevel } from '../types.js';
-import type { HookSpec } from '../config/settings.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
