@@ -35,6 +35,7 @@ const write: Tool = {
   description: 'Writes a note.',
   parameters: { type: 'object', properties: { text: { type: 'string' } } },
   kind: 'write',
+  describe: (args: { text: string }) => ({ title: 'note.txt', path: 'note.txt', preview: { kind: 'write', path: 'note.txt', content: args.text } }),
   run: async (args: { text: string }) => ({ output: 'written', change: { path: 'note.txt', before: 'x'.repeat(5000), after: args.text } }),
 };
 
@@ -72,7 +73,8 @@ describe('trace', () => {
     expect(lines.every((l) => l.run_id === 'run-1' && l.ts === ts && l.root === ROOT)).toBe(true);
     expect(lines[1]).toEqual({ type: 'turn_start', text: 'write a note', run_id: 'run-1', ts, root: ROOT });
     expect(lines[3]).toMatchObject({ type: 'usage', input: 100, output: 20, cost: (100 + 40) / 1e6 });
-    expect(lines[5]).toMatchObject({ type: 'tool_call', name: 'write_note', input: { text: 'hello' } });
+    // The preview repeats the input: it is not logged twice.
+    expect(lines[5]).toEqual({ type: 'tool_call', id: 'w1', name: 'write_note', input: { text: 'hello' }, title: 'note.txt', run_id: 'run-1', ts, root: ROOT });
     // Whole files before and after an edit are not logged: their sizes are.
     expect(lines[6]).toMatchObject({ type: 'tool_result', name: 'write_note', output: 'written', change: { path: 'note.txt', beforeBytes: 5000, afterBytes: 5 } });
     expect(lines[9]).toMatchObject({ type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } });

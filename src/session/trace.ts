@@ -89,6 +89,15 @@ function forLog(event: AgentEvent): Record<string, unknown> | null {
     const { path, before, after } = event.change;
     return { ...event, change: { path, beforeBytes: before === null ? null : Buffer.byteLength(before), afterBytes: Buffer.byteLength(after) } };
   }
+  // A preview repeats the call's arguments (a whole file for write_file): the input is logged once.
+  if (event.type === 'tool_call' && event.preview) {
+    const { preview: _, ...call } = event;
+    return call;
+  }
+  if (event.type === 'approval' && event.approval.kind === 'call' && event.approval.request.preview) {
+    const { preview: _, ...request } = event.approval.request;
+    return { ...event, approval: { ...event.approval, request } };
+  }
   return event;
 }
 
