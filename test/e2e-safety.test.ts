@@ -1,22 +1,15 @@
 // Safety and the working tools through the real CLI against the fake model server: the headless
 // policy, hard denies in auto mode, the sandbox, project trust for hooks and verify:, plan mode.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/safety/sandbox.js';
-import { startCli, useCliFixture } from './cli-harness.js';
-import type { FakeServer } from './fake-server.js';
+import { useCliFixture } from './fixtures.js';
+import { alive, waitFor } from './scope.js';
 
-let server: FakeServer;
-let home: string;
-let work: string;
 const bwrapWorks = (await probeSandbox()).ok;
-
-useCliFixture('feiyu-safe', {}, (f) => ({ server, home, work } = f));
-
-
-const run = (args: string[]) => startCli(args, { cwd: work, home }).done;
+const { server, home, work, run, start } = await useCliFixture('feiyu-safe', {});
 
 /** The text of every tool result the model was sent in the last request. */
 function toolResults(): string[] {
@@ -131,36 +124,26 @@ describe('plan mode headless', () => {
 });
 
 describe('background jobs', () => {
-  /** Gone, or a zombie nobody reaped (this container's PID 1 does not reap). */
-  const gone = (pid: number) => {
-    try {
-      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] === 'Z';
-    } catch {
-      return true;
-    }
-  };
-
   it('are stopped when feiyu exits', async () => {
-    server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), call('bash', { command: 'sleep 0.3; cat job.pid' }), { text: 'started' });
+    server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), call('bash', { command: 'until [ -s job.pid ]; do sleep 0.05; done; cat job.pid' }), { text: 'started' });
     const r = await run(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off']);
     expect(r.code).toBe(0);
     const pid = Number(await readFile(join(work, 'job.pid'), 'utf8'));
     expect(pid).toBeGreaterThan(1);
-    for (const deadline = Date.now() + 5000; !gone(pid) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
-    expect(gone(pid)).toBe(true);
+    await waitFor(() => !alive(pid), `job ${pid} to end`);
   });
 
   it('are stopped when feiyu is hung up on (SIGHUP) mid-turn', async () => {
     server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), { text: 'still thinking', hang: true });
-    const cli = startCli(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off'], { cwd: work, home });
+    const cli = start(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off']);
     const file = join(work, 'job.pid');
-    for (const deadline = Date.now() + 10_000; !(existsSync(file) && server.requests.length >= 2) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
-    const pid = Number(await readFile(file, 'utf8'));
-    expect(gone(pid)).toBe(false);
+    await waitFor(() => existsSync(file) && server.requests.length === 2, 'the job to start and the second request');
+    // The shell may not have written its pid yet when the file appears.
+    const pid = await waitFor(async () => Number(await readFile(file, 'utf8')), 'the job to write its pid');
+    expect(alive(pid)).toBe(true);
     cli.child.kill('SIGHUP');
     await cli.done;
-    for (const deadline = Date.now() + 5000; !gone(pid) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
-    expect(gone(pid)).toBe(true);
+    await waitFor(() => !alive(pid), `job ${pid} to end`);
   });
 });
 

@@ -10,8 +10,10 @@
 //   expect(server.violations).toEqual([]);
 //   await server.close();
 //
-// Replies are served in order whatever the wire format of the request. `requests` and
-// `violations` are plain arrays: tests may read them and empty them (`length = 0`).
+// Test files use it through useFakeServer() (test/fixtures.ts), which also fails a test that
+// leaves replies unplayed or violations behind. Replies are served in order whatever the wire
+// format of the request. `requests` and `violations` are plain arrays: tests may read them and
+// empty them (`length = 0`).
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,8 +72,8 @@ export interface FakeServer {
   /** Requests the real APIs would reject (unanswered or orphan tool results), and script errors. */
   readonly violations: string[];
   enqueue(...replies: FakeReply[]): void;
-  /** Replies left in the queue. */
-  pending(): number;
+  /** Replies still queued, in order: a test that ends with some did not play its script out. */
+  unplayed(): FakeReply[];
   /** Forgets queued replies, recorded requests and violations (between tests). */
   reset(): void;
   close(): Promise<void>;
@@ -88,6 +90,7 @@ export async function startFakeServer(): Promise<FakeServer> {
   const server = createServer(async (req, res) => {
     res.on('error', () => {}); // a client that aborted mid-stream is normal here
     const raw = await readBody(req);
+    if (raw === null) return; // the client went away mid-request: nothing to answer, nothing it did wrong
     const format = PATHS[(req.url ?? '').split('?')[0]!];
     if (req.method !== 'POST' || !format) {
       violations.push(`unexpected request: ${req.method} ${req.url}`);
@@ -141,7 +144,7 @@ export async function startFakeServer(): Promise<FakeServer> {
     requests,
     violations,
     enqueue: (...replies) => void queue.push(...replies),
-    pending: () => queue.length,
+    unplayed: () => [...queue],
     reset: () => {
       queue.length = 0;
       requests.length = 0;
@@ -360,12 +363,14 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(JSON.stringify(body));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     req.on('data', (p: Buffer) => parts.push(p));
     req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', () => resolve('')); // the client went away; nothing will be answered
+    // The client went away before the end (a killed CLI): resolve() after 'end' changes nothing.
+    req.on('error', () => resolve(null));
+    req.on('close', () => resolve(null));
   });
 }
 

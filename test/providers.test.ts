@@ -3,28 +3,17 @@
 // never-throwing contract. Also checks the fake server itself (history checks, JSON replies).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProvider, type ProviderOptions } from '../src/providers/stream.js';
 import { estimateTokens } from '../src/util/tokens.js';
 import { describeFailure } from '../src/providers/retry.js';
 import type { Message, ModelConfig, Provider, ProviderEvent, ProviderRequest, ToolSpec, WireFormat } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel, startFakeServer } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
 type Done = Extract<ProviderEvent, { type: 'done' }>;
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-afterEach(() => {
-  // Emptied before checking, so one failing test does not fail the ones after it.
-  const violations = [...server.violations];
-  const pending = server.pending();
-  server.reset();
-  expect(violations).toEqual([]);
-  expect(pending).toBe(0);
-});
+const server = await useFakeServer();
 
 const FAST: ProviderOptions = { retry: { baseDelayMs: 5 } };
 const provider = (format: WireFormat, overrides: Partial<ModelConfig> = {}, retry = FAST.retry) =>
