@@ -226,3 +226,45 @@ describe('History', () => {
     expect(new History(file, 4).entries).toEqual(['five', 'six', 'seven', 'multi\nline']);
   });
 });
+
+describe('the waiting line on a terminal', () => {
+  const model = { name: 'm', provider: 'anthropic', model: 'x', contextWindow: 1000, maxOutputTokens: 100 } as ModelConfig;
+  const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** A renderer on a fake terminal whose model counts as silent after 200 ms; `since()` is what was drawn after the mark. */
+  function terminal() {
+    let out = '';
+    let mark = 0;
+    const ui = new Renderer({ write: (s: string) => (out += s), isTTY: true, columns: 120 }, { model: () => model, totals: () => totals, todo: () => '' }, { NO_COLOR: '1' }, { stallNoticeMs: 200 });
+    return { ui, mark: () => void (mark = out.length), since: () => out.slice(mark) };
+  }
+  /** Waits until `test` holds for what was drawn (the spinner draws every 100 ms), or gives up after 3 s. */
+  async function until(test: () => boolean): Promise<boolean> {
+    for (const deadline = Date.now() + 3000; Date.now() < deadline; await sleep(20)) if (test()) return true;
+    return false;
+  }
+
+  it('says how long the model has sent nothing, and stops saying it once data comes', async () => {
+    const t = terminal();
+    t.ui.handle({ type: 'turn_start', text: 'go' });
+    t.ui.handle({ type: 'request_start', round: 1, model: 'm' });
+    expect(await until(() => t.since().includes('waiting for the model (no data for 0 s)'))).toBe(true);
+    t.ui.handle({ type: 'thinking_delta', text: 'hmm' });
+    t.mark();
+    expect(await until(() => t.since().includes('thinking ·'))).toBe(true);
+    expect(t.since()).not.toContain('no data');
+    t.ui.handle({ type: 'turn_end', stopReason: 'end', text: '', rounds: 0 });
+  });
+
+  it('does not blame the model while a tool runs', async () => {
+    const t = terminal();
+    t.ui.handle({ type: 'turn_start', text: 'go' });
+    t.ui.handle({ type: 'request_start', round: 1, model: 'm' });
+    t.ui.handle({ type: 'tool_call', id: 'c1', name: 'bash', input: {}, mainArg: 'sleep 1' });
+    t.mark();
+    await sleep(500);
+    expect(t.since()).toContain('running bash');
+    expect(t.since()).not.toContain('no data');
+    t.ui.handle({ type: 'turn_end', stopReason: 'end', text: '', rounds: 0 });
+  });
+});

@@ -89,6 +89,8 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   }
   if (!trusted) notices.push({ key: 'trust.ignored' });
   const effective = effectiveSettings(settings, trusted);
+  const idleTimeout = effective.merged.streamIdleTimeout;
+  const providerOptions = idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 };
 
   let mode: PermissionMode = args.mode ?? effective.merged.mode ?? 'default';
   /** Where exit_plan returns to: the mode before plan mode. */
@@ -161,7 +163,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   const extra = opts.outputSchema ? ['When the task is done, call submit_result with the final answer; do not answer in plain text.'] : [];
   const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, extra));
   const agent = new Agent({
-    provider: createProvider(model),
+    provider: createProvider(model, providerOptions),
     tools,
     system: buildSystem(conventions, memory.text),
     ctx,
@@ -260,7 +262,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     setModel(name: string) {
       model = attempt(() => selectModel(models, name));
       configured = true;
-      agent.provider = createProvider(model);
+      agent.provider = createProvider(model, providerOptions);
       session.saveState({ model: model.name });
     },
     /** Changes the sandbox level; only the start-up probe may have turned it off for good. */

@@ -24,6 +24,8 @@ export type Settings = {
   webFetch?: { allowPrivate?: string[] };
   /** A command run after every successful write, like a `verify:` line in FEIYU.md. */
   verify?: string;
+  /** Seconds a model's reply may stay silent before the request is stopped (default 120; 0 = never). */
+  streamIdleTimeout?: number;
 };
 
 export type LoadedSettings = { user: Settings; project: Settings; userFile: string; projectFile: string };
@@ -90,6 +92,9 @@ function validate(data: unknown): string | null {
     enumField('sandbox', SANDBOX_LEVELS) ??
     enumField('lang', ['en', 'zh']) ??
     (data.verify === undefined || typeof data.verify === 'string' ? null : '"verify" must be a string (a command)') ??
+    (data.streamIdleTimeout === undefined || (typeof data.streamIdleTimeout === 'number' && data.streamIdleTimeout >= 0)
+      ? null
+      : `"streamIdleTimeout" must be a number of seconds (0 turns it off), not ${JSON.stringify(data.streamIdleTimeout)}`) ??
     validatePermissions(data.permissions) ??
     validateHooks(data.hooks) ??
     validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate))

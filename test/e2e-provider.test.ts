@@ -1,0 +1,50 @@
+// The built CLI against recorded server endings: a refusal fails the headless run (JSON result
+// and exit code) with words that say what happened, and settings.json's streamIdleTimeout stops
+// a stalled stream with words that say so.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startCli, useCliFixture } from './cli-harness.js';
+import type { FakeServer } from './fake-server.js';
+
+let server: FakeServer;
+let home: string;
+let work: string;
+
+useCliFixture('feiyu-e2e-provider', {}, (f) => ({ server, home, work } = f));
+
+const run = (args: string[]) => startCli(args, { cwd: work, home }).done;
+const sse = (...events: object[]) => events.map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`);
+const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'claude-sonnet-4-5', stop_reason: null, usage: { input_tokens: 50, output_tokens: 1 } } };
+const text = (t: string) => [
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } },
+];
+
+describe('feiyu -p against recorded endings', () => {
+  it('fails the run on a refusal: is_error, exit 1, and the explanation', async () => {
+    const explanation = 'This request was declined because it could enable cyber harm.';
+    server.enqueue({
+      raw: sse(start, ...text('Sure, here'), { type: 'content_block_stop', index: 0 }, { type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null }, stop_details: { type: 'refusal', category: 'cyber', explanation }, usage: { output_tokens: 3 } }, { type: 'message_stop' }),
+    });
+    const r = await run(['-p', 'do it', '--output-format', 'json']);
+    expect(r.code).toBe(1);
+    const result = JSON.parse(r.stdout);
+    expect(result).toMatchObject({ type: 'result', subtype: 'error', result: '' });
+    expect(result.error).toContain(`refused to continue (${explanation.slice(0, -1)})`);
+    expect(result.error).toContain('taken out of the conversation');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stops a stalled stream after settings.json streamIdleTimeout and says why', async () => {
+    await mkdir(join(home, 'config', 'feiyu'), { recursive: true });
+    await writeFile(join(home, 'config', 'feiyu', 'settings.json'), JSON.stringify({ streamIdleTimeout: 1 }));
+    server.enqueue({ raw: sse(start, ...text('Half an ')), hang: true });
+    const started = Date.now();
+    const r = await run(['-p', 'talk']);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('The server for "fake-anthropic" sent nothing for 1 s, so the request was stopped.');
+    expect(server.requests).toHaveLength(1);
+  });
+});
