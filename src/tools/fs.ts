@@ -4,7 +4,7 @@
 
 import { open, readFile, stat } from 'node:fs/promises';
 import { countNewlines, OUTPUT_CAP } from '../util/cap.js';
-import { decode, encode, formatSize, numberLine, SNIFF_BYTES, sniffType, type Sniffed, type TextEncoding } from '../content/filetype.js';
+import { decode, encode, formatSize, numberLine, SNIFF_BYTES, sniffType, splitLines, textPage, type Sniffed, type TextEncoding } from '../content/filetype.js';
 import { readContent } from '../content/read.js';
 import { extractedRefusal } from '../content/docs.js';
 import { checkFresh, relPath, resolveInWorkspace, versionOf, writeAtomic } from '../util/paths.js';
@@ -14,13 +14,6 @@ const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const MAX_LINES = 2000;
 /** read_file stops early rather than let runTool cut the middle out of a page of code. */
 const READ_BUDGET = OUTPUT_CAP - 2000;
-
-/** The file's lines without their line ends; a final newline does not start another line. */
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-}
 
 function fail(output: string): ToolOutput {
   return { output, isError: true };
@@ -58,30 +51,24 @@ async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOutput> {
   }
   ctx.files.set(r.real, versionOf(bytes, st));
   if (bytes.length === 0) return { output: `${shown} is empty (0 bytes)`, summary: { key: 'lines', n: 0 } };
-  let text: string;
-  let note = '';
-  try {
-    text = decode(bytes, sniffed.encoding, true);
-  } catch {
-    text = decode(bytes, sniffed.encoding, false);
-    note = '\n[the file has bytes that are not valid text in its encoding, shown as �; edit_file and write_file will refuse it]';
-  }
-  const lines = splitLines(text);
   const start = Math.max(1, Math.floor(Number(args.offset) || 1));
   const limit = Math.min(MAX_LINES, Math.max(1, Math.floor(Number(args.limit) || MAX_LINES)));
-  if (start > lines.length) return fail(`${shown} has ${lines.length} lines; offset ${start} is past the end`);
+  const page = textPage(bytes, sniffed.encoding, start, limit);
+  const note = page.invalid ? '\n[the file has bytes that are not valid text in its encoding, shown as �; edit_file and write_file will refuse it]' : '';
+  if (start > page.total) return fail(`${shown} has ${page.total} lines; offset ${start} is past the end`);
   const rows: string[] = [];
   let size = 0;
   let n = start;
-  for (; n < start + limit && n <= lines.length; n++) {
-    const row = numberLine(lines[n - 1], n);
+  for (const line of page.lines) {
+    const row = numberLine(line, n);
     if (rows.length > 0 && size + row.length > READ_BUDGET) break;
     rows.push(row);
     size += row.length + 1;
+    n++;
   }
   const last = n - 1;
-  if (last < lines.length) {
-    rows.push(`[lines ${start}–${last} of ${lines.length}; call read_file with offset ${last + 1} to continue]`);
+  if (last < page.total) {
+    rows.push(`[lines ${start}–${last} of ${page.total}; call read_file with offset ${last + 1} to continue]`);
   }
   return { output: rows.join('\n') + note, summary: { key: 'lines', n: last - start + 1 } };
 }
