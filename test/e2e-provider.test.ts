@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startCli, useCliFixture } from './cli-harness.js';
 import type { FakeServer } from './fake-server.js';
+import { anthropicSse, messageEnd, messageStart, textBlock } from './wire-fixtures.js';
 
 let server: FakeServer;
 let home: string;
@@ -14,18 +15,13 @@ let work: string;
 useCliFixture('feiyu-e2e-provider', {}, (f) => ({ server, home, work } = f));
 
 const run = (args: string[]) => startCli(args, { cwd: work, home }).done;
-const sse = (...events: object[]) => events.map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`);
-const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'claude-sonnet-4-5', stop_reason: null, usage: { input_tokens: 50, output_tokens: 1 } } };
-const text = (t: string) => [
-  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } },
-];
+const start = messageStart('claude-sonnet-4-5', { input_tokens: 50, output_tokens: 1 });
 
 describe('feiyu -p against recorded endings', () => {
   it('fails the run on a refusal: is_error, exit 1, and the explanation', async () => {
     const explanation = 'This request was declined because it could enable cyber harm.';
     server.enqueue({
-      raw: sse(start, ...text('Sure, here'), { type: 'content_block_stop', index: 0 }, { type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null }, stop_details: { type: 'refusal', category: 'cyber', explanation }, usage: { output_tokens: 3 } }, { type: 'message_stop' }),
+      raw: anthropicSse(start, ...textBlock(0, 'Sure, here'), ...messageEnd('refusal', { stop_details: { type: 'refusal', category: 'cyber', explanation }, usage: { output_tokens: 3 } })),
     });
     const r = await run(['-p', 'do it', '--output-format', 'json']);
     expect(r.code).toBe(1);
@@ -39,7 +35,7 @@ describe('feiyu -p against recorded endings', () => {
   it('stops a stalled stream after settings.json streamIdleTimeout and says why', async () => {
     await mkdir(join(home, 'config', 'feiyu'), { recursive: true });
     await writeFile(join(home, 'config', 'feiyu', 'settings.json'), JSON.stringify({ streamIdleTimeout: 1 }));
-    server.enqueue({ raw: sse(start, ...text('Half an ')), hang: true });
+    server.enqueue({ raw: anthropicSse(start, ...textBlock(0, 'Half an ', true)), hang: true });
     const started = Date.now();
     const r = await run(['-p', 'talk']);
     expect(Date.now() - started).toBeLessThan(20_000);

@@ -3,27 +3,20 @@
 // never-throwing contract. Also checks the fake server itself (history checks, JSON replies).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createProvider, type ProviderOptions } from '../src/providers/stream.js';
 import { estimateTokens } from '../src/util/tokens.js';
 import { describeFailure } from '../src/providers/retry.js';
 import type { Message, ModelConfig, Provider, ProviderEvent, ProviderRequest, ToolSpec, WireFormat } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { useFakeServer } from './wire-fixtures.js';
 
 type Done = Extract<ProviderEvent, { type: 'done' }>;
 
+const fixture = useFakeServer();
 let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-afterEach(() => {
-  // Emptied before checking, so one failing test does not fail the ones after it.
-  const violations = [...server.violations];
-  const pending = server.pending();
-  server.reset();
-  expect(violations).toEqual([]);
-  expect(pending).toBe(0);
+beforeAll(() => {
+  server = fixture.server;
 });
 
 const FAST: ProviderOptions = { retry: { baseDelayMs: 5 } };

@@ -4,17 +4,18 @@
 import { describe, expect, it } from 'vitest';
 import { decode, encode, sniffType, splitLines, textPage, type TextEncoding } from '../src/content/filetype.js';
 
+/** The page the plain way: decode everything, split everything, slice. */
 function reference(bytes: Buffer, encoding: TextEncoding, start: number, limit: number) {
-  let invalid = false;
-  let text: string;
+  const all = splitLines(decode(bytes, encoding, false));
+  return { lines: all.slice(start - 1, start - 1 + limit), total: all.length, invalid: !decodes(bytes, encoding) };
+}
+
+function decodes(bytes: Buffer, encoding: TextEncoding): boolean {
   try {
-    text = decode(bytes, encoding, true);
+    return typeof decode(bytes, encoding, true) === 'string';
   } catch {
-    text = decode(bytes, encoding, false);
-    invalid = true;
+    return false;
   }
-  const all = splitLines(text);
-  return { lines: all.slice(start - 1, start - 1 + limit), total: all.length, invalid };
 }
 
 const texts: [string, Buffer][] = [
