@@ -256,6 +256,13 @@ describe('the waiting line on a terminal', () => {
     t.ui.handle({ type: 'turn_end', stopReason: 'end', text: '', rounds: 0 });
   });
 
+  it('names a retry after the idle timeout', () => {
+    let out = '';
+    const ui = new Renderer({ write: (s: string) => (out += s), isTTY: false }, { model: () => model, totals: () => totals, todo: () => '' }, {});
+    ui.handle({ type: 'retry', attempt: 1, maxAttempts: 5, delayMs: 1000, error: { kind: 'timeout', message: 'no data from the server for 20 s', idleMs: 20_000 } });
+    expect(out).toBe('  ↻ no data from the server, retrying in 1 s (attempt 2 of 5)\n');
+  });
+
   it('does not blame the model while a tool runs', async () => {
     const t = terminal();
     t.ui.handle({ type: 'turn_start', text: 'go' });

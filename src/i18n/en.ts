@@ -68,6 +68,7 @@ Options:
   'retry.overloaded': 'server overloaded',
   'retry.server': 'server error',
   'retry.connection': 'connection failed',
+  'retry.timeout': 'no data from the server',
   'retry.other': 'request failed',
   'retry.line': '{reason}, retrying in {secs} s (attempt {n} of {max})',
 

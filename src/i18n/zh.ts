@@ -70,6 +70,7 @@ export const zh: Record<MessageKey, string> = {
   'retry.overloaded': '服务器过载',
   'retry.server': '服务器错误',
   'retry.connection': '连接失败',
+  'retry.timeout': '服务器没有发来数据',
   'retry.other': '请求失败',
   'retry.line': '{reason}，{secs} 秒后重试（第 {n} 次，共 {max} 次）',
 

@@ -346,5 +346,5 @@ export class Renderer {
 }
 
 function retryKind(error: ProviderError): string {
-  return ['rate_limit', 'overloaded', 'server', 'connection'].includes(error.kind) ? error.kind : 'other';
+  return ['rate_limit', 'overloaded', 'server', 'connection', 'timeout'].includes(error.kind) ? error.kind : 'other';
 }
