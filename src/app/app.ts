@@ -24,6 +24,7 @@ import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs, type Trace } from '../session/trace.js';
 import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
+import { loadLanguage } from '../util/treesitter.js';
 import type { AgentEvent, JsonSchema, ModelConfig, PermissionMode, SandboxLevel, ToolContext } from '../types.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
@@ -197,6 +198,8 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       reminder.resetForTurn();
       hooks.resetForTurn();
     }
+    // The bash grammar (tens of ms to load) loads while the model is still writing the command.
+    if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
     session.onEvent(event);
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: model.name, mode, totals: agent.totals, files: ctx.files });
