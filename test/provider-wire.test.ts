@@ -250,9 +250,10 @@ describe('the stream idle timeout', () => {
     fixture.server.enqueue({ raw: [piece('Half '), piece('an answer')], hang: true });
     const stalled = await collect(provider('openai', { idleTimeoutMs: 300 }));
     expect(stalled.done).toMatchObject({ stopReason: 'error', error: { kind: 'timeout' }, message: { content: [{ type: 'text', text: 'Half an answer' }] } });
-    // Each gap is under the timeout, the whole reply well over it.
-    fixture.server.enqueue({ raw: openaiSse(...['a', 'b', 'c', 'd', 'e'].map((c) => ({ ...base, choices: [{ index: 0, delta: { content: c }, finish_reason: null }] })), { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }), chunkDelayMs: 100 });
-    const steady = await collect(provider('openai', { idleTimeoutMs: 300 }));
-    expect(steady.done).toMatchObject({ stopReason: 'end', message: { content: [{ type: 'text', text: 'abcde' }] } });
+    // Each gap (150 ms) is well under the timeout (800 ms), the whole reply (1.5 s) well over it.
+    const letters = [...'abcdefghi'];
+    fixture.server.enqueue({ raw: openaiSse(...letters.map((c) => ({ ...base, choices: [{ index: 0, delta: { content: c }, finish_reason: null }] })), { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }), chunkDelayMs: 150 });
+    const steady = await collect(provider('openai', { idleTimeoutMs: 800 }));
+    expect(steady.done).toMatchObject({ stopReason: 'end', message: { content: [{ type: 'text', text: letters.join('') }] } });
   });
 });
