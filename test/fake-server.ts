@@ -57,7 +57,13 @@ export type FakeContentReply = {
 export type FakeErrorReply = { status: number; body?: unknown; headers?: Record<string, string> };
 /** Close the connection without answering. */
 export type FakeDropReply = { dropConnection: true };
-export type FakeReply = FakeContentReply | FakeErrorReply | FakeDropReply;
+/**
+ * A recorded response played byte for byte: the pieces of `raw` written in order (an SSE body
+ * from a real server, an HTML error page), each after `chunkDelayMs`. Default status 200 and
+ * content-type text/event-stream; `hang` leaves the connection open after the last piece.
+ */
+export type FakeRawReply = { raw: string[]; status?: number; headers?: Record<string, string>; chunkDelayMs?: number; hang?: boolean };
+export type FakeReply = FakeContentReply | FakeErrorReply | FakeDropReply | FakeRawReply;
 
 export type RecordedRequest = { path: string; headers: Record<string, string>; body: any; format: WireFormat };
 
@@ -119,6 +125,7 @@ export async function startFakeServer(): Promise<FakeServer> {
       return sendError(res, format, 500, message);
     }
     if ('dropConnection' in reply) return req.socket.destroy();
+    if ('raw' in reply) return playRaw(res, reply);
     if ('status' in reply) return sendError(res, format, reply.status, `fake ${reply.status}`, reply.body, reply.headers);
     const serial = ++served;
     const content = { ...reply, toolCalls: (reply.toolCalls ?? []).map((c, i) => ({ ...c, id: c.id ?? `call_${serial}_${i}` })) };
@@ -356,6 +363,17 @@ function sendError(res: ServerResponse, format: WireFormat, status: number, mess
   const type = ERROR_TYPES[status] ?? 'api_error';
   const standard = format === 'anthropic' ? { type: 'error', error: { type, message } } : { error: { message, type, param: null, code: null } };
   sendJson(res, status, body ?? standard, headers);
+}
+
+async function playRaw(res: ServerResponse, reply: FakeRawReply) {
+  res.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
+  res.flushHeaders(); // a real server answers with its headers at once, before any data
+  for (const piece of reply.raw) {
+    if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+    if (res.destroyed) return;
+    res.write(piece);
+  }
+  if (!reply.hang) res.end();
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

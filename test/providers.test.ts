@@ -141,7 +141,7 @@ describe.each(['anthropic', 'openai'] as const)('%s wire format', (format) => {
       message: { role: 'assistant', content: [] },
       stopReason: 'error',
       usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-      error: { status: 500, kind: 'server', message: 'fake 500' },
+      error: { status: 500, kind: 'server', message: 'fake 500', attempts: 3 },
     });
   });
 
@@ -410,8 +410,10 @@ describe('describeFailure', () => {
     expect(describeFailure(Object.assign(new Error('x'), { status: undefined, headers, error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }))).toEqual({
       error: { kind: 'overloaded', message: 'Overloaded' },
     });
-    expect(describeFailure(Object.assign(new Error('502 <html>bad gateway</html>'), { status: 502, headers: new Headers(), error: undefined }))).toEqual({
-      error: { status: 502, kind: 'server', message: '<html>bad gateway</html>' },
+    // A proxy's HTML page (nginx's own) is shown by its title, not as markup.
+    const page = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+    expect(describeFailure(Object.assign(new Error(`502 ${page}`), { status: 502, headers: new Headers(), error: undefined }))).toEqual({
+      error: { status: 502, kind: 'server', message: '502 Bad Gateway' },
       retryAfterMs: undefined,
     });
     expect(describeFailure(new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }))).toEqual({
