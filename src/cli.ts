@@ -10,6 +10,8 @@ import { EXIT, runHeadless, startFailure } from './app/headless.js';
 import { detectLang, setLang, t } from './i18n/index.js';
 import { installExitHandlers } from './tools/jobs.js';
 import { loadSettings } from './config/settings.js';
+import { isSecretVariable } from './safety/envfilter.js';
+import { hideFromEnviron } from './util/environ.js';
 import type { JsonSchema } from './types.js';
 
 async function readStdin(): Promise<string> {
@@ -86,6 +88,8 @@ async function interactive(app: App, args: CliArgs): Promise<number> {
 }
 
 async function main(): Promise<number> {
+  // Commands run outside the sandbox could read the API keys in /proc/$PPID/environ.
+  hideFromEnviron(isSecretVariable);
   let args: CliArgs | undefined;
   try {
     args = parseArgs(process.argv.slice(2));
