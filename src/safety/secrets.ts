@@ -26,6 +26,11 @@ export function checkSecretPath(abs: string, configDir: string, home = homedir()
       ? "feiyu's API keys (keys.json)"
       : "feiyu's own configuration folder (settings, approvals and trust are changed by the user only)";
   }
+  return secretFileKind(abs, home);
+}
+
+/** checkSecretPath for files that cannot be feiyu's configuration (search results in the workspace). */
+export function secretFileKind(abs: string, home = homedir()): string | null {
   const parts = abs.toLowerCase().split('/');
   const base = parts[parts.length - 1]!;
   if (parts.includes('.ssh')) return 'the .ssh folder (SSH keys)';
