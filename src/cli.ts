@@ -12,6 +12,7 @@ import { installExitHandlers } from './tools/jobs.js';
 import { loadSettings } from './config/settings.js';
 import { isSecretVariable } from './safety/envfilter.js';
 import { hideFromEnviron } from './util/environ.js';
+import { inert } from './util/text.js';
 import type { JsonSchema } from './types.js';
 
 async function readStdin(): Promise<string> {
@@ -47,7 +48,7 @@ async function askYesNo(question: string): Promise<boolean> {
   return answer.trim().toLowerCase() === 'y';
 }
 
-const noticeText = (n: Notice) => t(n.key, n.params);
+const noticeText = (n: Notice) => inert(t(n.key, n.params));
 
 async function headless(app: App, args: CliArgs): Promise<number> {
   const message = args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim());

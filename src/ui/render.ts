@@ -269,7 +269,7 @@ export class Renderer {
     this.line(p(color.dim, '  ⎿ ') + whose + text + secs);
     if (event.change && !event.isError) this.showChange(event.change);
     if (event.name === 'todo' && !event.isError) {
-      for (const item of this.view.todo().split('\n').filter(Boolean)) this.line(`    ${item.startsWith('[x]') ? p(color.dim, item) : item}`);
+      for (const item of inert(this.view.todo()).split('\n').filter(Boolean)) this.line(`    ${item.startsWith('[x]') ? p(color.dim, item) : item}`);
     }
   }
 
