@@ -92,6 +92,7 @@ export function createPolicy(opts: PolicyOptions): (call: ToolCallBlock, tool: T
 
     if (tool.kind === 'meta') {
       if (tool.name === 'exit_plan' && mode === 'readonly') return refuseInMode('readonly', 'exit_plan only works in plan mode');
+      if (tool.name === 'remember' && (mode === 'plan' || mode === 'readonly')) return refuseInMode(mode, "remember writes a note into every later session's prompt");
       return { decision: 'allow', code: 'meta', reason: 'meta tool' };
     }
     const readOnly = subject.kind === 'bash' ? subject.analysis.verdict === 'safe' : tool.kind === 'read' && subject.kind !== 'network';
