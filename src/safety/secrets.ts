@@ -45,12 +45,13 @@ export function secretFileKind(abs: string, home = homedir()): string | null {
   return null;
 }
 
-/** The refusal the model sees when a path or command touches a secret. */
-export function secretRefusal(shown: string, what: string): string {
+/** The refusal the model sees when a path or command touches a secret; `instead` replaces the usual advice. */
+export function secretRefusal(shown: string, what: string, instead?: string): string {
   return (
     `${shown} touches ${what}. feiyu never reads, writes, copies, moves, lists or sources secrets, in any mode. ` +
-    'If you only need to mention the name (for example in .gitignore), edit that file with edit_file instead of a shell command; ' +
-    'otherwise ask the user to do this step themselves.'
+    (instead ??
+      'If you only need to mention the name (for example in .gitignore), edit that file with edit_file instead of a shell command; ' +
+        'otherwise ask the user to do this step themselves.')
   );
 }
 
@@ -62,7 +63,8 @@ export const SECRET_SEARCH_EXCLUDES = [
 ];
 
 export type SecretContext = { cwds: string[]; home: string; configDir: string; budget: Budget };
-export type SecretHit = { word: string; what: string };
+/** `instead`: advice for the model other than the usual (a recursive read can name its folders). */
+export type SecretHit = { word: string; what: string; instead?: string };
 
 // Where a path inside a word ends: `--file=~/.ssh/x`, `user@host:path`, `open('~/.env')`, `$IFS`.
 const SPLIT = /[\s\0\x01=:,;'"`()<>|&$]/;

@@ -45,6 +45,11 @@ const VERSION_ONLY: Record<string, string[][]> = {
   bwrap: [['--version']],
 };
 
+/** True for programs allowlisted only to print their version. */
+export function isVersionOnly(program: string): boolean {
+  return Object.hasOwn(VERSION_ONLY, program);
+}
+
 /** True when the program is on the shipped allowlist. */
 export function isAllowlisted(program: string): boolean {
   return program === 'git' || program === 'find' || Object.hasOwn(PROGRAMS, program) || Object.hasOwn(VERSION_ONLY, program);

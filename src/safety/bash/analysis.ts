@@ -3,9 +3,9 @@
 // and whether it destroys work. Wrappers (sh -c, env, timeout…) are judged by what they run.
 // Must not run anything and must not know modes or rules: policy.ts decides with this.
 
-import { accessSync, constants } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { checkArgv, isAllowlisted, type ArgCode, type Checks } from './allowlist.js';
+import { checkArgv, isAllowlisted, isVersionOnly, type ArgCode, type Checks } from './allowlist.js';
 import { parseBash, type ConstructCode, type ShellWord } from './parse.js';
 import { inside } from '../../util/paths.js';
 import { findSecret, rawPattern, secretBelow, secretRefusal, type SecretContext, type SecretHit } from '../secrets.js';
@@ -81,7 +81,7 @@ export async function analyzeBash(command: string, ctx: BashContext): Promise<Ba
     destructive: commands.some((c) => c.destructive),
     opaque: constructs.some((c) => OPAQUE.includes(c.code)),
   };
-  if (secret) return { ...base, verdict: 'deny', code: 'secret', reason: secretRefusal(secret.word, secret.what) };
+  if (secret) return { ...base, verdict: 'deny', code: 'secret', reason: secretRefusal(secret.word, secret.what, secret.instead) };
   if (first) return { ...base, verdict: 'ask', code: first.code, reason: first.reason };
   return { ...base, verdict: 'safe' };
 }
@@ -180,7 +180,7 @@ function judge(argv: ShellWord[], reads: ShellWord[], ctx: BashContext, acc: Acc
     case 'path_outside':
       return { code: problem.code, reason: `${command} reaches ${problem.detail}, outside the workspace`, params: { path: problem.detail } };
     case 'secret':
-      acc.secret ??= { word: `${problem.path} (read by ${command})`, what: problem.detail };
+      acc.secret ??= { word: `${problem.path} (read by ${command})`, what: problem.detail, instead: 'Search with the search tool or rg (they skip secret files), or name the folders to read.' };
       return { code: 'unsafe_option', reason: `${command} reads ${problem.path}: ${problem.detail}`, params: { command } };
     case 'git_config':
       return { code: problem.code, reason: `${command}: ${problem.detail}`, params: { command, detail: problem.detail } };
@@ -253,10 +253,33 @@ function programIssue(name: string, ctx: BashContext, cwds: string[]): Issue | n
     } catch {
       continue;
     }
-    if (!inside(ctx.root, realPath(full))) return null;
-    return { code: 'program_path', reason: `${name} resolves to ${full} in the workspace, not the system's ${name}`, params: { program: full } };
+    const real = realPath(full);
+    if (inside(ctx.root, real)) return { code: 'program_path', reason: `${name} resolves to ${full} in the workspace, not the system's ${name}`, params: { program: full } };
+    return isVersionOnly(name) && isShim(name, real, ctx.home) ? { code: 'program_path', reason: `${name} resolves to ${full}, a version manager's shim that picks what to run from the workspace's files`, params: { program: full } } : null;
   }
   return null;
+}
+
+/**
+ * asdf, pyenv, volta and mise put shims on $PATH that read .tool-versions, package.json and the
+ * like in the workspace to choose (or download) what to run: in the home folder, a script or a
+ * link to a program of another name.
+ */
+function isShim(name: string, real: string, home: string): boolean {
+  if (!inside(home, real)) return false;
+  if (basename(real) !== name) return true;
+  try {
+    const fd = openSync(real, 'r');
+    try {
+      const head = Buffer.alloc(2);
+      readSync(fd, head, 0, 2, 0);
+      return head.toString() === '#!';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return true;
+  }
 }
 
 /** The first path outside the workspace that an argument names (globs expanded, symlinks resolved). */

@@ -68,7 +68,9 @@ export function expandWord(w: ShellWord, cwd: string | null, home: string, budge
       out.push(...names.map((n) => ({ value: n, pattern: n.replace(/[\\*?[\]{},~]/g, '\\$&'), text: w.text, globbed: true })));
     }
   }
-  return out;
+  // Several words from one: messages show each as bash made it.
+  const shown = (v: string): string => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+  return out.length === 1 && !out[0]!.globbed ? out : out.map((x) => ({ ...x, text: x.value === null ? x.text : shown(x.value) }));
 }
 
 /** Brace expansion ({a,b}, {1..3}, {a..c}); null when it would make more than BRACE_LIMIT words. */

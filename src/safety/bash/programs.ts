@@ -262,7 +262,9 @@ export const PROGRAMS: Record<string, Spec> = {
  * What ripgrep reads below its roots. Hidden files only with -. or -u, or when a glob or a file type
  * overrides the ignore rules: `rg -g '*env'` and `rg -t sh` both read .env.
  */
-function rgRecursion(p: ParsedArgs): Recursion {
+function rgRecursion(p: ParsedArgs): Recursion | null {
+  // Listing names reads no contents.
+  if (has(p, ['--files', '--type-list'])) return null;
   const positive = values(p, ['-g', '--iglob']).map((o) => o.value).filter((g) => !g?.startsWith('!'));
   const types = values(p, ['-t']).map((o) => o.value);
   const anyType = has(p, ['--type-add']) || types.some((t) => typeof t !== 'string' || !RG_PLAIN_TYPES.has(t));
