@@ -63,6 +63,15 @@ describe('list_files', () => {
   });
 });
 
+/** A folder beside the workspace holding private.txt (with a needle), linked from the workspace as out/. */
+async function linkOutside(root: string): Promise<string> {
+  const outside = join(dirname(root), 'outside');
+  await mkdir(outside);
+  await writeFile(join(outside, 'private.txt'), 'needle outside\n');
+  await symlink(outside, join(root, 'out'));
+  return outside;
+}
+
 describe('list_files: issue 11, the folder above and links out', () => {
   it(`refuses '.{.,}/*' and the other brace spellings of .., / and ~`, async () => {
     const ctx = await workspace(tree);
@@ -75,10 +84,7 @@ describe('list_files: issue 11, the folder above and links out', () => {
 
   it('lists nothing through a link to a folder outside, whatever the glob', async () => {
     const ctx = await workspace({ 'a.txt': 'x' });
-    const outside = join(dirname(ctx.root), 'outside');
-    await mkdir(outside);
-    await writeFile(join(outside, 'private.txt'), 'needle');
-    await symlink(outside, join(ctx.root, 'out'));
+    await linkOutside(ctx.root);
     for (const pattern of ['out/*', 'out/**', '*/private.txt', 'out/private.txt']) {
       expect(await list(ctx, { pattern })).toEqual({ output: `No files match ${pattern} in .`, summary: { key: 'files', n: 0 } });
     }
@@ -88,10 +94,7 @@ describe('list_files: issue 11, the folder above and links out', () => {
 describe('search: issue 11, secrets and containment in every form', () => {
   it('the JavaScript fallback reads nothing outside the workspace, through links or globs', async () => {
     const ctx = await workspace({ 'ok.txt': 'needle\n' });
-    const outside = join(dirname(ctx.root), 'outside');
-    await mkdir(outside);
-    await writeFile(join(outside, 'private.txt'), 'needle outside\n');
-    await symlink(outside, join(ctx.root, 'out'));
+    const outside = await linkOutside(ctx.root);
     await symlink(join(outside, 'private.txt'), join(ctx.root, 'file-link.txt'));
     for (const glob of ['out/*', 'out/**', 'out/private.txt', '*/private.txt', '**/*', '*.txt', undefined]) {
       const q = { root: ctx.root, target: '.', pattern: 'needle', glob };

@@ -5,23 +5,10 @@
 
 import { getopt, isOption, type Arg, type ParsedArgs } from './getopt.js';
 import { checkGit } from './git.js';
-import { PROGRAMS, unsafe, type ArgProblem, type Recursion, type Spec } from './programs.js';
+import { PROGRAMS, unsafe, type ArgProblem, type Checks, type Spec } from './programs.js';
 
 export type { Arg } from './getopt.js';
-export type { ArgCode, ArgProblem } from './programs.js';
-
-/** What the allowlist asks of the file system, answered by the analysis. */
-export type Checks = {
-  /** The path outside the workspace that the argument names (globs expanded, links resolved), or null. */
-  outside(value: string, pattern?: string): string | null;
-  /** What reading `path` recursively would reach that it must not (a secret, a link out), or null. */
-  below(path: string, how: Recursion): ArgProblem | null;
-  /**
-   * Why git must not run in the repository it finds from `dir` (default: the shell's folder) or
-   * uses at `gitDir`: its configuration names a program. 'none' when there is no repository.
-   */
-  gitRepo(at: { dir?: string; gitDir?: string }): ArgProblem | 'none' | null;
-};
+export type { ArgCode, ArgProblem, Checks } from './programs.js';
 
 /** Device files that are not "outside the workspace" in any way that matters. */
 const DEVICES = new Set(['-', '/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr']);

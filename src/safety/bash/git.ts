@@ -2,8 +2,8 @@
 // programs or read files, and the repository check that makes every git command ask when
 // repository data names a program. Must not run git; the repository is read through Checks.
 
-import { unsafe, type ArgProblem } from './programs.js';
-import type { Arg, Checks } from './allowlist.js';
+import { unsafe, type ArgProblem, type Checks } from './programs.js';
+import type { Arg } from './getopt.js';
 
 type Opt = { name: string; value?: string | null };
 type GitParsed = { opts: Opt[]; positionals: Arg[] };

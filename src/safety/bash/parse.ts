@@ -7,12 +7,9 @@
 import { resolve } from 'node:path';
 import type { Node, Parser } from '@vscode/tree-sitter-wasm';
 import { createParser } from '../../util/treesitter.js';
-import { createWordReader, kids, type ShellWord, type Vars } from './words.js';
+import { createWordReader, kids, type ConstructCode, type ShellWord, type Vars } from './words.js';
 
-export type { ShellWord, Vars } from './words.js';
-
-/** Why a command cannot be judged from its words alone; rules cannot allow these. */
-export type ConstructCode = 'parse_error' | 'substitution' | 'expansion' | 'dynamic_name' | 'assignment' | 'construct' | 'background' | 'redirect';
+export type { ConstructCode, ShellWord, Vars } from './words.js';
 
 /** `detail` is English for the model; `part` is the piece of the command it is about. */
 export type Problem = { code: ConstructCode; detail: string; part: string };

@@ -16,6 +16,19 @@ export type ArgProblem = { code: ArgCode; detail: string; path?: string };
 /** How a recursive read walks: whether it follows links, and whether it reads hidden files and which. */
 export type Recursion = { followLinks: boolean; hidden: boolean; include?: (relPath: string) => boolean };
 
+/** What the allowlist asks of the file system, answered by the analysis. */
+export type Checks = {
+  /** The path outside the workspace that the argument names (globs expanded, links resolved), or null. */
+  outside(value: string, pattern?: string): string | null;
+  /** What reading `path` recursively would reach that it must not (a secret, a link out), or null. */
+  below(path: string, how: Recursion): ArgProblem | null;
+  /**
+   * Why git must not run in the repository it finds from `dir` (default: the shell's folder) or
+   * uses at `gitDir`: its configuration names a program. 'none' when there is no repository.
+   */
+  gitRepo(at: { dir?: string; gitDir?: string }): ArgProblem | 'none' | null;
+};
+
 export type Spec = {
   /** The option table; absent when every argument is free text that reads nothing (echo); 'none' when every argument is an operand (test). */
   options?: OptionTable | 'none';

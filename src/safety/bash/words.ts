@@ -4,7 +4,9 @@
 // any $(…) inside `a[…]`, so only known integers may appear. Must not decide anything else.
 
 import type { Node } from '@vscode/tree-sitter-wasm';
-import type { ConstructCode } from './parse.js';
+
+/** Why a command cannot be judged from its words alone; rules cannot allow these. */
+export type ConstructCode = 'parse_error' | 'substitution' | 'expansion' | 'dynamic_name' | 'assignment' | 'construct' | 'background' | 'redirect';
 
 /** One shell word after quote removal. */
 export type ShellWord = {
