@@ -144,9 +144,12 @@ export async function parseBash(src: string, opts: ParseOptions): Promise<Parsed
       case 'if_statement':
       case 'elif_clause':
       case 'else_clause':
-      case 'while_statement':
       case 'case_statement':
       case 'case_item':
+        return conditional(() => inside(n));
+      case 'while_statement':
+        // A later round sees what an earlier one set: walk it knowing none of that.
+        for (const name of changedIn(n)) vars.set(name, null);
         return conditional(() => inside(n));
       case 'for_statement':
         return forLoop(n);
@@ -310,6 +313,24 @@ export async function parseBash(src: string, opts: ParseOptions): Promise<Parsed
     out.loose.push(target);
     if (target.value !== '/dev/null') problem('redirect', 'the redirection', r.text);
   }
+}
+
+/** The variables a piece of script may set (assignments, loop variables, and $PWD through cd). */
+function changedIn(n: Node): Set<string> {
+  const out = new Set<string>();
+  const visit = (c: Node): void => {
+    if (c.type === 'variable_assignment' || c.type === 'for_statement') {
+      const name = kids(c).find((k) => k.type === 'variable_name');
+      if (name) out.add(name.text);
+    }
+    if (c.type === 'command' && /^(cd|pushd|popd)$/.test(kids(c).find((k) => k.type === 'command_name')?.text ?? '')) {
+      out.add('PWD');
+      out.add('OLDPWD');
+    }
+    kids(c).forEach(visit);
+  };
+  visit(n);
+  return out;
 }
 
 /** The operand of cd after its options (-L -P -e -@ and --); undefined when there is none. */
