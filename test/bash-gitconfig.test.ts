@@ -101,6 +101,12 @@ describe('a repository whose configuration names a program', () => {
     expect(await judge(root, 'git --git-dir=vendor/evil.git log')).toEqual(asks);
   });
 
+  it('an include that is a FIFO inside the workspace asks instead of hanging the analysis', async () => {
+    const root = repo('[include]\n\tpath = ../pipe\n');
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+    expect(await judge(root, 'git status')).toEqual(asks);
+  });
+
   it('a worktree reads the main repository configuration through commondir', async () => {
     const root = repo('[core]\n\tfsmonitor = ./evil\n');
     const wt = join(root, 'wt');

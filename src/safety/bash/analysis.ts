@@ -3,7 +3,7 @@
 // and whether it destroys work. Wrappers (sh -c, env, timeout…) are judged by what they run.
 // Must not run anything and must not know modes or rules: policy.ts decides with this.
 
-import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { checkArgv, isAllowlisted, isVersionOnly, type ArgCode, type Checks } from './allowlist.js';
 import { parseBash, type ConstructCode, type ShellWord } from './parse.js';
@@ -269,6 +269,7 @@ function isShim(name: string, real: string, home: string): boolean {
   if (!inside(home, real)) return false;
   if (basename(real) !== name) return true;
   try {
+    if (!statSync(real).isFile()) return true;
     const fd = openSync(real, 'r');
     try {
       const head = Buffer.alloc(2);

@@ -138,10 +138,12 @@ function kindOf(path: string): 'dir' | 'file' | null {
   }
 }
 
-/** A small file's text; 'missing' when there is none; null when it cannot be read or is too large to be a config. */
+/** A small regular file's text; 'missing' when there is none; null when it cannot be read, is not a regular file or is too large to be a config. */
 function readText(path: string): string | 'missing' | null {
   try {
-    if (statSync(path).size > 1 << 20) return null;
+    // A FIFO or a device would block the analysis, or never end.
+    const st = statSync(path);
+    if (!st.isFile() || st.size > 1 << 20) return null;
     return readFileSync(path, 'utf8');
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'missing' : null;
