@@ -197,6 +197,14 @@ describe('issue 11 spellings', () => {
     expect(named.filter(([, , e]) => e.verdict === 'safe')).toEqual([]);
   });
 
+  it('a command that expansion changed is listed as bash runs it and as written, for rules', async () => {
+    const r = await analyzeBash('wc -l src/*.ts {in,out}.txt', ctx);
+    expect(r.commands.map((c) => c.argv)).toEqual([
+      ['wc', '-l', 'src/a.ts', 'src/b.ts', 'in.txt', 'out.txt'],
+      ['wc', '-l', 'src/*.ts', '{in,out}.txt'],
+    ]);
+  });
+
   it('a recursive read that would reach a secret says which file and what to use instead', async () => {
     const r = await analyzeBash('grep -rn TODO .', ctx);
     expect(r.reason).toBe(

@@ -20,7 +20,10 @@ export type Issue = { code: BashReasonCode; reason: string; params: Record<strin
 
 /** One simple command, after unwrapping timeout/env/xargs…: what a rule is matched against. */
 export type BashCommand = {
-  /** The words bash passes, unquoted; null where a word is only known when it runs. */
+  /**
+   * The words bash passes, unquoted and expanded; null where a word is only known when it runs.
+   * A command whose expansion changed its words is listed twice, expanded and as written.
+   */
   argv: (string | null)[];
   /** As written in the command. */
   text: string;
@@ -156,7 +159,14 @@ async function analyze(command: string, ctx: BashContext, acc: Acc, depth: numbe
     // `rm -rf *` is judged by its pattern too: the files it matches now are not the point.
     const raw = cmd.literal ? unit : unwrap(cmd.words);
     const destructive = destroys(argv, ctx, acc.cwds) ?? ('argv' in raw ? destroys(raw.argv, ctx, acc.cwds) : null);
-    acc.commands.push({ argv: argv.map((w) => w.value), text: cmd.text, issue, destructive });
+    const values = argv.map((w) => w.value);
+    acc.commands.push({ argv: values, text: cmd.text, issue, destructive });
+    // Rules see the command as written too: a deny rule for `cat *.pem` matches either form, and
+    // an allow rule must cover both.
+    const written = 'argv' in raw ? raw.argv.map((w) => w.value) : null;
+    if (written && (written.length !== values.length || written.some((v, i) => v !== values[i]))) {
+      acc.commands.push({ argv: written, text: cmd.text, issue, destructive });
+    }
   }
   for (const w of parsed.loose) checkSecret(w.pattern);
 }
