@@ -1,8 +1,7 @@
-// The environment that child processes (bash commands, background jobs) receive: the agent's
-// own, minus what looks like a secret by name or by value, minus the shell settings that would
-// make bash expand or look up words otherwise than the analysis assumed, plus GIT_OPTIONAL_LOCKS=0
-// (git status must not rewrite the index). Applied before the sandbox starts. Must not log or
-// return the values it drops.
+// The environment child processes (bash commands, jobs) receive: the agent's own, minus secrets by
+// name or value, minus shell settings that would make bash expand words otherwise than the analysis
+// assumed, plus GIT_OPTIONAL_LOCKS=0 (git status must not rewrite the index). Applied before the
+// sandbox starts. Must not log or return the values it drops.
 
 /** Kept whatever the rules below say: git over ssh needs the agent socket. */
 const KEEP = new Set(['SSH_AUTH_SOCK', 'PWD', 'OLDPWD']);

@@ -1,6 +1,7 @@
-// The hard-deny tripwire: which paths are secrets (SSH and GnuPG keys, cloud and git credentials,
-// .env files, feiyu's own keys and configuration), and whether any word of a command reaches one,
-// however it is spelled. A tripwire, not the boundary: the sandbox is. Must not read file contents.
+// The hard-deny tripwire: which paths are secrets (SSH, GnuPG and private keys, cloud, tool and git
+// credentials, .env files, feiyu's configuration), whether any word of a command reaches one however
+// it is spelled, and whether a recursive read below a folder would. A tripwire, not the boundary:
+// the sandbox is. Must not read file contents.
 
 import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';

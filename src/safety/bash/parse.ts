@@ -1,8 +1,7 @@
-// Parses a bash command with tree-sitter-bash (loaded on first use) and walks the tree in the order
-// bash runs it: every simple command as words (words.ts) with the folder it runs in, and every
-// construct that makes a command impossible to judge from its text. Tracks literal variables and
-// cd the way bash would, forgetting what a conditional or a subshell may or may not have changed.
-// Must not decide anything: allowlists, paths and secrets belong to analysis.ts. Fail closed.
+// Parses a bash command with tree-sitter-bash and walks it in the order bash runs it: each simple
+// command as words (words.ts) with its folder, following literal variables and cd (forgetting what
+// a conditional or subshell may have changed), and each construct it cannot judge. Must not decide
+// anything: allowlists, paths and secrets belong to analysis.ts. Fail closed.
 
 import { resolve } from 'node:path';
 import type { Node, Parser } from '@vscode/tree-sitter-wasm';
