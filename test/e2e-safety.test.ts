@@ -5,21 +5,11 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/safety/sandbox.js';
-import { useCliFixture } from './fixtures.js';
+import { toolResults, useCliFixture } from './fixtures.js';
 import { alive, waitFor } from './scope.js';
 
 const bwrapWorks = (await probeSandbox()).ok;
 const { server, home, work, run, start } = await useCliFixture('feiyu-safe', {});
-
-/** The text of every tool result the model was sent in the last request. */
-function toolResults(): string[] {
-  const body = server.requests.at(-1)!.body as { messages: { content: unknown }[] };
-  return body.messages.flatMap((m) =>
-    Array.isArray(m.content)
-      ? m.content.filter((b: { type: string }) => b.type === 'tool_result').map((b: { content: unknown }) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)))
-      : [],
-  );
-}
 
 const call = (name: string, input: Record<string, unknown>) => ({ toolCalls: [{ name, input }] });
 
@@ -28,7 +18,7 @@ describe('the permission policy through the CLI', () => {
     await writeFile(join(work, 'a.txt'), 'x');
     server.enqueue({ toolCalls: [{ name: 'bash', input: { command: 'ls' } }, { name: 'bash', input: { command: 'npm test' } }] }, { text: 'done' });
     expect((await run(['-p', 'go'])).code).toBe(0);
-    const [ls, npm] = toolResults();
+    const [ls, npm] = toolResults(server);
     expect(ls).toContain('a.txt');
     expect(npm).toContain('--mode auto');
     expect(npm).toContain('bash(npm test *)');
@@ -43,7 +33,7 @@ describe('the permission policy through the CLI', () => {
       { text: 'refused' },
     );
     expect((await run(['-p', 'show me the keys', '--mode', 'auto'])).code).toBe(0);
-    const results = toolResults();
+    const results = toolResults(server);
     expect(results).toHaveLength(3);
     for (const r of results) expect(r).toMatch(/Permission denied/);
     const everything = JSON.stringify(server.requests);
@@ -58,7 +48,7 @@ describe('the permission policy through the CLI', () => {
     await run(['-p', 'write', '--mode', 'auto']);
     expect(existsSync(outside)).toBe(false);
     expect(await readFile(join(work, 'inside.txt'), 'utf8')).toBe('inside\n');
-    expect(toolResults()[0]).toMatch(/Read-only file system/);
+    expect(toolResults(server)[0]).toMatch(/Read-only file system/);
     server.enqueue(call('bash', { command: `echo hi > ${outside}` }), { text: 'ok' });
     await run(['-p', 'write', '--mode', 'auto', '--sandbox', 'off']);
     expect(existsSync(outside)).toBe(true);
@@ -103,7 +93,7 @@ describe('project trust, hooks and verify through the CLI', () => {
     expect(r.code).toBe(0);
     const second = (server.requests[1]!.body as { messages: unknown[] }).messages;
     expect(JSON.stringify(second)).toContain('TEST FAILED: state is broken');
-    expect(toolResults().at(-1)).toContain('verify passed');
+    expect(toolResults(server).at(-1)).toContain('verify passed');
   });
 });
 
@@ -118,7 +108,7 @@ describe('plan mode headless', () => {
   it('refuses writes in plan mode, telling the model to present its plan', async () => {
     server.enqueue(call('write_file', { path: 'x.txt', content: 'x' }), { text: 'ok' });
     await run(['-p', 'go', '--mode', 'plan']);
-    expect(toolResults()[0]).toContain('exit_plan');
+    expect(toolResults(server)[0]).toContain('exit_plan');
     expect(existsSync(join(work, 'x.txt'))).toBe(false);
   });
 });

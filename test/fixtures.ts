@@ -33,6 +33,16 @@ export async function useFakeServer(): Promise<FakeServer> {
   };
 }
 
+/** The text of every tool result the model was sent in the server's last request (Anthropic format, as useCliFixture's keys). */
+export function toolResults(server: FakeServer): string[] {
+  const body = server.requests.at(-1)!.body as { messages: { content: unknown }[] };
+  return body.messages.flatMap((m) =>
+    Array.isArray(m.content)
+      ? m.content.filter((b: { type: string }) => b.type === 'tool_result').map((b: { content: unknown }) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)))
+      : [],
+  );
+}
+
 export type CliOptions = { input?: string; env?: Record<string, string>; cwd?: string };
 
 export type CliFixture = {

@@ -150,6 +150,7 @@ Options:
   'ask.unsafe_option': 'an option or argument could write files or run programs: {command}',
   'ask.path_outside': 'it reaches outside the workspace: {path}',
   'ask.unknown_arg': 'an argument is only known when it runs: {command}',
+  'ask.git_config': 'the repository\'s configuration names a program git would run ({detail})',
   'ask.program_path': '{program} is not the system\'s program',
   'ask.destructive': 'it can destroy work: {what}',
   'ask.write': '{tool} changes {path}',

@@ -152,6 +152,7 @@ export const zh: Record<MessageKey, string> = {
   'ask.unsafe_option': '某个选项或参数可能写文件或运行程序：{command}',
   'ask.path_outside': '会访问工作区之外：{path}',
   'ask.unknown_arg': '有参数要到运行时才能确定：{command}',
+  'ask.git_config': '仓库配置指定了 git 会运行的程序（{detail}）',
   'ask.program_path': '{program} 不是系统自带的程序',
   'ask.destructive': '可能毁掉已有工作：{what}',
   'ask.write': '{tool} 将修改 {path}',
