@@ -153,9 +153,23 @@ export interface ToolContext {
   readonly env: NodeJS.ProcessEnv;
   /** The current model's provider, for tools that make their own model requests. */
   provider?: () => Provider;
-  /** Wraps a bash command for the sandbox; identity when off. */
-  readonly wrapCommand?: (command: string, cwd: string) => { file: string; args: string[] };
+  /** Starts bash commands in the sandbox (sandboxhost.ts); absent = plain bash, as in tests of the tools alone. */
+  readonly wrapCommand?: (req: LaunchRequest) => Launch;
 }
+
+/**
+ * How one bash command is confined, chosen with the permission decision: `read` (judged
+ * read-only: nothing writable, no network), `write` (the workspace, but not its protected paths),
+ * `write_git` (that and the repository's data: git commands the user approved).
+ */
+export type SandboxProfile = 'read' | 'write' | 'write_git';
+
+export type LaunchRequest = { command: string; cwd: string; profile: SandboxProfile; env: NodeJS.ProcessEnv };
+/** How to start one command; `release` once it has exited (placeholders of protected paths go). */
+export type Launch = { file: string; args: string[]; env: NodeJS.ProcessEnv; release(): void };
+
+/** What the permission decision grants one call, handed to the tool by runTool. */
+export type ToolGrant = { sandbox?: SandboxProfile };
 
 export interface Tool<A = any> {
   name: string;
@@ -165,7 +179,7 @@ export interface Tool<A = any> {
   kind: ToolKind;
   /** The argument the interface shows on the tool's line (a path, a command, a pattern). */
   mainArg?: (args: A) => string;
-  run(args: A, ctx: ToolContext): Promise<ToolOutput>;
+  run(args: A, ctx: ToolContext, grant?: ToolGrant): Promise<ToolOutput>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ import { createPolicy, type AskAnswer, type AskRequest } from '../safety/policy.
 import type { PlanVerdict } from '../tools/plan.js';
 import { loadConventions, systemPrompt, type Conventions } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
-import { makeWrapCommand, probeSandbox } from '../safety/sandbox.js';
+import { createLauncher } from '../safety/sandboxhost.js';
+import { probeSandbox } from '../safety/sandboxprobe.js';
 import { findLastSession, findSession, loadSession, restoreFiles, SessionError, SessionWriter } from '../session/store.js';
 import { loadSettings } from '../config/settings.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
@@ -64,7 +65,7 @@ function attempt<T>(fn: () => T): T {
 export async function createApp(args: CliArgs, opts: AppOptions) {
   const { env } = opts;
   // The sandbox probe is a process of its own: start it first, so it runs while config loads.
-  const probing = args.sandbox === 'off' ? Promise.resolve(undefined) : probeSandbox();
+  const probing = probeSandbox();
   const root = await realpath(args.cwd ?? process.cwd()).catch((err: Error) => {
     throw new ConfigError(err.message);
   });
@@ -100,16 +101,23 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     if (mode === 'auto' && sandbox === 'off') notify(unsandboxedWarning());
   };
   const unsandboxedWarning = (): Notice => ({ key: 'sandbox.auto_unsandboxed', params: { why: sandboxOff ? t(sandboxOff.key, sandboxOff.params) : '--sandbox off' } });
-  let sandbox: SandboxLevel = args.sandbox ?? effective.merged.sandbox ?? 'workspace';
+  const chosen = args.sandbox ?? effective.merged.sandbox;
+  let sandbox: SandboxLevel = chosen ?? 'workspace';
   let sandboxOff: Notice | undefined;
-  if (probe && !probe.ok) {
+  if (!probe.ok) {
     sandboxOff = { key: `sandbox.${probe.reasonCode}` as MessageKey, params: { detail: probe.detail } };
+    // Only the default degrades: a level asked for by name that cannot be had is an error.
+    if (chosen && chosen !== 'off') throw new ConfigError(t('sandbox.unavailable', { level: chosen, detail: probe.detail }));
     sandbox = 'off';
   }
 
   if (mode === 'auto' && sandbox === 'off') notices.push(unsandboxedWarning());
+  const readUnenforced = (): Notice => ({ key: 'sandbox.read_unenforced', params: { why: sandboxOff ? t(sandboxOff.key, sandboxOff.params) : '--sandbox off' } });
+  if (sandbox === 'off') notices.push(readUnenforced());
   const childEnv = filterEnv(env);
-  const wrap = (level: SandboxLevel) => makeWrapCommand(level, { root, home: env.HOME, configDir: config });
+  const features = probe.ok ? probe.features : { userns: false, disableUserns: false };
+  const wrap = (level: SandboxLevel) =>
+    createLauncher({ level, root, home: env.HOME ?? '', configDir: config, stateDir: state, runtimeDir: env.XDG_RUNTIME_DIR, network: effective.merged.sandboxNetwork === true, features });
   const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: childEnv, wrapCommand: wrap(sandbox) };
 
   const asker: { ask?: (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer> } = {};
@@ -266,6 +274,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     /** Changes the sandbox level; only the start-up probe may have turned it off for good. */
     setSandbox(level: SandboxLevel): boolean {
       if (sandboxOff && level !== 'off') return false;
+      if (level === 'off' && sandbox !== 'off') notify(readUnenforced());
       sandbox = level;
       (ctx as { wrapCommand?: ToolContext['wrapCommand'] }).wrapCommand = wrap(level);
       return true;

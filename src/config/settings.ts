@@ -18,6 +18,8 @@ export type HookSpec = { matcher?: string; command: string; timeout?: number };
 export type Settings = {
   mode?: PermissionMode;
   sandbox?: SandboxLevel;
+  /** The workspace level with the host network (off by default: a loopback of its own). */
+  sandboxNetwork?: boolean;
   lang?: 'en' | 'zh';
   permissions?: { allow?: string[]; deny?: string[] };
   hooks?: Partial<Record<HookEvent, HookSpec[]>>;
@@ -90,6 +92,7 @@ function validate(data: unknown): string | null {
     enumField('sandbox', SANDBOX_LEVELS) ??
     enumField('lang', ['en', 'zh']) ??
     (data.verify === undefined || typeof data.verify === 'string' ? null : '"verify" must be a string (a command)') ??
+    (data.sandboxNetwork === undefined || typeof data.sandboxNetwork === 'boolean' ? null : '"sandboxNetwork" must be true or false') ??
     validatePermissions(data.permissions) ??
     validateHooks(data.hooks) ??
     validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate))

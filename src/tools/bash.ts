@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { ANSI, killGroup, OutputCollector, shellQuote, signalGroup, spawnInGroup } from '../util/process.js';
 import { inside } from '../util/paths.js';
-import type { Tool, ToolContext, ToolOutput } from '../types.js';
+import type { SandboxProfile, Tool, ToolContext, ToolGrant, ToolOutput } from '../types.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -15,7 +15,7 @@ const MAX_TIMEOUT_S = 600;
 const PIPE_GRACE_MS = 250;
 
 /** Starts a command as a background job and reports it to the model; jobs.ts registers one per context. */
-export type StartBackground = (command: string, ctx: ToolContext) => Promise<ToolOutput>;
+export type StartBackground = (command: string, ctx: ToolContext, profile: SandboxProfile) => Promise<ToolOutput>;
 
 // Keyed by context: ToolContext (types.ts) has no field for the job manager, and one agent has one context.
 const backgrounds = new WeakMap<ToolContext, StartBackground>();
@@ -29,7 +29,9 @@ type BashArgs = { command: string; timeout?: number; description?: string; backg
 
 type Ending = { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null } | { kind: 'timeout' } | { kind: 'abort' } | { kind: 'spawn'; message: string };
 
-async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
+/** Contract: runTool hands the decision's profile; without one (an approval by a hook) the command may write. */
+async function bashTool(args: BashArgs, ctx: ToolContext, grant?: ToolGrant): Promise<ToolOutput> {
+  const profile = grant?.sandbox ?? 'write';
   if (typeof args.command !== 'string' || args.command.trim() === '') return { output: 'command is empty', isError: true };
   if (args.command.includes('\0')) return { output: 'command contains a NUL byte', isError: true };
   const timeoutS = Math.min(MAX_TIMEOUT_S, Math.max(1, Number(args.timeout) || DEFAULT_TIMEOUT_S));
@@ -42,7 +44,7 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
   if (args.background) {
     const start = backgrounds.get(ctx);
     if (!start) return { output: 'background jobs are not available here; run the command without background', isError: true };
-    const started = await start(args.command, ctx);
+    const started = await start(args.command, ctx, profile);
     return notes.length ? { ...started, output: [...notes, started.output].join('\n') } : started;
   }
   // The EXIT trap reports where the shell ended, on fd 3, behind a token the command cannot know
@@ -51,7 +53,7 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
   const token = `__feiyu_cwd_${randomBytes(8).toString('hex')}:`;
   const script = `trap 'printf "\\n${token}%s\\n" "$(pwd -P)" 2>/dev/null >&3' EXIT; exec 2>&1; eval ${shellQuote(args.command)}`;
   const started = Date.now();
-  const { ending, output, cwd, lingered } = await runScript(script, ctx, timeoutS, token);
+  const { ending, output, cwd, lingered } = await runScript(script, ctx, profile, timeoutS, token);
   const secs = Math.round((Date.now() - started) / 100) / 10;
   if (cwd && inside(ctx.root, cwd)) ctx.shellCwd = cwd;
   else if (cwd) {
@@ -80,14 +82,14 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
 type Run = { ending: Ending; output: string; cwd?: string; lingered: boolean };
 
 /** Spawns the script in its own process group and settles once the shell is gone and its pipes are drained or cut. */
-function runScript(script: string, ctx: ToolContext, timeoutS: number, token: string): Promise<Run> {
+function runScript(script: string, ctx: ToolContext, profile: SandboxProfile, timeoutS: number, token: string): Promise<Run> {
   return new Promise((resolve) => {
     const collector = new OutputCollector();
     let report = '';
     let ending: Ending | undefined;
     let lingered = false;
     let settled = false;
-    const child = spawnInGroup(script, ctx, 3);
+    const child = spawnInGroup(script, ctx, 3, profile);
     const stop = (why: 'timeout' | 'abort'): void => {
       ending ??= { kind: why };
       if (child.pid !== undefined) killGroup(child.pid);

@@ -8,7 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { allowBackground } from './bash.js';
 import { ANSI, KILL_GRACE_MS, shellQuote, signalGroup, spawnInGroup } from '../util/process.js';
 import { countNewlines } from '../util/cap.js';
-import type { Tool, ToolContext, ToolOutput } from '../types.js';
+import type { SandboxProfile, Tool, ToolContext, ToolOutput } from '../types.js';
 
 /** Unread output bytes kept per job; past this the oldest go, and the next read says how many lines. */
 export const JOB_BUFFER_BYTES = 1 << 20;
@@ -63,8 +63,9 @@ class Job {
     readonly id: number,
     readonly command: string,
     ctx: ToolContext,
+    profile: SandboxProfile,
   ) {
-    const child = spawnInGroup(`exec 2>&1; eval ${shellQuote(command)}`, ctx, 2);
+    const child = spawnInGroup(`exec 2>&1; eval ${shellQuote(command)}`, ctx, 2, profile);
     this.pid = child.pid ?? 0;
     child.stdout?.on('data', (chunk: Buffer) => this.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => this.push(chunk));
@@ -147,16 +148,16 @@ export class JobManager {
   private readonly jobs = new Map<number, Job>();
   private lastId = 0;
 
-  /** Starts `command` in the shell cwd of `ctx`, with its environment and sandbox. */
-  start(command: string, ctx: ToolContext): JobInfo {
-    const job = new Job(++this.lastId, command, ctx);
+  /** Starts `command` in the shell cwd of `ctx`, with its environment and sandbox (`profile`, default: may write). */
+  start(command: string, ctx: ToolContext, profile: SandboxProfile = 'write'): JobInfo {
+    const job = new Job(++this.lastId, command, ctx, profile);
     this.jobs.set(job.id, job);
     return job.info();
   }
 
   /** Lets the bash tool running with `ctx` start jobs here (`background: true`). */
   attach(ctx: ToolContext): void {
-    allowBackground(ctx, (command, c) => this.startForModel(command, c));
+    allowBackground(ctx, (command, c, profile) => this.startForModel(command, c, profile));
   }
 
   list(): JobInfo[] {
@@ -198,10 +199,10 @@ export class JobManager {
     for (const job of this.jobs.values()) job.signal('SIGKILL');
   }
 
-  private async startForModel(command: string, ctx: ToolContext): Promise<ToolOutput> {
+  private async startForModel(command: string, ctx: ToolContext, profile: SandboxProfile): Promise<ToolOutput> {
     const running = [...this.jobs.values()].filter((j) => j.state.kind === 'running').length;
     if (running >= MAX_RUNNING) return { output: `${running} jobs are running already; stop one with the job tool first`, isError: true };
-    const { id } = this.start(command, ctx);
+    const { id } = this.start(command, ctx, profile);
     const job = this.jobs.get(id)!;
     await Promise.race([job.closed, sleep(FIRST_LINES_MS)]);
     const output = `Started job ${id} in the background; use the job tool to read its output or stop it.\n${this.output(id)}`;

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { capOutput, countNewlines, OUTPUT_CAP } from './cap.js';
-import type { ToolContext } from '../types.js';
+import type { SandboxProfile, ToolContext } from '../types.js';
 
 /** Bytes of output kept at each end; the middle of a runaway output is counted, not stored. */
 const KEEP_BYTES = 128 * 1024;
@@ -76,10 +76,17 @@ export const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\'
 
 /**
  * Spawns `script` with bash as the leader of a new process group, in the shell cwd, with the
- * context's environment, through the sandbox when one is set; `fds` pipes from fd 1 up.
+ * context's environment, through the context's launcher (the sandbox) with `profile`; `fds`
+ * pipes from fd 1 up. What the launch holds is released once the process has exited.
  */
-export function spawnInGroup(script: string, ctx: ToolContext, fds: number): ChildProcess {
-  const { file, args } = ctx.wrapCommand ? ctx.wrapCommand(script, ctx.shellCwd) : { file: 'bash', args: ['-c', script] };
+export function spawnInGroup(script: string, ctx: ToolContext, fds: number, profile: SandboxProfile): ChildProcess {
+  const req = { command: script, cwd: ctx.shellCwd, profile, env: ctx.env };
+  const launch = ctx.wrapCommand ? ctx.wrapCommand(req) : { file: '/bin/bash', args: ['-c', script], env: ctx.env, release: () => {} };
   const stdio: ('ignore' | 'pipe')[] = ['ignore', ...Array<'pipe'>(fds).fill('pipe')];
-  return spawn(file, args, { cwd: ctx.shellCwd, env: ctx.env, stdio, detached: true });
+  // By absolute path (a PATH may reach into the workspace), named as bash names itself in errors.
+  const argv0 = launch.file === '/bin/bash' ? 'bash' : undefined;
+  const child = spawn(launch.file, launch.args, { argv0, cwd: ctx.shellCwd, env: launch.env, stdio, detached: true });
+  child.once('exit', launch.release);
+  child.once('error', launch.release);
+  return child;
 }
