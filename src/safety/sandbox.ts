@@ -47,6 +47,13 @@ export type BwrapPlan = {
   gitWritable: string[];
 };
 
+/**
+ * bwrap covers /proc/sys only when the folder itself is writable, which it never is: its files
+ * are, to the real root, since a user namespace maps root to root. Root in the sandbox could then
+ * set kernel.core_pattern to a program in the workspace and have the kernel run it on the host.
+ */
+const PROC_COVERS = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger', '--ro-bind-try', '/proc/mtrr', '/proc/mtrr'];
+
 /** Whether a command of this plan reaches no network at all (and no host unix socket). */
 export const isolatedNet = (p: Pick<BwrapPlan, 'profile' | 'level'>): boolean => p.profile === 'read' || p.level === 'strict';
 
@@ -54,7 +61,7 @@ export const isolatedNet = (p: Pick<BwrapPlan, 'profile' | 'level'>): boolean =>
 export function buildBwrapArgv(p: BwrapPlan): string[] {
   const argv = [BWRAP];
   if (p.features.userns) argv.push('--unshare-user', ...(p.features.disableUserns ? ['--disable-userns'] : []));
-  argv.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
+  argv.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...PROC_COVERS, '--tmpfs', '/tmp');
   if (p.profile !== 'read') {
     argv.push('--bind', p.root, p.root);
     for (const path of p.protect) argv.push('--ro-bind', path, path);

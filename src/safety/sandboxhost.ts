@@ -4,7 +4,7 @@
 // returns the argv, environment and release of one launch. With the sandbox off it still gives
 // read-only commands the git hardening. Must not decide which profile a command gets.
 
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { gitLayout } from './gitconfig.js';
@@ -42,9 +42,8 @@ export function createLauncher(o: SandboxOptions): (req: LaunchRequest) => Launc
   const level = o.level;
   const scanner = new WorkspaceScanner(o.root);
   const placeholders = new Placeholders();
-  let empty: string | undefined;
   return (req) => {
-    empty ??= emptyFile();
+    const empty = emptyFile();
     const listing = scanner.scan();
     const home = o.home ? homeSecrets(o.home) : { dirs: [], files: [] };
     const layout = gitLayout(o.root);
@@ -120,8 +119,11 @@ function socketDirs(runtimeDir: string | undefined): string[] {
   return [...new Set(dirs)].filter((d, _, all) => !all.some((o) => o !== d && contains(o, d)));
 }
 
-/** A private empty read-only file for the masks, removed when feiyu exits. */
+let empty: string | undefined;
+
+/** A private empty read-only file for the masks, one per process (made on first use), removed when feiyu exits. */
 function emptyFile(): string {
+  if (empty && existsSync(empty)) return empty;
   const dir = mkdtempSync(join(tmpdir(), 'feiyu-sandbox-'));
   const file = join(dir, 'empty');
   writeFileSync(file, '', { mode: 0o444 });
@@ -134,6 +136,7 @@ function emptyFile(): string {
       // Already gone, or tmp is read-only now: nothing to keep anyway.
     }
   });
+  empty = file;
   return file;
 }
 

@@ -1,6 +1,6 @@
 // The start-up probe: runs bwrap once with the flags of the tightest profile and checks, from
-// inside, that a program it starts has no effective capability and that /proc shows only the
-// sandbox's own processes. It tries a user namespace that cannot make more first, then a user
+// inside, that a program it starts has no effective capability, that /proc shows only the
+// sandbox's own processes and that kernel settings (/proc/sys) cannot be written. It tries a user namespace that cannot make more first, then a user
 // namespace, then none (root, or a setuid bwrap). Failure means "sandbox unavailable".
 // Must not run commands for the tools.
 
@@ -15,7 +15,8 @@ const OK = 'feiyu-sandbox-ok';
 const CHECK = [
   'while read -r k v; do case $k in CapEff:) e=$v;; esac; done < <(/bin/cat /proc/self/status)',
   'n=0; for p in /proc/[0-9]*; do n=$((n+1)); done',
-  `if [ "$e" = 0000000000000000 ] && [ "$n" -le 4 ]; then echo ${OK}; else echo "effective capabilities $e, $n processes visible in /proc"; fi`,
+  'w=no; [ -e /proc/sys/kernel/core_pattern ] && (exec 3>>/proc/sys/kernel/core_pattern) 2>/dev/null && w=yes',
+  `if [ "$e" = 0000000000000000 ] && [ "$n" -le 4 ] && [ $w = no ]; then echo ${OK}; else echo "effective capabilities $e, $n processes visible in /proc, kernel settings writable: $w"; fi`,
 ].join('\n');
 
 const TRIES: SandboxFeatures[] = [
