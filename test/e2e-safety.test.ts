@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { probeSandbox } from '../src/safety/sandbox.js';
+import { probeSandbox } from '../src/safety/sandboxprobe.js';
 import { startCli, useCliFixture } from './cli-harness.js';
 import type { FakeServer } from './fake-server.js';
 
