@@ -25,8 +25,9 @@ export function isSecretFileName(name: string): boolean {
 const NOT_WALKED = new Set(['node_modules']);
 /** Past this many folders the listing stops (a workspace that is a whole home folder); README says so. */
 export const MAX_FOLDERS = 100_000;
+const RECENT_MS = 2000;
 
-type Folder = { mtime: bigint; ino: bigint; secrets: string[]; symlinks: string[]; dirs: string[]; git: boolean };
+type Folder = { mtime: number; ino: number; secrets: string[]; symlinks: string[]; dirs: string[]; git: boolean };
 
 export type WorkspaceListing = {
   /** Realpaths of the secret files (a symlink counts by its target, when that is a regular file). */
@@ -75,20 +76,23 @@ export class WorkspaceScanner {
   private folder(dir: string): Folder | null {
     let st;
     try {
-      st = lstatSync(dir, { bigint: true });
+      st = lstatSync(dir);
     } catch {
       return null;
     }
     if (!st.isDirectory()) return null;
     const cached = this.cache.get(dir);
-    if (cached && cached.mtime === st.mtimeNs && cached.ino === st.ino) return cached;
+    // A file system with coarse timestamps can change a folder twice within one tick: a folder
+    // changed in the last seconds is read again rather than trusted.
+    const settled = Date.now() - st.mtimeMs > RECENT_MS;
+    if (cached && settled && cached.mtime === st.mtimeMs && cached.ino === st.ino) return cached;
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return null;
     }
-    const folder: Folder = { mtime: st.mtimeNs, ino: st.ino, secrets: [], symlinks: [], dirs: [], git: false };
+    const folder: Folder = { mtime: st.mtimeMs, ino: st.ino, secrets: [], symlinks: [], dirs: [], git: false };
     for (const e of entries) {
       if (e.name === '.git') folder.git = true;
       else if (e.isDirectory()) {
