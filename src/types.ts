@@ -193,9 +193,10 @@ export type SandboxLevel = 'off' | 'workspace' | 'strict';
 export const SANDBOX_LEVELS: readonly SandboxLevel[] = ['off', 'workspace', 'strict'];
 
 /** `code` names the rule that decided (for the interface and the trace); `destructive` marks a
- *  work-destroying command that auto mode lets through, so the interface shows it prominently. */
+ *  work-destroying command that auto mode lets through, so the interface shows it prominently;
+ *  `sandbox` is how an allowed bash command is confined (read-only when allowed as read-only). */
 export type Decision =
-  | { decision: 'allow'; reason?: string; code?: string; destructive?: string }
+  | { decision: 'allow'; reason?: string; code?: string; destructive?: string; sandbox?: SandboxProfile }
   | { decision: 'deny'; reason: string; code?: string };
 
 /** The one decision point between the loop and the rules (permissions, hooks, confirmations). */
@@ -225,7 +226,7 @@ export type AgentEvent =
   | { type: 'toolcall_start'; id: string; name: string }
   | { type: 'toolcall_delta'; id: string; json: string }
   | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; mainArg?: string }
-  | { type: 'permission'; id: string; name: string; decision: 'allow' | 'deny'; reason?: string; code?: string; destructive?: string }
+  | { type: 'permission'; id: string; name: string; decision: 'allow' | 'deny'; reason?: string; code?: string; destructive?: string; sandbox?: SandboxProfile }
   | {
       type: 'tool_result';
       id: string;

@@ -18,6 +18,7 @@ import type { PlanVerdict } from '../tools/plan.js';
 import { loadConventions, systemPrompt, type Conventions } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
 import { createLauncher } from '../safety/sandboxhost.js';
+import { createGitFacts } from './gitfacts.js';
 import { probeSandbox } from '../safety/sandboxprobe.js';
 import { findLastSession, findSession, loadSession, restoreFiles, SessionError, SessionWriter } from '../session/store.js';
 import { loadSettings } from '../config/settings.js';
@@ -131,6 +132,8 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       rules: { allow: effective.allow, deny: effective.deny },
       getShellCwd: () => ctx.shellCwd,
       path: childEnv.PATH,
+      // git runs as a read-only command would, under the level in force when it asks.
+      facts: createGitFacts((req) => ctx.wrapCommand!(req), childEnv),
       ask: args.print ? undefined : (req, signal) => (asker.ask ? asker.ask(req, signal) : Promise.resolve({ answer: 'no' as const })),
     }),
   );

@@ -10,6 +10,7 @@ import type {
   Tool,
   ToolCallBlock,
   ToolContext,
+  ToolGrant,
   ToolOutput,
   ToolResultBlock,
 } from '../types.js';
@@ -55,15 +56,18 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
   const problem = await precheck(call, tool, runner, cutOff);
   if (problem || !tool) return errorOutput(problem ?? 'unknown tool');
   const { signal } = runner.ctx;
+  const grant: ToolGrant = {};
   if (runner.beforeToolCall) {
     const decision = await runner.beforeToolCall(call, tool, signal);
     runner.emit({ type: 'permission', id: call.id, name: call.name, ...decision });
     if (decision.decision === 'deny') return errorOutput(`Permission denied: ${decision.reason}`);
+    // What the decision allowed is what the tool may do: a read-only verdict runs read-only.
+    if (decision.sandbox) grant.sandbox = decision.sandbox;
   }
   if (signal.aborted) return errorOutput(INTERRUPTED);
   let result: ToolOutput;
   try {
-    result = await tool.run(call.input, runner.ctx);
+    result = await tool.run(call.input, runner.ctx, grant);
   } catch (err) {
     result = errorOutput(`${call.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -98,9 +98,9 @@ function removal(name: string, args: (string | null)[], cwds: string[], ctx: Des
   const disposable = (t: string): boolean =>
     !t.startsWith('(') && cwds.every((cwd) => {
       const abs = resolve(cwd, t === '~' || t.startsWith('~/') ? ctx.home + t.slice(1) : t);
-      // A workspace that lives under /tmp is still the user's work.
+      // A workspace or a home that lives under /tmp is still the user's.
+      if (inside(abs, ctx.root) || inside(abs, ctx.home)) return false;
       if (!inside(ctx.root, abs)) return TEMP_DIRS.some((d) => abs !== d && inside(d, abs));
-      if (abs === ctx.root) return false;
       // Inside (or one of) a build folder of the workspace: every part up to it is known.
       return relative(ctx.root, abs).split(sep).some((part) => BUILD_DIRS.has(part));
     });

@@ -11,12 +11,16 @@ import { parseRule, ruleMatches, suggestCommandRule, suggestPathRule, type Rule,
 import { checkSecretPath, secretRefusal } from './secrets.js';
 import { readProjectsFile, writePrivateJson } from '../util/jsonfile.js';
 import { realPath } from './bash/expand.js';
-import type { PermissionMode, Tool, ToolCallBlock } from '../types.js';
+import { destructiveOf, type Loss, type RepoFacts } from './destructive.js';
+import { gitLayout } from './gitconfig.js';
+import { needsGitWrite, profileFor } from './profile.js';
+import { hooksPathOf, protectedPath } from './protected.js';
+import type { PermissionMode, SandboxProfile, Tool, ToolCallBlock } from '../types.js';
 
 export type AskAnswer = { answer: 'yes' } | { answer: 'no'; reason?: string } | { answer: 'always' } | { answer: 'auto' };
 
 /** Why the user is asked; the interface translates it with `reasonParams`. */
-export type AskReasonCode = BashReasonCode | 'destructive' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule';
+export type AskReasonCode = BashReasonCode | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule';
 
 export type AskRequest = {
   tool: string;
@@ -29,6 +33,8 @@ export type AskRequest = {
   suggestedRules: string[];
   /** It destroys work (git reset --hard, rm -rf ~ …): show it prominently. */
   destructive: boolean;
+  /** What would be lost: files with uncommitted changes, the paths removed, pushed commits. */
+  lost?: string[];
 };
 
 export type AllowCode = 'read' | 'meta' | 'allowlist' | 'rule' | 'auto_mode' | 'user_yes' | 'user_always' | 'user_auto';
@@ -39,7 +45,7 @@ export type DenyCode = 'secret' | 'deny_rule' | 'plan_mode' | 'readonly_mode' | 
  * means auto mode is running a work-destroying command: the interface shows it prominently.
  */
 export type PolicyDecision =
-  | { decision: 'allow'; code: AllowCode; reason: string; destructive?: string }
+  | { decision: 'allow'; code: AllowCode; reason: string; destructive?: string; sandbox?: SandboxProfile }
   | { decision: 'deny'; code: DenyCode; reason: string };
 
 export type PolicyOptions = {
@@ -58,14 +64,19 @@ export type PolicyOptions = {
   getShellCwd(): string;
   /** $PATH of child processes, to catch allowlisted names that resolve into the workspace. */
   path?: string;
+  /** Facts about the repository (uncommitted changes, pushed commits) for the destructive check; absent = unknown. */
+  facts?: RepoFacts;
 };
+
+/** Without facts nothing is known: what might discard changes asks. */
+const NO_FACTS: RepoFacts = { changed: async () => null, pushedAmong: async () => null };
 
 /** Tools that reach the network ask in default mode whatever their kind. */
 const isNetwork = (input: Record<string, unknown>): boolean => typeof input.url === 'string';
 
 type Subject =
-  | { kind: 'bash'; command: string; analysis: BashAnalysis }
-  | { kind: 'path'; abs: string; shown: string }
+  | { kind: 'bash'; command: string; analysis: BashAnalysis; loss: Loss | null }
+  | { kind: 'path'; abs: string; shown: string; protects: string | null }
   | { kind: 'network'; url: string; host: string }
   | { kind: 'other'; shown: string };
 
@@ -96,20 +107,23 @@ export function createPolicy(opts: PolicyOptions): (call: ToolCallBlock, tool: T
     }
     const readOnly = subject.kind === 'bash' ? subject.analysis.verdict === 'safe' : tool.kind === 'read' && subject.kind !== 'network';
     if (readOnly) {
+      // Allowed as read-only: the kernel holds the command to that (a read-only sandbox).
       return subject.kind === 'bash'
-        ? { decision: 'allow', code: 'allowlist', reason: 'read-only command on the allowlist' }
+        ? { decision: 'allow', code: 'allowlist', reason: 'read-only command on the allowlist', sandbox: 'read' }
         : { decision: 'allow', code: 'read', reason: 'read tool' };
     }
     if (mode === 'plan' || mode === 'readonly') return refuseInMode(mode, whyNotReadOnly(tool, subject));
 
     const opaqueDeny = subject.kind === 'bash' && subject.analysis.opaque && deny.some((r) => r.tool === tool.name);
-    const destructive = subject.kind === 'bash' ? subject.analysis.commands.find((c) => c.destructive)?.destructive ?? undefined : undefined;
-    if (mode === 'auto' && !opaqueDeny) {
-      return { decision: 'allow', code: 'auto_mode', reason: destructive ? `auto mode; destroys work: ${destructive}` : 'auto mode', destructive };
-    }
-    const allowedBy = allowedByRules(tool.name, subject);
-    if (allowedBy && !destructive) return { decision: 'allow', code: 'rule', reason: `allowed by ${allowedBy.join(', ')}` };
-    return askUser(request(call, tool, subject, opaqueDeny, destructive), signal);
+    // What always asks, whatever the mode: destroying work, and writing what runs outside the sandbox later.
+    const loss = subject.kind === 'bash' ? subject.loss : null;
+    const protects = subject.kind === 'path' && tool.kind === 'write' ? subject.protects : null;
+    const gitWrite = subject.kind === 'bash' && needsGitWrite(subject.analysis);
+    const sandbox = subject.kind === 'bash' ? profileFor(subject.analysis, false) : undefined;
+    if (mode === 'auto' && !opaqueDeny && !loss && !protects && !gitWrite) return { decision: 'allow', code: 'auto_mode', reason: 'auto mode', sandbox };
+    const allowedBy = loss || protects ? null : allowedByRules(tool.name, subject);
+    if (allowedBy) return { decision: 'allow', code: 'rule', reason: `allowed by ${allowedBy.join(', ')}`, sandbox };
+    return askUser(request(call, tool, subject, { opaqueDeny, loss, protects, gitWriteInAuto: gitWrite && mode === 'auto' }), signal, sandbox);
   };
 
   async function describe(call: ToolCallBlock, tool: Tool): Promise<Subject> {
@@ -117,7 +131,9 @@ export function createPolicy(opts: PolicyOptions): (call: ToolCallBlock, tool: T
     if (tool.kind === 'exec' && typeof input.command === 'string') {
       const cwd = opts.getShellCwd();
       const analysis = await analyzeBash(input.command, { root: opts.root, cwd, home, configDir: opts.configDir, path: opts.path });
-      return { kind: 'bash', command: input.command, analysis };
+      const fromAnalysis = analysis.commands.find((c) => c.destructive)?.destructive;
+      const loss = (await destructiveOf(analysis.commands, analysis.constructs, { root: opts.root, cwd, home, facts: opts.facts ?? NO_FACTS })) ?? (fromAnalysis ? { what: fromAnalysis, lost: [] } : null);
+      return { kind: 'bash', command: input.command, analysis, loss };
     }
     if (isNetwork(input)) {
       const url = input.url as string;
@@ -126,7 +142,9 @@ export function createPolicy(opts: PolicyOptions): (call: ToolCallBlock, tool: T
     if (typeof input.path === 'string' || tool.kind === 'read') {
       const given = typeof input.path === 'string' && input.path ? input.path : '.';
       const expanded = given === '~' || given.startsWith('~/') ? home + given.slice(1) : given;
-      return { kind: 'path', abs: realPath(resolve(opts.root, expanded)), shown: given };
+      const abs = realPath(resolve(opts.root, expanded));
+      const protects = tool.kind === 'write' ? protectedPath(opts.root, abs, hooksPathOf(opts.root, gitLayout(opts.root))) : null;
+      return { kind: 'path', abs, shown: given, protects };
     }
     return { kind: 'other', shown: tool.mainArg?.(input) ?? JSON.stringify(input) };
   }
@@ -173,23 +191,28 @@ export function createPolicy(opts: PolicyOptions): (call: ToolCallBlock, tool: T
     return [...used];
   }
 
-  function request(call: ToolCallBlock, tool: Tool, subject: Subject, opaqueDeny: boolean, destructive: string | undefined): AskRequest {
-    const base = { tool: tool.name, input: call.input, destructive: destructive !== undefined };
+  type Asks = { opaqueDeny: boolean; loss: Loss | null; protects: string | null; gitWriteInAuto: boolean };
+
+  function request(call: ToolCallBlock, tool: Tool, subject: Subject, why: Asks): AskRequest {
+    const base = { tool: tool.name, input: call.input, destructive: why.loss !== null };
     switch (subject.kind) {
       case 'bash': {
         const { analysis } = subject;
         const asking = analysis.commands.filter((c) => c.issue && !allow.some((r) => ruleMatches(r, tool.name, { kind: 'command', argv: c.argv }, ctx)));
         const suggestions = asking.map((c) => suggestCommandRule(tool.name, c.argv));
-        const ruleable = !destructive && !analysis.constructs.length && suggestions.every((s) => s !== null);
+        const ruleable = !why.loss && !analysis.constructs.length && suggestions.every((s) => s !== null);
         const first = analysis.constructs[0] ?? asking[0]?.issue ?? analysis.commands.find((c) => c.issue)?.issue;
         const [reasonCode, reasonParams]: [AskReasonCode, Record<string, string>] =
-          destructive ? ['destructive', { what: destructive }]
-          : opaqueDeny ? ['unchecked_deny_rule', { part: first?.params.part ?? '' }]
+          why.loss ? ['destructive', { what: why.loss.what }]
+          : why.opaqueDeny ? ['unchecked_deny_rule', { part: first?.params.part ?? '' }]
+          : why.gitWriteInAuto ? ['git_write', { command: visible(subject.command) }]
           : first ? [first.code, first.params]
           : ['exec', { tool: tool.name }];
-        return { ...base, display: visible(subject.command), reasonCode, reasonParams, suggestedRules: ruleable ? [...new Set(suggestions as string[])] : [] };
+        const lost = why.loss?.lost.length ? { lost: why.loss.lost } : {};
+        return { ...base, ...lost, display: visible(subject.command), reasonCode, reasonParams, suggestedRules: ruleable ? [...new Set(suggestions as string[])] : [] };
       }
       case 'path': {
+        if (why.protects) return { ...base, display: subject.shown, reasonCode: 'protected', reasonParams: { path: subject.shown, tool: tool.name, what: why.protects }, suggestedRules: [] };
         const reasonCode = tool.kind !== 'write' ? 'exec' : inside(opts.root, subject.abs) ? 'write' : 'write_outside';
         return { ...base, display: subject.shown, reasonCode, reasonParams: { path: subject.shown, tool: tool.name }, suggestedRules: [suggestPathRule(tool.name, subject.abs, opts.root)] };
       }
@@ -200,7 +223,7 @@ export function createPolicy(opts: PolicyOptions): (call: ToolCallBlock, tool: T
     }
   }
 
-  async function askUser(req: AskRequest, signal: AbortSignal): Promise<PolicyDecision> {
+  async function askUser(req: AskRequest, signal: AbortSignal, sandbox: SandboxProfile | undefined): Promise<PolicyDecision> {
     if (!opts.ask) return { decision: 'deny', code: 'headless', reason: headlessRefusal(req) };
     const cancelled: PolicyDecision = { decision: 'deny', code: 'cancelled', reason: 'Cancelled by the user before it ran.' };
     if (signal.aborted) return cancelled;
@@ -213,7 +236,7 @@ export function createPolicy(opts: PolicyOptions): (call: ToolCallBlock, tool: T
     }
     switch (answer.answer) {
       case 'yes':
-        return { decision: 'allow', code: 'user_yes', reason: 'approved by the user' };
+        return { decision: 'allow', code: 'user_yes', reason: 'approved by the user', sandbox };
       case 'no':
         return {
           decision: 'deny',
@@ -221,13 +244,13 @@ export function createPolicy(opts: PolicyOptions): (call: ToolCallBlock, tool: T
           reason: `The user declined this call.${answer.reason ? ` Their reason: ${answer.reason.replace(/[.!?。！？]*$/, '')}.` : ''} Do not retry it as it is; change your approach or ask the user.`,
         };
       case 'always':
-        if (!req.suggestedRules.length) return { decision: 'allow', code: 'user_yes', reason: 'approved by the user (no rule can cover it)' };
+        if (!req.suggestedRules.length) return { decision: 'allow', code: 'user_yes', reason: 'approved by the user (no rule can cover it)', sandbox };
         saveApprovals(approvalsFile, opts.root, req.suggestedRules);
         allow.push(...req.suggestedRules.map(parseRule));
-        return { decision: 'allow', code: 'user_always', reason: `approved by the user; saved ${req.suggestedRules.join(', ')}` };
+        return { decision: 'allow', code: 'user_always', reason: `approved by the user; saved ${req.suggestedRules.join(', ')}`, sandbox };
       case 'auto':
         opts.setMode('auto');
-        return { decision: 'allow', code: 'user_auto', reason: 'approved by the user, who switched to auto mode' };
+        return { decision: 'allow', code: 'user_auto', reason: 'approved by the user, who switched to auto mode', sandbox };
     }
   }
 }
@@ -258,12 +281,22 @@ function refuseInMode(mode: 'plan' | 'readonly', why: string): PolicyDecision {
 function headlessRefusal(req: AskRequest): string {
   const what = `${req.tool} ${req.display.length > 200 ? req.display.slice(0, 197) + '...' : req.display}`;
   const head = `${what} needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it.`;
+  if (req.reasonCode === 'git_write') {
+    const rules = req.suggestedRules.length ? ` with an allow rule in settings.json: "permissions": {"allow": [${req.suggestedRules.map((r) => JSON.stringify(r)).join(', ')}]}` : ' by running it themselves';
+    return `${head} It writes the repository's .git, which asks the user even in auto mode; the user can allow it${rules}.`;
+  }
   if (req.suggestedRules.length) {
     const allow = req.suggestedRules.map((r) => JSON.stringify(r)).join(', ');
     return `${head} The user can allow it by running feiyu with --mode auto, or with an allow rule in settings.json: "permissions": {"allow": [${allow}]}.`;
   }
-  const why = req.destructive ? 'it destroys work, which always asks' : 'it cannot be checked as written';
-  return `${head} No allow rule can cover it (${why}); the user can run feiyu with --mode auto, or you can do it with plain commands that an allow rule like bash(npm test) could cover.`;
+  if (req.destructive) {
+    const lost = req.lost?.length ? ` What would be lost: ${req.lost.slice(0, 20).join(', ')}${req.lost.length > 20 ? ', …' : ''}.` : '';
+    return `${head} It destroys work (${req.reasonParams.what}), which asks the user in every mode, auto included.${lost} Tell the user what you wanted to do and why; they can run it themselves.`;
+  }
+  if (req.reasonCode === 'protected') {
+    return `${head} It changes ${req.reasonParams.what}, which asks the user in every mode, auto included. Tell the user the change you would make; they can make it themselves.`;
+  }
+  return `${head} No allow rule can cover it (it cannot be checked as written); the user can run feiyu with --mode auto, or you can do it with plain commands that an allow rule like bash(npm test) could cover.`;
 }
 
 // ---------------------------------------------------------------------------------------------
