@@ -33,7 +33,7 @@ describe.skipIf(!probe.ok)('the attack battery against the sandbox', () => {
   beforeAll(async () => {
     http = createServer((_req, res) => {
       hits++;
-      res.end('BREACH:http');
+      res.end('BREACH_42:http');
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     abstract = createNetServer().listen({ path: `\0feiyu-attack-${process.pid}` });

@@ -5,7 +5,7 @@
 // read-only commands reaching no host socket, background processes dying with the call.
 import { spawn } from 'node:child_process';
 import { runLaunch } from './attacks.js';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,7 +57,7 @@ describe('buildBwrapArgv (pure)', () => {
   });
 
   it('read: nothing bound writable, no network, no host sockets, at either level', () => {
-    const read = [...head, ...masks, ...sockets, '--unshare-net', ...tail];
+    const read = [...head, '--ro-bind', '/home/u/proj', '/home/u/proj', ...masks, ...sockets, '--unshare-net', ...tail];
     expect(buildBwrapArgv({ ...plan, profile: 'read', network: true })).toEqual(read);
     expect(buildBwrapArgv({ ...plan, profile: 'read', level: 'strict' })).toEqual(read);
   });
@@ -173,6 +173,16 @@ describe.skipIf(!probe.ok)('the real bwrap', () => {
     for (const profile of ['read', 'write'] as const) expect(await run(show, profile)).toEqual({ code: 0, out: '[][][API_KEY=][][]\n0\n' });
     // Unsandboxed, the same command sees them all: the check above can fail.
     expect((await run(show, 'write', 'off')).out).toBe('[WS_ENV_SECRET][WS_PEM_SECRET][API_KEY=][machine x password y][export TOKEN=HISTORY_SECRET]\n3\n');
+  });
+
+  it('a hard link in the workspace to a secret outside it reads as empty too (masked by inode)', async () => {
+    linkSync(join(home, '.netrc'), join(root, 'src', 'notes.txt'));
+    try {
+      expect((await run('cat src/notes.txt; echo', 'read')).out).toBe('\n');
+      expect((await run('cat src/notes.txt', 'write', 'off')).out).toBe('machine x password y');
+    } finally {
+      rmSync(join(root, 'src', 'notes.txt'));
+    }
   });
 
   it('a secret file created after the first listing is masked from the next command on', async () => {

@@ -62,7 +62,9 @@ export function buildBwrapArgv(p: BwrapPlan): string[] {
   const argv = [BWRAP];
   if (p.features.userns) argv.push('--unshare-user', ...(p.features.disableUserns ? ['--disable-userns'] : []));
   argv.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...PROC_COVERS, '--tmpfs', '/tmp');
-  if (p.profile !== 'read') {
+  // Bound even when read-only: a workspace under /tmp would be hidden by the private /tmp.
+  if (p.profile === 'read') argv.push('--ro-bind', p.root, p.root);
+  else {
     argv.push('--bind', p.root, p.root);
     for (const path of p.protect) argv.push('--ro-bind', path, path);
     for (const dir of p.gitWritable) argv.push('--bind', dir, dir);

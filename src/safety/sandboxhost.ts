@@ -11,7 +11,7 @@ import { gitLayout } from './gitconfig.js';
 import { gitHardeningEnv } from './githarden.js';
 import { hooksPathOf, protectedPaths } from './protected.js';
 import { buildBwrapArgv, SHELL, type BwrapPlan, type SandboxFeatures } from './sandbox.js';
-import { homeSecrets, kind, WorkspaceScanner } from './secretfiles.js';
+import { homeSecrets, kind, linkedInodes, WorkspaceScanner } from './secretfiles.js';
 import type { Launch, LaunchRequest, SandboxLevel } from '../types.js';
 
 export type SandboxOptions = {
@@ -44,13 +44,21 @@ export function createLauncher(o: SandboxOptions): (req: LaunchRequest) => Launc
   const placeholders = new Placeholders();
   return (req) => {
     const empty = emptyFile();
-    const listing = scanner.scan();
     const home = o.home ? homeSecrets(o.home) : { dirs: [], files: [] };
     const layout = gitLayout(o.root);
     const hooksPath = hooksPathOf(o.root, layout);
     // A mask over a folder that holds the workspace would hide the workspace itself.
     const around = (p: string) => !contains(p, o.root);
     const feiyuDirs = [o.configDir, o.stateDir, ...(o.home ? [join(o.home, '.config', 'feiyu'), join(o.home, '.local', 'state', 'feiyu')] : [])];
+    const hiddenDirs = [...new Set([...home.dirs, ...feiyuDirs.filter((d) => kind(d) === 'dir')])].filter(around);
+    const systemSecrets = SYSTEM_SECRETS.filter(readable);
+    // A hard link in the workspace to a secret elsewhere reads as the secret, so secrets are masked
+    // by inode too; only a secret with other names (rare) makes the listing look at every file.
+    const secretInodes = linkedInodes([...home.files, ...hiddenDirs, ...systemSecrets]);
+    let listing = scanner.scan(secretInodes.size > 0);
+    for (const key of linkedInodes(listing.secrets)) secretInodes.add(key);
+    if (secretInodes.size && !listing.linked.length && listing.secrets.length) listing = scanner.scan(true);
+    const linkedSecrets = listing.linked.filter((f) => secretInodes.has(`${f.dev}:${f.ino}`) && !listing.secrets.includes(f.path)).map((f) => f.path);
     const plan: BwrapPlan = {
       level,
       profile: req.profile,
@@ -60,8 +68,8 @@ export function createLauncher(o: SandboxOptions): (req: LaunchRequest) => Launc
       command: req.command,
       features: o.features,
       emptyFile: empty,
-      secretFiles: [...listing.secrets, ...home.files, ...SYSTEM_SECRETS.filter(readable)],
-      hiddenDirs: [...new Set([...home.dirs, ...feiyuDirs.filter((d) => kind(d) === 'dir')])].filter(around),
+      secretFiles: [...listing.secrets, ...linkedSecrets, ...home.files, ...systemSecrets],
+      hiddenDirs,
       socketDirs: socketDirs(o.runtimeDir).filter(around),
       protect: [],
       gitWritable: [],

@@ -32,7 +32,7 @@ type Attempt = { code: number | null; signal: NodeJS.Signals | null; out: string
 
 function attempt(bwrap: string, features: SandboxFeatures, timeoutMs: number): Promise<Attempt> {
   const args = buildBwrapArgv({
-    level: 'strict', profile: 'read', network: false, root: '/', cwd: '/', command: CHECK, features,
+    level: 'strict', profile: 'read', network: false, root: '/usr', cwd: '/', command: CHECK, features,
     emptyFile: '/dev/null', secretFiles: [], hiddenDirs: [], socketDirs: [], protect: [], gitWritable: [],
   }).slice(1);
   return new Promise((resolve) => {

@@ -27,13 +27,19 @@ const NOT_WALKED = new Set(['node_modules']);
 export const MAX_FOLDERS = 100_000;
 const RECENT_MS = 2000;
 
-type Folder = { mtime: number; ino: number; secrets: string[]; symlinks: string[]; dirs: string[]; git: boolean };
+/** A file with several hard links: one of its other names may be a secret outside. */
+export type Linked = { path: string; dev: number; ino: number };
+
+/** `files` (other regular files) are kept so hard links can be looked for; `linked` once they were. */
+type Folder = { mtime: number; ino: number; secrets: string[]; symlinks: string[]; dirs: string[]; files: string[]; git: boolean; linked?: Linked[] };
 
 export type WorkspaceListing = {
   /** Realpaths of the secret files (a symlink counts by its target, when that is a regular file). */
   secrets: string[];
   /** `.git` entries below the root (nested repositories), folders or files. */
   nestedGits: string[];
+  /** With `links`: regular files with several hard links, to match against the inodes of secrets. */
+  linked: Linked[];
   /** Folders visited, and whether MAX_FOLDERS cut the walk short. */
   folders: number;
   truncated: boolean;
@@ -45,9 +51,13 @@ export class WorkspaceScanner {
 
   constructor(private readonly root: string) {}
 
-  scan(): WorkspaceListing {
+  /**
+   * The listing now. `links` also finds files with several hard links: a stat per file of each
+   * folder not looked at that way yet, so the caller asks only when some secret has other names.
+   */
+  scan(links = false): WorkspaceListing {
     const next = new Map<string, Folder>();
-    const out: WorkspaceListing = { secrets: [], nestedGits: [], folders: 0, truncated: false };
+    const out: WorkspaceListing = { secrets: [], nestedGits: [], linked: [], folders: 0, truncated: false };
     const stack = [this.root];
     while (stack.length) {
       if (out.folders >= MAX_FOLDERS) {
@@ -65,6 +75,10 @@ export class WorkspaceScanner {
         if (target) out.secrets.push(target);
       }
       if (folder.git && dir !== this.root) out.nestedGits.push(join(dir, '.git'));
+      if (links) {
+        folder.linked ??= folder.files.map((n) => statIfLinked(join(dir, n))).filter((f): f is Linked => f !== null);
+        out.linked.push(...folder.linked);
+      }
       for (const name of folder.dirs) stack.push(join(dir, name));
     }
     this.cache = next;
@@ -92,15 +106,47 @@ export class WorkspaceScanner {
     } catch {
       return null;
     }
-    const folder: Folder = { mtime: st.mtimeMs, ino: st.ino, secrets: [], symlinks: [], dirs: [], git: false };
+    const folder: Folder = { mtime: st.mtimeMs, ino: st.ino, secrets: [], symlinks: [], dirs: [], files: [], git: false };
     for (const e of entries) {
       if (e.name === '.git') folder.git = true;
       else if (e.isDirectory()) {
         if (!NOT_WALKED.has(e.name)) folder.dirs.push(e.name);
       } else if (isSecretFileName(e.name)) (e.isSymbolicLink() ? folder.symlinks : folder.secrets).push(e.name);
+      // Making a hard link changes the folder's mtime, so the cache sees new ones.
+      else if (e.isFile()) folder.files.push(e.name);
     }
     return folder;
   }
+}
+
+function statIfLinked(path: string): Linked | null {
+  try {
+    const st = lstatSync(path);
+    return st.nlink > 1 ? { path, dev: st.dev, ino: st.ino } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The (device, inode) keys of the regular files under `paths` (files, or folders walked to
+ * `limit` entries) that have other names: only those can be reached through a hard link.
+ */
+export function linkedInodes(paths: string[], limit = 2000): Set<string> {
+  const out = new Set<string>();
+  const stack = [...paths];
+  let seen = 0;
+  while (stack.length && seen++ < limit) {
+    const p = stack.pop()!;
+    try {
+      const st = lstatSync(p);
+      if (st.isFile() && st.nlink > 1) out.add(`${st.dev}:${st.ino}`);
+      else if (st.isDirectory()) for (const n of readdirSync(p)) stack.push(join(p, n));
+    } catch {
+      // Unreadable or gone: nothing to match.
+    }
+  }
+  return out;
 }
 
 function regularTarget(link: string): string | null {
