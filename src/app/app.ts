@@ -113,8 +113,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   }
 
   if (mode === 'auto' && sandbox === 'off') notices.push(unsandboxedWarning());
-  const readUnenforced = (): Notice => ({ key: 'sandbox.read_unenforced', params: { why: sandboxOff ? t(sandboxOff.key, sandboxOff.params) : '--sandbox off' } });
-  if (sandbox === 'off') notices.push(readUnenforced());
+  if (sandbox === 'off') notices.push({ key: 'sandbox.read_unenforced', params: { why: sandboxOff ? t(sandboxOff.key, sandboxOff.params) : '--sandbox off' } });
   const childEnv = filterEnv(env);
   const features = probe.ok ? probe.features : { userns: false, disableUserns: false };
   const wrap = (level: SandboxLevel) =>
@@ -277,7 +276,6 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     /** Changes the sandbox level; only the start-up probe may have turned it off for good. */
     setSandbox(level: SandboxLevel): boolean {
       if (sandboxOff && level !== 'off') return false;
-      if (level === 'off' && sandbox !== 'off') notify(readUnenforced());
       sandbox = level;
       (ctx as { wrapCommand?: ToolContext['wrapCommand'] }).wrapCommand = wrap(level);
       return true;
