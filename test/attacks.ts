@@ -9,6 +9,18 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** git in `dir` as a fresh user whose home is `home` (no system or user config); one commit of `files` made. */
+export function gitRepo(dir: string, home: string, files: Record<string, string>): { git: (...args: string[]) => void; env: NodeJS.ProcessEnv } {
+  const env = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+  const git = (...args: string[]) => void execFileSync('git', args, { cwd: dir, env, stdio: 'pipe' });
+  mkdirSync(dir, { recursive: true });
+  git('init', '-q', '-b', 'main');
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  git('add', '.');
+  git('commit', '-qm', 'first');
+  return { git, env };
+}
+
 export type Place = { base: string; ws: string; home: string; out: string; marks: string; config: string; state: string; run: string };
 
 /** The secrets planted in the fixture; no output may ever contain one. */
@@ -25,12 +37,7 @@ const nodeBreach = (what: string) => `console.log('BREACH_'+6*7+':${what}')`;
 export function buildPlace(base: string, uid?: number, o: { keys?: boolean } = {}): Place {
   const p: Place = { base, ws: join(base, 'ws'), home: join(base, 'home'), out: join(base, 'outside'), marks: join(base, 'marks'), config: join(base, 'home', '.config', 'feiyu'), state: join(base, 'home', '.local', 'state', 'feiyu'), run: join(base, 'run') };
   for (const d of [p.ws, join(p.ws, 'src', 'deep'), join(p.home, '.ssh'), join(p.home, '.aws'), p.out, p.marks, p.config, p.state, p.run]) mkdirSync(d, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: p.ws, env: { PATH: process.env.PATH, HOME: p.home, GIT_CONFIG_NOSYSTEM: '1' } });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(p.ws, 'README.md'), 'hello\n');
-  writeFileSync(join(p.ws, '.gitignore'), '.env\n*.pem\n');
-  git('add', '.');
-  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init');
+  gitRepo(p.ws, p.home, { 'README.md': 'hello\n', '.gitignore': '.env\n*.pem\n' });
   writeFileSync(join(p.ws, '.env'), 'TOKEN=WS_ENV_SECRET\n');
   writeFileSync(join(p.ws, 'src', 'deep', 'server.pem'), 'WS_PEM_SECRET\n');
   writeFileSync(join(p.ws, 'src', '.npmrc'), '//registry/:_authToken=WS_NPMRC_SECRET\n');

@@ -5,13 +5,13 @@
 // by design, so that run holds only what asks in every mode (destroying work, protected paths);
 // attacks that pass today's analysis (kernelOnly) count only where the kernel enforces.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/safety/sandboxprobe.js';
-import { attacks, buildPlace, effects, snapshot, type Place } from './attacks.js';
+import { attacks, buildPlace, effects, gitRepo, snapshot, type Place } from './attacks.js';
 import { CLI } from './cli-harness.js';
 import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
 
@@ -45,14 +45,7 @@ function bypasses(p: Place): Call[] {
 /** A repository's own config naming programs: read-only git commands must run none of them, sandbox or not. */
 function planted(p: Place): Call[] {
   const sub = join(p.ws, 'vendor', 'lib');
-  mkdirSync(sub, { recursive: true });
-  const env = { PATH: process.env.PATH, HOME: p.home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: sub, env, stdio: 'ignore' });
-  git('init', '-q');
-  writeFileSync(join(sub, '.gitattributes'), '*.txt diff=evil\n');
-  writeFileSync(join(sub, 'a.txt'), 'one\n');
-  git('add', '.');
-  git('commit', '-qm', 'x');
+  gitRepo(sub, p.home, { '.gitattributes': '*.txt diff=evil\n', 'a.txt': 'one\n' });
   writeFileSync(join(sub, 'a.txt'), 'two\n');
   const mark = (n: string) => JSON.stringify(`touch ${p.marks}/${n}; cat`);
   writeFileSync(join(sub, '.git', 'config'), `[core]\n\tfsmonitor = ${JSON.stringify(`touch ${p.marks}/fsmonitor; false`)}\n\tpager = ${mark('pager')}\n[diff "evil"]\n\ttextconv = ${mark('textconv')}\n`);

@@ -3,13 +3,14 @@
 // the launcher gives a read-only command, sandbox off: a repository whose config plants
 // fsmonitor, a pager, a hooks folder, textconv, filters, an external diff and an alias runs none of them,
 // however git is spelled, while the same commands without it do run them.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gitLayout, parseGitConfig, repoConfig } from '../src/safety/gitconfig.js';
 import { gitHardeningEnv, hardeningPairs } from '../src/safety/githarden.js';
 import { createLauncher } from '../src/safety/sandboxhost.js';
+import { gitRepo } from './attacks.js';
 
 const base = realpathSync(mkdtempSync('/var/tmp/feiyu-githarden-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -78,14 +79,7 @@ describe('a repository that plants programs in its config', () => {
   const home = join(base, 'home');
   mkdirSync(marks, { recursive: true });
   mkdirSync(home, { recursive: true });
-  mkdirSync(ws);
-  const env = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ws, env, stdio: 'pipe' });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(ws, '.gitattributes'), '*.txt diff=evil filter=evil\n');
-  writeFileSync(join(ws, 'a.txt'), 'one\n');
-  git('add', '.');
-  git('commit', '-qm', 'first');
+  const { env } = gitRepo(ws, home, { '.gitattributes': '*.txt diff=evil filter=evil\n', 'a.txt': 'one\n' });
   writeFileSync(join(ws, 'a.txt'), 'two\n');
   const touch = (name: string) => `sh -c 'touch ${marks}/${name}; cat'`;
   const hook = join(ws, 'hooks-planted');
