@@ -3,8 +3,8 @@
 // command impossible to judge from its text. Must not decide anything: allowlists, paths and
 // secrets belong to analysis.ts. Fail closed: a node it does not know is a problem.
 
-import { createRequire } from 'node:module';
 import type { Node, Parser } from '@vscode/tree-sitter-wasm';
+import { createParser } from '../../util/treesitter.js';
 
 /** Why a command cannot be judged from its words alone; rules cannot allow these. */
 export type ConstructCode =
@@ -48,14 +48,8 @@ let parserPromise: Promise<Parser> | undefined;
 
 /** The tree-sitter parser with the bash grammar, created once. */
 function bashParser(): Promise<Parser> {
-  parserPromise ??= (async () => {
-    const { Parser, Language } = (await import('@vscode/tree-sitter-wasm')).default;
-    await Parser.init();
-    const wasm = createRequire(import.meta.url).resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm');
-    const parser = new Parser();
-    parser.setLanguage(await Language.load(wasm));
-    return parser;
-  })();
+  parserPromise ??= createParser('bash');
+  parserPromise.catch(() => (parserPromise = undefined));
   return parserPromise;
 }
 
