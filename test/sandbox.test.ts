@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBwrapArgv, type BwrapPlan } from '../src/safety/sandbox.js';
 import { createLauncher } from '../src/safety/sandboxhost.js';
 import { probeSandbox } from '../src/safety/sandboxprobe.js';
@@ -124,24 +124,25 @@ describe('probeSandbox', () => {
 });
 
 describe.skipIf(!probe.ok)('the real bwrap', () => {
-  const base = realpathSync(mkdtempSync(join(scratchBase, 'feiyu-sandbox-')));
-  const root = join(base, 'ws');
-  const home = join(base, 'home');
-  const outside = join(base, 'outside');
-  const configDir = join(home, '.config', 'feiyu');
-  const stateDir = join(base, 'state');
-  for (const d of [join(root, '.git', 'hooks'), join(root, '.feiyu'), join(root, 'src', 'deep'), join(home, '.ssh'), outside, configDir, stateDir]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(root, '.git', 'config'), '[core]\n');
-  writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
-  writeFileSync(join(root, '.feiyu', 'settings.json'), '{}');
-  writeFileSync(join(root, '.env'), 'WS_ENV_SECRET');
-  writeFileSync(join(root, '.env.example'), 'API_KEY=');
-  writeFileSync(join(root, 'src', 'deep', 'server.pem'), 'WS_PEM_SECRET');
-  writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE');
-  writeFileSync(join(home, '.netrc'), 'machine x password y');
-  writeFileSync(join(home, '.bash_history'), 'export TOKEN=HISTORY_SECRET');
-  writeFileSync(join(configDir, 'keys.json'), '{"models":[]}');
-  writeFileSync(join(stateDir, 'session.jsonl'), 'CONVERSATION');
+  // Made when the tests run, not when they are collected: a skipped suite leaves nothing behind.
+  let base: string, root: string, home: string, outside: string, configDir: string, stateDir: string;
+  beforeAll(() => {
+    base = realpathSync(mkdtempSync(join(scratchBase, 'feiyu-sandbox-')));
+    [root, home, outside, stateDir] = [join(base, 'ws'), join(base, 'home'), join(base, 'outside'), join(base, 'state')];
+    configDir = join(home, '.config', 'feiyu');
+    for (const d of [join(root, '.git', 'hooks'), join(root, '.feiyu'), join(root, 'src', 'deep'), join(home, '.ssh'), outside, configDir, stateDir]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(root, '.git', 'config'), '[core]\n');
+    writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(root, '.feiyu', 'settings.json'), '{}');
+    writeFileSync(join(root, '.env'), 'WS_ENV_SECRET');
+    writeFileSync(join(root, '.env.example'), 'API_KEY=');
+    writeFileSync(join(root, 'src', 'deep', 'server.pem'), 'WS_PEM_SECRET');
+    writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE');
+    writeFileSync(join(home, '.netrc'), 'machine x password y');
+    writeFileSync(join(home, '.bash_history'), 'export TOKEN=HISTORY_SECRET');
+    writeFileSync(join(configDir, 'keys.json'), '{"models":[]}');
+    writeFileSync(join(stateDir, 'session.jsonl'), 'CONVERSATION');
+  });
   afterAll(() => rmSync(base, { recursive: true, force: true }));
   const features = probe.ok ? probe.features : { userns: false, disableUserns: false };
 
