@@ -76,6 +76,9 @@ async function internals() {
         "export { coreTools } from './src/tools/index.ts';",
         "export { runTool } from './src/core/runtool.ts';",
         "export { startFakeServer, writeFakeKeys } from './test/fake-server.ts';",
+        "export { probeSandbox } from './src/safety/sandboxprobe.ts';",
+        "export { WorkspaceScanner } from './src/safety/secretfiles.ts';",
+        "export { createLauncher } from './src/safety/sandboxhost.ts';",
       ].join('\n'),
       resolveDir: here,
       loader: 'ts',
@@ -186,7 +189,7 @@ async function firstToolCall() {
     const { runTool, coreTools } = await import(${JSON.stringify(bundle)});
     const tools = new Map(coreTools().map((t) => [t.name, t]));
     const root = ${JSON.stringify(here)};
-    const ctx = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env };
+    const ctx = { root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env };
     const call = (id) => ({ type: 'tool_call', id, name: 'read_file', input: { path: 'package.json', limit: 5 } });
     const times = [];
     for (const id of ['1', '2']) {
@@ -207,7 +210,7 @@ async function readPage() {
   const lines = Array.from({ length: 120_000 }, (_, i) => `export const v${i} = compute(${i}, 'a line of sixty characters'); // ${i}`);
   writeFileSync(join(dir, 'big.ts'), lines.join('\n') + '\n');
   const read = coreTools().find((t) => t.name === 'read_file');
-  const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shellCwd: dir, env: process.env };
+  const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shell: { cwd: dir }, env: process.env };
   const time = async (offset) => {
     const t0 = performance.now();
     const r = await read.run({ path: 'big.ts', offset, limit: 200 }, ctx);
@@ -224,6 +227,53 @@ async function readPage() {
   return { mb: statSync(join(dir, 'big.ts')).size / 1024 / 1024, first: median(first.map((r) => r.ms)), last: median(last.map((r) => r.ms)), bytes: first[0].bytes };
 }
 
+/** A workspace of 6,000 folders and 60,000 files (a few secrets among them) beside a node_modules of 10,000 folders, made once. */
+function bigWorkspace() {
+  const dir = join(tmpdir(), 'feiyu-bench-workspace-v1');
+  if (existsSync(join(dir, 'done'))) return dir;
+  for (let d = 0; d < 6000; d++) {
+    const sub = join(dir, `src${d % 60}`, `m${d}`);
+    mkdirSync(sub, { recursive: true });
+    for (let f = 0; f < 10; f++) writeFileSync(join(sub, `f${f}.ts`), '');
+    if (d % 500 === 0) writeFileSync(join(sub, '.env'), 'X=1');
+  }
+  for (let d = 0; d < 10000; d++) mkdirSync(join(dir, 'node_modules', `p${d % 100}`, `q${d}`), { recursive: true });
+  writeFileSync(join(dir, 'done'), '');
+  return dir;
+}
+
+async function sandboxCosts() {
+  const { probeSandbox, WorkspaceScanner, createLauncher } = await internals();
+  const probes = [];
+  let probe;
+  for (let i = 0; i < 7; i++) {
+    const t0 = performance.now();
+    probe = await probeSandbox();
+    probes.push(performance.now() - t0);
+  }
+  const dir = bigWorkspace();
+  const scanner = new WorkspaceScanner(dir);
+  let t0 = performance.now();
+  const listing = scanner.scan();
+  const first = performance.now() - t0;
+  const again = [];
+  for (let i = 0; i < 7; i++) {
+    t0 = performance.now();
+    scanner.scan();
+    again.push(performance.now() - t0);
+  }
+  const features = probe.ok ? probe.features : { userns: false, disableUserns: false };
+  const launcher = createLauncher({ level: 'workspace', root: dir, home: tmpdir(), configDir: join(tmpdir(), 'none'), stateDir: join(tmpdir(), 'none2'), network: false, features });
+  launcher({ command: 'true', cwd: dir, profile: 'write', env: process.env }).release();
+  const launches = [];
+  for (let i = 0; i < 7; i++) {
+    t0 = performance.now();
+    launcher({ command: 'true', cwd: dir, profile: 'write', env: process.env }).release();
+    launches.push(performance.now() - t0);
+  }
+  return { probe: median(probes), probeOk: probe.ok, folders: listing.folders, secrets: listing.secrets.length, first, again: median(again), launch: median(launches) };
+}
+
 const rows = [];
 const row = (what, value, target, ok) => rows.push([what, value, target, ok ? 'ok' : 'OVER']);
 
@@ -233,8 +283,13 @@ row('bare `node -e 0` (reference)', `${s.bare.toFixed(0)} ms`, '', true);
 row('resident memory at idle prompt', `${s.rssMb.toFixed(1)} MB`, '≤ 80 MB', s.rssMb <= 80);
 const tk = await fixedTokens();
 row(`fixed tokens per request (system + ${tk.count} tools, o200k)`, `${tk.system + tk.tools} (${tk.system} + ${tk.tools})`, '≤ 1,500', tk.system + tk.tools <= 1500);
-const sr = await searchRatio();
-row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
+const sb = await sandboxCosts();
+row(`sandbox probe, in parallel with config loading (${sb.probeOk ? 'works' : 'unavailable'})`, `${sb.probe.toFixed(0)} ms`, '', true);
+row(`secret listing, ${sb.folders.toLocaleString('en-US')} folders (${sb.secrets} secrets): first / again`, `${sb.first.toFixed(0)} / ${sb.again.toFixed(0)} ms`, 'again ≤ 50 ms', sb.again <= 50);
+row('one sandboxed launch prepared (listing, masks, argv)', `${sb.launch.toFixed(0)} ms`, '≤ 60 ms', sb.launch <= 60);
+const sr = await searchRatio().catch((err) => ({ error: err.message }));
+if ('error' in sr) row('search: tool vs raw rg', 'ripgrep missing', '', true);
+else row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
 const hb = await headlessBashRatio();
 row('headless run: one bash call vs none (wall)', `${hb.one.toFixed(0)} / ${hb.none.toFixed(0)} ms = ${(hb.one / hb.none).toFixed(2)}`, '≤ 1.2', hb.one / hb.none <= 1.2);
 row('  the same, feiyu process CPU', `${hb.oneCpu.toFixed(0)} / ${hb.noneCpu.toFixed(0)} ms = ${(hb.oneCpu / hb.noneCpu).toFixed(2)}`, '', true);

@@ -168,13 +168,13 @@ export type FileVersion = { hash: string; size: number; mtimeMs: number };
 /** The bash tool's working directory between calls. Contract: only the bash tool moves it. */
 export type ShellState = { cwd: string };
 
-/** Wraps a bash command for the sandbox: the program to spawn and its arguments. */
-export type WrapCommand = (command: string, cwd: string) => { file: string; args: string[] };
+/** Starts one bash command in the sandbox (safety/sandboxhost.ts): its launch for the request's profile. */
+export type WrapCommand = (req: LaunchRequest) => Launch;
 
 /** Starts bash commands as background jobs (`background: true`); tools/jobs.ts JobManager. */
 export interface BackgroundJobs {
   /** Starts `command` in the context's shell directory, sandbox and environment; says how it went, for the model. */
-  startForModel(command: string, ctx: ToolContext): Promise<ToolOutput>;
+  startForModel(command: string, ctx: ToolContext, profile: SandboxProfile): Promise<ToolOutput>;
 }
 
 /**
@@ -192,7 +192,7 @@ export interface ToolSession {
   readonly env: NodeJS.ProcessEnv;
   /** The current model's provider, for tools that make their own model requests. */
   readonly provider?: () => Provider;
-  /** Wraps a bash command for the sandbox level in force; absent = no sandbox. */
+  /** Starts bash commands in the sandbox level in force; absent = plain bash, as in tests of the tools alone. */
   readonly wrapCommand?: WrapCommand;
   /** Background jobs; absent where none may start (then bash refuses `background: true`). */
   readonly jobs?: BackgroundJobs;
@@ -203,6 +203,20 @@ export interface ToolContext extends ToolSession {
   /** Aborts when the user cancels the turn. */
   readonly signal: AbortSignal;
 }
+
+/**
+ * How one bash command is confined, chosen with the permission decision: `read` (judged
+ * read-only: nothing writable, no network), `write` (the workspace, but not its protected paths),
+ * `write_git` (that and the repository's data: git commands the user approved).
+ */
+export type SandboxProfile = 'read' | 'write' | 'write_git';
+
+export type LaunchRequest = { command: string; cwd: string; profile: SandboxProfile; env: NodeJS.ProcessEnv };
+/** How to start one command; `release` once it has exited (placeholders of protected paths go). */
+export type Launch = { file: string; args: string[]; env: NodeJS.ProcessEnv; release(): void };
+
+/** What the permission decision grants one call, handed to the tool by runTool. */
+export type ToolGrant = { sandbox?: SandboxProfile };
 
 export interface Tool<A = any> {
   name: string;
@@ -216,7 +230,8 @@ export interface Tool<A = any> {
    * and confirmations use it. Absent: the call is named by its tool alone.
    */
   describe?: (args: A) => CallDescription;
-  run(args: A, ctx: ToolContext): Promise<ToolOutput>;
+  /** `grant`: what the permission decision allowed (runTool hands it); absent when nothing decided. */
+  run(args: A, ctx: ToolContext, grant?: ToolGrant): Promise<ToolOutput>;
 }
 
 /** A tool call in its own words; `title` is the line the interface shows after the tool's name. */
@@ -250,10 +265,10 @@ export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'auto', '
 export type SandboxLevel = 'off' | 'workspace' | 'strict';
 export const SANDBOX_LEVELS: readonly SandboxLevel[] = ['off', 'workspace', 'strict'];
 
-/** `code` names the rule that decided (for the interface and the trace); `destructive` marks a
- *  work-destroying command that auto mode lets through, so the interface shows it prominently. */
+/** `code` names the rule that decided (for the interface and the trace); `sandbox` is how an
+ *  allowed bash command is confined (read-only when allowed as read-only). */
 export type Decision =
-  | { decision: 'allow'; reason?: string; code?: string; destructive?: string }
+  | { decision: 'allow'; reason?: string; code?: string; sandbox?: SandboxProfile }
   | { decision: 'deny'; reason: string; code?: string };
 
 /**
@@ -271,6 +286,8 @@ export type AskRequest = {
   suggestedRules: string[];
   /** It destroys work (git reset --hard, rm -rf ~ …): show it prominently. */
   destructive: boolean;
+  /** What would be lost: files with uncommitted changes, the paths removed, pushed commits. */
+  lost?: string[];
   /** What the call would change, for the user to see before answering. */
   preview?: CallPreview;
 };
@@ -320,6 +337,7 @@ export type NoticeCode =
   | 'no_model'
   | 'trust_ignored'
   | 'memory_dropped'
+  | 'read_unenforced'
   | 'auto_unsandboxed'
   | 'todo_reminded'
   | 'stop_hook_sent_back'
@@ -341,7 +359,7 @@ export type AgentEvent =
   | { type: 'toolcall_delta'; id: string; json: string }
   /** `title` and `preview` come from the tool's describe(). */
   | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; title?: string; preview?: CallPreview }
-  | { type: 'permission'; id: string; name: string; decision: 'allow' | 'deny'; reason?: string; code?: string; destructive?: string }
+  | { type: 'permission'; id: string; name: string; decision: 'allow' | 'deny'; reason?: string; code?: string; sandbox?: SandboxProfile }
   | {
       type: 'tool_result';
       id: string;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeBash, type BashAnalysis } from '../src/safety/bash/analysis.js';
-import { parseGitConfig } from '../src/safety/bash/gitconfig.js';
+import { parseGitConfig } from '../src/safety/gitconfig.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-gitcfg-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -121,11 +121,11 @@ describe('a repository whose configuration names a program', () => {
 describe('parseGitConfig', () => {
   it('reads sections, subsections, bare keys, quotes, escapes, comments and continuations', () => {
     const text = '[core]\n\tPager = "less -R" ; comment\n\tbare\n[diff "My Driver"]\n\ttextconv = a\\\\b \\\n c\n[a.B]\n\tk = v # c\n';
-    expect(parseGitConfig(text, 'f').map(({ section, sub, key, value }) => [section, sub, key, value])).toEqual([
-      ['core', null, 'pager', 'less -R'],
-      ['core', null, 'bare', null],
-      ['diff', 'My Driver', 'textconv', 'a\\b  c'],
-      ['a', 'b', 'k', 'v'],
+    expect(parseGitConfig(text, 'f')).toEqual([
+      { key: 'core.pager', value: 'less -R', file: 'f' },
+      { key: 'core.bare', value: 'true', file: 'f' },
+      { key: 'diff.My Driver.textconv', value: 'a\\b  c', file: 'f' },
+      { key: 'a.b.k', value: 'v', file: 'f' },
     ]);
   });
 });

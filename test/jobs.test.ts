@@ -98,7 +98,7 @@ describe('background jobs', () => {
     expect(await tool.run({ action: 'list' }, ctx)).toEqual({ output: 'no background jobs' });
     expect(await tool.run({ action: 'output' }, ctx)).toEqual({ output: 'output needs the job id; list shows the jobs', isError: true });
     expect(await tool.run({ action: 'stop', id: 7 }, ctx)).toEqual({ output: 'no job 7; list shows the jobs', isError: true });
-    const broken = managed({ ...(await workspace()), wrapCommand: () => ({ file: '/nonexistent/bwrap', args: [] }) });
+    const broken = managed({ ...(await workspace()), wrapCommand: (req) => ({ file: '/nonexistent/bwrap', args: [], env: req.env, release: () => {} }) });
     expect(await bash.run({ command: 'sleep 1', background: true }, broken)).toEqual({
       output: 'Started job 1 in the background; use the job tool to read its output or stop it.\n(no new output)\n[job 1 could not start: spawn /nonexistent/bwrap ENOENT]',
       isError: true,

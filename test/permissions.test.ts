@@ -107,6 +107,8 @@ describe('the policy alone', () => {
     expect(await verdict('bash', { command: 'npm test' })).toEqual({
       decision: 'ask',
       request: { tool: 'bash', input: { command: 'npm test' }, display: 'npm test', reasonCode: 'not_allowlisted', reasonParams: { program: 'npm' }, suggestedRules: ['bash(npm test *)'], destructive: false },
+      // What a yes would grant: the command may write the workspace.
+      sandbox: 'write',
     });
     expect(modeChanges).toEqual([]);
     expect(() => statSync(join(base, 'pure'))).toThrow();
@@ -133,7 +135,7 @@ describe('the policy alone', () => {
       cwd: `${nowhere}/ws`,
     });
     const edit = (path: string, mode: PermissionMode = 'default') => {
-      const v = judge(call('edit_file', { path }), TOOLS.edit_file, { kind: 'path', abs: `${nowhere}/ws/${path}`, shown: path }, input(mode));
+      const v = judge(call('edit_file', { path }), TOOLS.edit_file, { kind: 'path', abs: `${nowhere}/ws/${path}`, shown: path, protects: null }, input(mode));
       return v.decision === 'ask' ? ['ask', v.request.reasonCode, v.request.suggestedRules] : [v.decision, v.code];
     };
     expect([edit('src/a.ts'), edit('src/gen/x.ts'), edit('README.md'), edit('.env'), edit('README.md', 'plan'), edit('README.md', 'auto')]).toEqual([
@@ -216,7 +218,7 @@ describe('rules', () => {
 
   it('a rule allows wrapped commands by what they run', async () => {
     const { decide } = setup({ rules: { allow: ['bash(npm test)'], deny: [] } });
-    expect(await decide('bash', { command: 'timeout 600 npm test' })).toEqual({ decision: 'allow', code: 'rule', reason: 'allowed by bash(npm test)' });
+    expect(await decide('bash', { command: 'timeout 600 npm test' })).toEqual({ decision: 'allow', code: 'rule', reason: 'allowed by bash(npm test)', sandbox: 'write' });
   });
 
   it('deny beats allow, in every mode, and reaches into sh -c and unknown words', async () => {
@@ -285,7 +287,7 @@ describe('rules', () => {
 });
 
 describe('destructive commands', () => {
-  it('ask even where a rule allows them, and say why; "always" is not offered', async () => {
+  it('ask even where a rule allows them, and say why and what would be lost; "always" is not offered', async () => {
     const { ask, requests } = asker({ answer: 'yes' });
     const { decide } = setup({ ask, rules: { allow: ['bash(git reset *)', 'bash(rm *)'], deny: [] } });
     expect((await decide('bash', { command: 'git reset --soft HEAD~1' })).code).toBe('rule');
@@ -296,30 +298,76 @@ describe('destructive commands', () => {
         input: { command: 'git reset --hard' },
         display: 'git reset --hard',
         reasonCode: 'destructive',
-        reasonParams: { what: 'git reset --hard' },
+        reasonParams: { what: 'git reset --hard (uncommitted changes are lost)' },
+        lost: ['(uncommitted changes, if any)'],
         suggestedRules: [],
         destructive: true,
       },
     ]);
   });
 
-  it('run in auto mode, flagged so the interface shows them', async () => {
+  it('ask in auto mode too: headless, they are refused with the reason and what would be lost', async () => {
     const { decide } = setup({ mode: 'auto' });
-    expect(await decide('bash', { command: 'rm -rf ~' })).toEqual({
-      decision: 'allow',
-      code: 'auto_mode',
-      reason: 'auto mode; destroys work: rm -r of ~',
-      destructive: 'rm -r of ~',
+    const rm = await decide('bash', { command: 'rm -rf ~ src' });
+    expect(rm).toEqual({
+      decision: 'deny',
+      code: 'headless',
+      reason:
+        "bash rm -rf ~ src needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it. It destroys work (rm -r outside build and temporary folders), " +
+        `which asks the user in every mode, auto included. What would be lost: ${home}, src. Tell the user what you wanted to do and why; they can run it themselves.`,
     });
-    expect(await decide('bash', { command: 'rm -rf build' })).toEqual({ decision: 'allow', code: 'auto_mode', reason: 'auto mode', destructive: undefined });
+    for (const command of ['git push', 'git clean -fdx', 'find . -delete', 'dd if=/dev/zero of=x', 'mkfs.ext4 /dev/sdb', 'chmod -R 777 .', 'truncate -s0 a', 'git stash clear']) {
+      expect([command, (await decide('bash', { command })).code]).toEqual([command, 'headless']);
+    }
+    expect(await decide('bash', { command: 'rm -rf build' })).toEqual({ decision: 'allow', code: 'auto_mode', reason: 'auto mode', sandbox: 'write' });
+  });
+});
+
+describe('sandbox profiles and what always asks', () => {
+  it('read-only commands are allowed with the read-only sandbox; others with a writable one', async () => {
+    const { decide } = setup({ mode: 'auto' });
+    expect(await decide('bash', { command: 'ls -la src | wc -l' })).toEqual({ decision: 'allow', code: 'allowlist', reason: 'read-only command on the allowlist', sandbox: 'read' });
+    expect(await decide('bash', { command: 'npm test' })).toEqual({ decision: 'allow', code: 'auto_mode', reason: 'auto mode', sandbox: 'write' });
+    expect(await setup({ mode: 'plan' }).decide('bash', { command: 'git log --oneline' })).toEqual({ decision: 'allow', code: 'allowlist', reason: 'read-only command on the allowlist', sandbox: 'read' });
   });
 
-  it('headless, the refusal says no rule can cover it', async () => {
-    const { decide } = setup({ rules: { allow: ['bash(git push *)'], deny: [] } });
-    const d = await decide('bash', { command: 'git push --force' });
-    expect(d.code).toBe('headless');
-    expect(d.reason).toContain('No allow rule can cover it (it destroys work, which always asks)');
-    expect(d.reason).toContain('--mode auto');
+  it('git commands that write the repository ask in auto mode unless a rule allows them, then run with .git writable', async () => {
+    const headless = await setup({ mode: 'auto' }).decide('bash', { command: 'git add -A && git commit -m wip' });
+    expect(headless).toEqual({
+      decision: 'deny',
+      code: 'headless',
+      reason:
+        "bash git add -A && git commit -m wip needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it. It writes the repository's .git, which asks the user even in auto mode; " +
+        'the user can allow it with an allow rule in settings.json: "permissions": {"allow": ["bash(git add *)", "bash(git commit *)"]}.',
+    });
+    const ruled = setup({ mode: 'auto', rules: { allow: ['bash(git add *)', 'bash(git commit *)'], deny: [] } });
+    expect(await ruled.decide('bash', { command: 'git add -A && git commit -m wip' })).toEqual({ decision: 'allow', code: 'rule', reason: 'allowed by bash(git add *), bash(git commit *)', sandbox: 'write_git' });
+    const { ask, requests } = asker({ answer: 'yes' });
+    expect(await setup({ mode: 'auto', ask }).decide('bash', { command: 'git checkout -b feature' })).toEqual({ decision: 'allow', code: 'user_yes', reason: 'approved by the user', sandbox: 'write_git' });
+    expect(requests.map((r) => [r.reasonCode, r.reasonParams])).toEqual([['git_write', { command: 'git checkout -b feature' }]]);
+    expect((await setup({ mode: 'auto' }).decide('bash', { command: 'git clone https://x/y.git sub' })).code).toBe('auto_mode');
+  });
+
+  it('file tools writing a protected path ask in every mode, and no rule or "always" covers it', async () => {
+    const git = join(root, '.git');
+    mkdirSync(join(git, 'hooks'), { recursive: true });
+    writeFileSync(join(git, 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(git, 'config'), '[core]\n\thooksPath = tools/hooks\n');
+    try {
+      const rules = { allow: ['write_file', 'edit_file'], deny: [] };
+      const { decide } = setup({ mode: 'auto', rules });
+      const paths = ['.git/hooks/pre-commit', '.git/config', '.vscode/tasks.json', '.envrc', '.feiyu/settings.json', '.claude/settings.json', '.husky/pre-push', 'tools/hooks/pre-commit', 'vendor/lib/.git/config'];
+      for (const path of paths) expect([path, (await decide('write_file', { path, content: 'x' })).code]).toEqual([path, 'headless']);
+      expect((await decide('write_file', { path: 'src/ok.ts', content: 'x' })).code).toBe('auto_mode');
+      expect((await decide('read_file', { path: '.git/config' })).code).toBe('read');
+      const { ask, requests } = asker({ answer: 'yes' });
+      expect((await setup({ mode: 'auto', ask, rules }).decide('edit_file', { path: '.vscode/settings.json' })).code).toBe('user_yes');
+      expect(requests).toEqual([
+        { tool: 'edit_file', input: { path: '.vscode/settings.json' }, display: '.vscode/settings.json', reasonCode: 'protected', reasonParams: { path: '.vscode/settings.json', tool: 'edit_file', what: '.vscode, which configures tools that run programs' }, suggestedRules: [], destructive: false },
+      ]);
+    } finally {
+      rmSync(git, { recursive: true, force: true });
+    }
   });
 });
 
@@ -327,7 +375,7 @@ describe('asking the user', () => {
   it('shows exactly what will run, why, and the rule "always" would save', async () => {
     const { ask, requests } = asker({ answer: 'yes' }, { answer: 'yes' }, { answer: 'yes' }, { answer: 'yes' }, { answer: 'yes' });
     const { decide } = setup({ ask });
-    expect(await decide('bash', { command: 'git commit -m "fix the bug"' })).toEqual({ decision: 'allow', code: 'user_yes', reason: 'approved by the user' });
+    expect(await decide('bash', { command: 'git commit -m "fix the bug"' })).toEqual({ decision: 'allow', code: 'user_yes', reason: 'approved by the user', sandbox: 'write_git' });
     await decide('bash', { command: 'npm install && npm test' });
     await decide('bash', { command: 'ls\u00a0-la' });
     await decide('edit_file', { path: 'src/lib/b.ts' });
@@ -356,7 +404,7 @@ describe('asking the user', () => {
     const first = asker({ answer: 'always' }, { answer: 'always' });
     const { decide } = setup({ ask: first.ask, approvalsFile });
     expect((await decide('bash', { command: 'git commit -m "one"' })).code).toBe('user_always');
-    expect((await decide('bash', { command: 'git commit --amend --no-edit' })).code).toBe('rule');
+    expect((await decide('bash', { command: 'git commit --no-edit -m two' })).code).toBe('rule');
     expect((await decide('bash', { command: 'make' })).code).toBe('user_yes');
     expect(first.requests.map((r) => r.suggestedRules)).toEqual([['bash(git commit *)'], []]);
     expect(JSON.parse(readFileSync(approvalsFile, 'utf8'))).toEqual({ version: 1, projects: { [root]: { allow: ['bash(git commit *)'] } } });
@@ -373,7 +421,7 @@ describe('asking the user', () => {
   it('"always" for make (no subcommand) allows once and saves nothing', async () => {
     const approvalsFile = join(base, 'none', 'approvals.json');
     const { ask } = asker({ answer: 'always' });
-    expect(await setup({ ask, approvalsFile }).decide('bash', { command: 'make' })).toEqual({ decision: 'allow', code: 'user_yes', reason: 'approved by the user (no rule can cover it)' });
+    expect(await setup({ ask, approvalsFile }).decide('bash', { command: 'make' })).toEqual({ decision: 'allow', code: 'user_yes', reason: 'approved by the user (no rule can cover it)', sandbox: 'write' });
     expect(() => statSync(approvalsFile)).toThrow();
   });
 

@@ -1,104 +1,98 @@
-// The bwrap sandbox: the argv builder as a pure function (whole argv compared), then the real
-// bwrap: writes outside the workspace fail, masked folders look empty, strict reaches nothing on
-// the host's 127.0.0.1, /proc does not show the agent's environment, background processes die
-// with the call, .git/hooks and .feiyu cannot be written, the workspace and /tmp work; and the
-// probe's answer when bwrap is missing or cannot start.
+// The bwrap sandbox: the argv builder as a pure function (whole argv compared, per profile and
+// level), the probe (missing, failing, not confining, no user namespace), then the real bwrap
+// through the launcher: what each profile lets a command write, secret files and credential
+// folders looking empty, placeholders of missing protected paths that come and go, strict and
+// read-only commands reaching no host socket, background processes dying with the call.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { runLaunch } from './attacks.js';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { buildBwrapArgv, makeWrapCommand, probeSandbox, type BwrapOptions } from '../src/safety/sandbox.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBwrapArgv, type BwrapPlan } from '../src/safety/sandbox.js';
+import { createLauncher } from '../src/safety/sandboxhost.js';
+import { probeSandbox } from '../src/safety/sandboxprobe.js';
+import type { SandboxLevel, SandboxProfile } from '../src/types.js';
 import { currentTest, waitFor } from './scope.js';
 
 describe('buildBwrapArgv (pure)', () => {
-  const present: Record<string, 'dir' | 'file'> = {
-    '/home/u/.ssh': 'dir',
-    '/home/u/.aws': 'dir',
-    '/home/u/.config/gh': 'dir',
-    '/home/u/.config/feiyu': 'dir',
-    '/home/u/.netrc': 'file',
-    '/home/u/.npmrc': 'file',
-    '/home/u/.kube': 'file', // not a folder: left alone rather than masked wrongly
-    '/run/user/1000': 'dir',
-    '/home/u/proj/.git': 'dir',
-    '/home/u/proj/.git/hooks': 'dir',
-    '/home/u/proj/.git/config': 'file',
-    '/home/u/proj/.feiyu': 'dir',
-  };
-  const opts: BwrapOptions = {
+  const plan: BwrapPlan = {
     level: 'workspace',
+    profile: 'write',
+    network: false,
     root: '/home/u/proj',
-    home: '/home/u',
-    configDir: '/home/u/.config/feiyu',
-    uid: 1000,
-    existing: (p) => present[p] ?? null,
-    command: 'npm test && echo "done"',
     cwd: '/home/u/proj/pkg',
+    command: 'npm test && echo "done"',
+    features: { userns: true, disableUserns: true },
+    emptyFile: '/tmp/e/empty',
+    secretFiles: ['/home/u/proj/.env', '/home/u/.netrc'],
+    hiddenDirs: ['/home/u/.ssh', '/home/u/.config/feiyu'],
+    socketDirs: ['/run', '/run/user/1000'],
+    protect: ['/home/u/proj/.git', '/home/u/proj/.vscode'],
+    gitWritable: [],
   };
-  const expected = [
-    '/usr/bin/bwrap',
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--tmpfs', '/tmp',
-    '--bind', '/home/u/proj', '/home/u/proj',
-    '--tmpfs', '/home/u/.ssh',
-    '--tmpfs', '/home/u/.aws',
-    '--tmpfs', '/home/u/.config/gh',
-    '--tmpfs', '/home/u/.config/feiyu',
-    '--tmpfs', '/run/user/1000',
-    '--ro-bind', '/dev/null', '/home/u/.netrc',
-    '--ro-bind', '/dev/null', '/home/u/.npmrc',
-    '--bind', '/home/u/proj/.git', '/home/u/proj/.git',
-    '--ro-bind', '/home/u/proj/.git/hooks', '/home/u/proj/.git/hooks',
-    '--ro-bind', '/home/u/proj/.git/config', '/home/u/proj/.git/config',
-    '--ro-bind', '/home/u/proj/.feiyu', '/home/u/proj/.feiyu',
-    '--unshare-pid', '--new-session', '--die-with-parent',
-    '--chdir', '/home/u/proj/pkg',
-    '--', '/bin/bash', '-c', 'npm test && echo "done"',
+  const proc = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger', '--ro-bind-try', '/proc/mtrr', '/proc/mtrr'];
+  const head = ['/usr/bin/bwrap', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...proc, '--tmpfs', '/tmp'];
+  const masks = [
+    '--ro-bind', '/tmp/e/empty', '/home/u/proj/.env',
+    '--ro-bind', '/tmp/e/empty', '/home/u/.netrc',
+    '--tmpfs', '/home/u/.ssh', '--remount-ro', '/home/u/.ssh',
+    '--tmpfs', '/home/u/.config/feiyu', '--remount-ro', '/home/u/.config/feiyu',
   ];
+  const sockets = ['--tmpfs', '/run', '--remount-ro', '/run', '--tmpfs', '/run/user/1000', '--remount-ro', '/run/user/1000', '--unsetenv', 'SSH_AUTH_SOCK'];
+  const tail = ['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--new-session', '--die-with-parent', '--chdir', '/home/u/proj/pkg', '--', '/bin/bash', '-c', 'npm test && echo "done"'];
+  const workspace = ['--bind', '/home/u/proj', '/home/u/proj', '--ro-bind', '/home/u/proj/.git', '/home/u/proj/.git', '--ro-bind', '/home/u/proj/.vscode', '/home/u/proj/.vscode'];
 
-  it('workspace level', () => {
-    expect(buildBwrapArgv(opts)).toEqual(expected);
+  it('write at the workspace level: the workspace writable but its protected paths, masks, a loopback of its own', () => {
+    expect(buildBwrapArgv(plan)).toEqual([...head, ...workspace, ...masks, '--unshare-net', ...tail]);
   });
 
-  it('strict adds --unshare-net', () => {
-    const strict = [...expected];
-    strict.splice(strict.indexOf('--die-with-parent') + 1, 0, '--unshare-net');
-    expect(buildBwrapArgv({ ...opts, level: 'strict' })).toEqual(strict);
+  it('write with the network the user opted into: no network namespace, host sockets still there', () => {
+    expect(buildBwrapArgv({ ...plan, network: true })).toEqual([...head, ...workspace, ...masks, ...tail]);
   });
 
-  it('nothing to mask: just the skeleton', () => {
-    expect(buildBwrapArgv({ ...opts, existing: () => null, command: 'ls', cwd: '/home/u/proj' })).toEqual([
-      '/usr/bin/bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp',
-      '--bind', '/home/u/proj', '/home/u/proj', '--unshare-pid', '--new-session', '--die-with-parent',
-      '--chdir', '/home/u/proj', '--', '/bin/bash', '-c', 'ls',
+  it('strict: no network whatever the opt-in, no host unix sockets, no agent socket', () => {
+    expect(buildBwrapArgv({ ...plan, level: 'strict', network: true })).toEqual([...head, ...workspace, ...masks, ...sockets, '--unshare-net', ...tail]);
+  });
+
+  it('read: nothing bound writable, no network, no host sockets, at either level', () => {
+    const read = [...head, '--ro-bind', '/home/u/proj', '/home/u/proj', ...masks, ...sockets, '--unshare-net', ...tail];
+    expect(buildBwrapArgv({ ...plan, profile: 'read', network: true })).toEqual(read);
+    expect(buildBwrapArgv({ ...plan, profile: 'read', level: 'strict' })).toEqual(read);
+  });
+
+  it("write_git: the worktree's git dir outside the workspace bound writable", () => {
+    const p = { ...plan, profile: 'write_git' as const, protect: ['/home/u/proj/.vscode'], gitWritable: ['/home/u/main/.git'] };
+    expect(buildBwrapArgv(p)).toEqual([
+      ...head, '--bind', '/home/u/proj', '/home/u/proj', '--ro-bind', '/home/u/proj/.vscode', '/home/u/proj/.vscode',
+      '--bind', '/home/u/main/.git', '/home/u/main/.git', ...masks, '--unshare-net', ...tail,
     ]);
   });
 
-  it('a repository without hooks gets an empty read-only hooks folder', () => {
-    const existing = (p: string) => (p === '/w/.git' ? 'dir' : null);
-    expect(buildBwrapArgv({ ...opts, root: '/w', existing, command: 'ls', cwd: '/w' })).toEqual([
-      '/usr/bin/bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp',
-      '--bind', '/w', '/w', '--bind', '/w/.git', '/w/.git', '--tmpfs', '/w/.git/hooks', '--remount-ro', '/w/.git/hooks',
-      '--unshare-pid', '--new-session', '--die-with-parent', '--chdir', '/w', '--', '/bin/bash', '-c', 'ls',
-    ]);
-  });
-
-  it('makeWrapCommand: undefined when off, else bwrap and its arguments', () => {
-    expect(makeWrapCommand('off', { root: '/w', configDir: '/c' })).toBeUndefined();
-    const wrap = makeWrapCommand('strict', { root: '/w', home: '/h', configDir: '/c', uid: 5, existing: () => null })!;
-    expect(wrap('ls', '/w')).toEqual({
-      file: '/usr/bin/bwrap',
-      args: ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', '/w', '/w', '--unshare-pid', '--new-session', '--die-with-parent', '--unshare-net', '--chdir', '/w', '--', '/bin/bash', '-c', 'ls'],
-    });
+  it('without a user namespace (root, or a setuid bwrap) capabilities are still dropped', () => {
+    const argv = buildBwrapArgv({ ...plan, features: { userns: false, disableUserns: false } });
+    expect(argv.slice(0, 3)).toEqual(['/usr/bin/bwrap', '--cap-drop', 'ALL']);
+    expect(argv).not.toContain('--unshare-user');
   });
 });
 
+const probe = await probeSandbox();
+// Outside /tmp, which the sandbox replaces: a folder the sandbox can see but must not write.
+const scratchBase = existsSync('/var/tmp') ? '/var/tmp' : tmpdir();
+const asRoot = process.getuid?.() === 0;
+
 describe('probeSandbox', () => {
+  const fakes = realpathSync(mkdtempSync(join(scratchBase, 'feiyu-fakebwrap-')));
+  afterAll(() => rmSync(fakes, { recursive: true, force: true }));
+  const fake = (name: string, body: string): string => {
+    const file = join(fakes, name);
+    writeFileSync(file, `#!/bin/bash\n${body}\n`);
+    chmodSync(file, 0o755);
+    return file;
+  };
+
   it('a missing bwrap is reported, not thrown', async () => {
     expect(await probeSandbox('/nonexistent/bwrap')).toEqual({ ok: false, reasonCode: 'bwrap_missing', detail: '/nonexistent/bwrap: spawn /nonexistent/bwrap ENOENT' });
   });
@@ -106,43 +100,67 @@ describe('probeSandbox', () => {
   it('a bwrap that cannot start is reported with what it said', async () => {
     expect(await probeSandbox('/bin/false')).toEqual({ ok: false, reasonCode: 'bwrap_failed', detail: 'exit code 1' });
   });
+
+  it('a bwrap that runs the command without confining it (host /proc) is unavailable, not trusted', async () => {
+    // Runs the command as given, outside any namespace: what a broken or fake bwrap would do.
+    const unconfined = fake('unconfined', 'while [ "$1" != -- ]; do shift; done; shift; exec "$@"');
+    const r = await probeSandbox(unconfined);
+    expect(r).toMatchObject({ ok: false, reasonCode: 'bwrap_unconfined' });
+    expect((r as { detail: string }).detail).toMatch(/^effective capabilities [0-9a-f]{16}, \d+ processes visible in \/proc, kernel settings writable: (yes|no)$/);
+  });
+
+  it('refused user namespaces: userns_disabled, with what bwrap said', async () => {
+    const refuses = fake('nouserns', 'echo "bwrap: setting up uid map: Permission denied" >&2; exit 1');
+    expect(await probeSandbox(refuses)).toEqual({ ok: false, reasonCode: 'userns_disabled', detail: 'bwrap: setting up uid map: Permission denied' });
+  });
+
+  it.runIf(probe.ok && asRoot)('as root without user namespaces: the sandbox without one, capabilities dropped all the same', async () => {
+    const noUserns = fake('rootonly', 'for a; do [ "$a" = --unshare-user ] && { echo "bwrap: No permissions to create new namespace" >&2; exit 1; }; done; exec /usr/bin/bwrap "$@"');
+    expect(await probeSandbox(noUserns)).toEqual({ ok: true, features: { userns: false, disableUserns: false } });
+  });
+
+  it.runIf(probe.ok)('here: a user namespace that cannot make more', () => {
+    expect(probe).toEqual({ ok: true, features: { userns: true, disableUserns: true } });
+  });
 });
 
-const probe = await probeSandbox();
-// Outside /tmp, which the sandbox replaces: a folder the sandbox can see but must not write.
-const scratchBase = existsSync('/var/tmp') ? '/var/tmp' : tmpdir();
-
 describe.skipIf(!probe.ok)('the real bwrap', () => {
-  const base = realpathSync(mkdtempSync(join(scratchBase, 'feiyu-sandbox-')));
-  const root = join(base, 'ws');
-  const home = join(base, 'home');
-  const outside = join(base, 'outside');
-  const configDir = join(home, '.config', 'feiyu');
-  for (const d of [join(root, '.git', 'hooks'), join(root, '.feiyu'), join(home, '.ssh'), outside, configDir]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(root, '.git', 'config'), '[core]\n');
-  writeFileSync(join(root, '.feiyu', 'settings.json'), '{}');
-  writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE');
-  writeFileSync(join(home, '.netrc'), 'machine x password y');
-  writeFileSync(join(configDir, 'keys.json'), '{"models":[]}');
+  // Made when the tests run, not when they are collected: a skipped suite leaves nothing behind.
+  let base: string, root: string, home: string, outside: string, configDir: string, stateDir: string;
+  beforeAll(() => {
+    base = realpathSync(mkdtempSync(join(scratchBase, 'feiyu-sandbox-')));
+    [root, home, outside, stateDir] = [join(base, 'ws'), join(base, 'home'), join(base, 'outside'), join(base, 'state')];
+    configDir = join(home, '.config', 'feiyu');
+    for (const d of [join(root, '.git', 'hooks'), join(root, '.feiyu'), join(root, 'src', 'deep'), join(home, '.ssh'), outside, configDir, stateDir]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(root, '.git', 'config'), '[core]\n');
+    writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(root, '.feiyu', 'settings.json'), '{}');
+    writeFileSync(join(root, '.env'), 'WS_ENV_SECRET');
+    writeFileSync(join(root, '.env.example'), 'API_KEY=');
+    writeFileSync(join(root, 'src', 'deep', 'server.pem'), 'WS_PEM_SECRET');
+    writeFileSync(join(home, '.ssh', 'id_rsa'), 'PRIVATE');
+    writeFileSync(join(home, '.netrc'), 'machine x password y');
+    writeFileSync(join(home, '.bash_history'), 'export TOKEN=HISTORY_SECRET');
+    writeFileSync(join(configDir, 'keys.json'), '{"models":[]}');
+    writeFileSync(join(stateDir, 'session.jsonl'), 'CONVERSATION');
+  });
   afterAll(() => rmSync(base, { recursive: true, force: true }));
+  const features = probe.ok ? probe.features : { userns: false, disableUserns: false };
 
-  type Result = { code: number | null; out: string };
-  /** Runs a command as the bash tool would: wrapped, in its own process group, with a small environment. */
-  function run(command: string, level: 'workspace' | 'strict' | 'off' = 'workspace'): Promise<Result> {
-    const wrap = makeWrapCommand(level, { root, home, configDir });
-    const { file, args } = wrap ? wrap(command, root) : { file: '/bin/bash', args: ['-c', command] };
-    return new Promise((resolve) => {
-      const child = spawn(file, args, { cwd: root, env: { PATH: process.env.PATH, HOME: home, ...currentTest().env }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d));
-      child.stderr.on('data', (d: Buffer) => (out += d));
-      child.on('exit', (code) => resolve({ code, out }));
-    });
+  function run(command: string, profile: SandboxProfile = 'write', level: SandboxLevel = 'workspace', network = false) {
+    const launch = createLauncher({ level, root, home, configDir, stateDir, network, features });
+    return runLaunch(launch({ command, cwd: root, profile, env: { PATH: process.env.PATH, HOME: home, ...currentTest().env } }), root);
   }
 
-  it('the workspace is writable', async () => {
+  it('write: the workspace is writable', async () => {
     expect(await run('echo hi > made.txt && cat made.txt')).toEqual({ code: 0, out: 'hi\n' });
     expect(readFileSync(join(root, 'made.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  it('read: nothing is writable, the workspace included, and /tmp is private', async () => {
+    const r = await run(`echo x > ro.txt; echo x > ${outside}/f; echo t > /tmp/t && cat /tmp/t`, 'read');
+    expect(r.out).toMatch(/ro\.txt: Read-only file system\n.*\/f: Read-only file system\nt\n$/);
+    expect([existsSync(join(root, 'ro.txt')), readdirSync(outside)]).toEqual([false, []]);
   });
 
   it('writes outside the workspace fail', async () => {
@@ -152,57 +170,86 @@ describe.skipIf(!probe.ok)('the real bwrap', () => {
     expect([existsSync(join(home, 'g')), existsSync(join(base, 'h'))]).toEqual([false, false]);
   });
 
-  it('/tmp works and is private', async () => {
-    const marker = `feiyu-sandbox-${process.pid}`;
-    expect(await run(`echo t > /tmp/${marker} && cat /tmp/${marker} && ls -A /tmp`)).toEqual({ code: 0, out: `t\n${marker}\n` });
-    expect(existsSync(join('/tmp', marker))).toBe(false);
+  it('secret files of the workspace (ignored ones too) and of home read as empty; credential folders and feiyu state look empty', async () => {
+    const show = `for f in .env src/deep/server.pem .env.example $HOME/.netrc $HOME/.bash_history; do printf "[%s]" "$(cat $f)"; done; echo; find $HOME/.ssh $HOME/.config/feiyu ${stateDir} -mindepth 1 | wc -l`;
+    for (const profile of ['read', 'write'] as const) expect(await run(show, profile)).toEqual({ code: 0, out: '[][][API_KEY=][][]\n0\n' });
+    // Unsandboxed, the same command sees them all: the check above can fail.
+    expect((await run(show, 'write', 'off')).out).toBe('[WS_ENV_SECRET][WS_PEM_SECRET][API_KEY=][machine x password y][export TOKEN=HISTORY_SECRET]\n3\n');
   });
 
-  it('masked secret folders look empty and secret files give nothing away', async () => {
-    expect(await run(`ls -A ${home}/.ssh ${configDir}; cat ${home}/.netrc 2>&1 | sed "s#${home}#~#"`)).toEqual({
-      code: 0,
-      out: `${configDir}:\n\n${home}/.ssh:\ncat: ~/.netrc: Permission denied\n`,
-    });
-    expect(await run(`ls -A ${home}/.ssh; cat ${home}/.netrc`, 'off')).toEqual({ code: 0, out: 'id_rsa\nmachine x password y' });
+  it('a hard link in the workspace to a secret outside it reads as empty too (masked by inode)', async () => {
+    linkSync(join(home, '.netrc'), join(root, 'src', 'notes.txt'));
+    try {
+      expect((await run('cat src/notes.txt; echo', 'read')).out).toBe('\n');
+      expect((await run('cat src/notes.txt', 'write', 'off')).out).toBe('machine x password y');
+    } finally {
+      rmSync(join(root, 'src', 'notes.txt'));
+    }
   });
 
-  it('.git/hooks, .git/config and .feiyu cannot be written; the rest of .git can', async () => {
-    const r = await run('echo evil > .git/hooks/pre-commit; echo x >> .git/config; echo "{}" > .feiyu/settings.json; echo ok > .git/HEAD.test && echo wrote');
-    expect(r.out).toMatch(/Read-only file system[\s\S]*Read-only file system[\s\S]*Read-only file system[\s\S]*wrote\n$/);
+  it('a secret file created after the first listing is masked from the next command on', async () => {
+    await run('true');
+    writeFileSync(join(root, 'src', 'deep', 'credentials.json'), '{"token":"LATE_SECRET"}');
+    expect((await run('cat src/deep/credentials.json', 'read')).out).toBe('');
+  });
+
+  it('write: protected paths stay read-only; missing ones cannot be created, and their placeholders go afterwards', async () => {
+    const r = await run('echo evil > .git/hooks/pre-commit; echo x >> .git/config; echo "{}" > .feiyu/settings.json; mkdir -p .vscode && echo "{}" > .vscode/tasks.json; echo "curl x|sh" > .envrc; mkdir .husky/x; echo wrote');
+    expect(r.out.match(/Read-only file system/g)).toHaveLength(6);
+    expect(r.out.endsWith('wrote\n')).toBe(true);
     expect(existsSync(join(root, '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(readFileSync(join(root, '.git', 'config'), 'utf8')).toBe('[core]\n');
+    expect(readdirSync(root).filter((n) => n.startsWith('.')).sort()).toEqual(['.env', '.env.example', '.feiyu', '.git']);
   });
 
-  it('.git and .feiyu cannot be renamed away and replaced', async () => {
-    const r = await run('mv .git .git-old; mv .feiyu .feiyu-old; mkdir -p .git/hooks; echo evil > .git/hooks/post-checkout; echo done');
-    expect(r.out).toMatch(/busy[\s\S]*busy[\s\S]*Read-only file system[\s\S]*done/);
-    expect(readdirSync(root).filter((n) => n.startsWith('.')).sort()).toEqual(['.feiyu', '.git']);
+  it('write: protected paths cannot be renamed away and replaced', async () => {
+    const r = await run('mv .git .git-old; mv .feiyu .feiyu-old; rm -rf .vscode; mkdir -p .git/hooks; echo evil > .git/hooks/post-checkout; echo done');
+    expect(r.out).toMatch(/busy[\s\S]*busy[\s\S]*busy[\s\S]*done/);
+    expect(readdirSync(root).filter((n) => n.startsWith('.')).sort()).toEqual(['.env', '.env.example', '.feiyu', '.git']);
     expect(existsSync(join(root, '.git', 'hooks', 'post-checkout'))).toBe(false);
   });
 
+  it('write_git: the repository data is writable, the other protected paths are not', async () => {
+    const r = await run('echo ok > .git/COMMIT_EDITMSG && cat .git/COMMIT_EDITMSG; echo x > .feiyu/x', 'write_git');
+    expect(r.out).toMatch(/^ok\n.*\.feiyu\/x: Read-only file system\n$/);
+    rmSync(join(root, '.git', 'COMMIT_EDITMSG'));
+  });
+
+  it('a placeholder held by a running command stays until the last holder ends', async () => {
+    const launcher = createLauncher({ level: 'workspace', root, home, configDir, stateDir, network: false, features });
+    const env = { PATH: process.env.PATH, HOME: home, ...currentTest().env };
+    const long = runLaunch(launcher({ command: 'sleep 0.6; test -d .idea && echo still', cwd: root, profile: 'write', env }), root);
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await runLaunch(launcher({ command: 'test -d .idea && echo held', cwd: root, profile: 'write', env }), root)).out).toBe('held\n');
+    expect(existsSync(join(root, '.idea'))).toBe(true);
+    expect((await long).out).toBe('still\n');
+    expect(existsSync(join(root, '.idea'))).toBe(false);
+  });
+
   it("a child cannot read the agent's environment through /proc", async () => {
-    // A stand-in for the agent: a process outside the sandbox whose environment holds a key.
-    const agent = spawn('sleep', ['30'], { env: { PATH: process.env.PATH, FEIYU_TEST_AGENT_KEY: 'sk-7c1f' }, stdio: 'ignore' });
+    const agent = spawn('sleep', ['30'], { env: { PATH: process.env.PATH, FEIYU_TEST_AGENT_KEY: 'sk-7c1f', ...currentTest().env }, stdio: 'ignore' });
     const grep = "cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c '^FEIYU_TEST_AGENT_KEY=' || true";
     try {
       expect((await run(grep)).out).toBe('0\n');
-      // The same command unsandboxed does see it: the check above can fail.
-      expect((await run(grep, 'off')).out).toBe('1\n');
+      expect((await run(grep, 'write', 'off')).out).toBe('1\n');
     } finally {
       agent.kill();
     }
   });
 
-  it('strict reaches no server on the host 127.0.0.1; workspace does', async () => {
+  it("the host's 127.0.0.1 is reached only with the network opted into, and never by read-only or strict commands", async () => {
     const server = createServer((_req, res) => res.end('hello'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const connect = `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && tail -n 1 <&3`;
     try {
-      expect(await run(connect, 'workspace')).toEqual({ code: 0, out: 'hello' });
-      const strict = await run(connect, 'strict');
-      expect(strict.code).not.toBe(0);
-      expect(strict.out).not.toContain('hello');
+      expect(await run(connect, 'write', 'workspace', true)).toEqual({ code: 0, out: 'hello' });
+      const cases = [['write', 'workspace', false], ['read', 'workspace', true], ['read', 'strict', true], ['write', 'strict', true]] as const;
+      for (const [profile, level, network] of cases) {
+        const r = await run(connect, profile, level, network);
+        expect(r.code).not.toBe(0);
+        expect(r.out).not.toContain('hello');
+      }
     } finally {
       server.close();
     }
@@ -220,7 +267,7 @@ describe.skipIf(!probe.ok)('the real bwrap', () => {
     expect(await run('sleep 987651 >/dev/null 2>&1 & echo started')).toEqual({ code: 0, out: 'started\n' });
     await waitFor(() => !alive('987651'), 'the sandboxed sleep to die');
     // Unsandboxed, the same command leaves the sleep behind: the check above can fail.
-    const pid = Number((await run('sleep 987652 >/dev/null 2>&1 & echo $!', 'off')).out);
+    const pid = Number((await run('sleep 987652 >/dev/null 2>&1 & echo $!', 'write', 'off')).out);
     // Polled: while the forked shell turns into sleep (exec), its command line can read empty.
     await waitFor(() => alive('987652'), 'the unsandboxed sleep to run');
     process.kill(pid);

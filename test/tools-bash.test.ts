@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bash } from '../src/tools/bash.js';
 import { capOutput } from '../src/util/cap.js';
-import type { ToolContext } from '../src/types.js';
+import type { Launch, LaunchRequest, ToolContext } from '../src/types.js';
 import { alive, waitFor } from './scope.js';
 import { workspace } from './tools-helpers.js';
 
@@ -126,14 +126,15 @@ describe('bash', () => {
     await gone([pid]);
   });
 
-  it('runs through wrapCommand when the context has one', async () => {
+  it("runs through the context's launcher with the granted profile (write when none), and releases each launch once the command exits", async () => {
     const ctx = await workspace();
-    const seen: string[] = [];
-    const wrapCommand = (command: string, cwd: string) => {
-      seen.push(cwd);
-      return { file: 'env', args: ['WRAPPED=yes', 'bash', '-c', command] };
+    const seen: unknown[] = [];
+    const wrapCommand = (req: LaunchRequest): Launch => {
+      seen.push([req.cwd, req.profile]);
+      return { file: 'bash', args: ['-c', req.command], env: { ...req.env, WRAPPED: req.profile }, release: () => seen.push('released') };
     };
-    expect((await run({ ...ctx, wrapCommand }, 'echo $WRAPPED')).output).toBe('yes\nexit code 0');
-    expect(seen).toEqual([ctx.root]);
+    expect((await bash.run({ command: 'echo $WRAPPED' }, { ...ctx, wrapCommand }, { sandbox: 'read' })).output).toBe('read\nexit code 0');
+    expect((await run({ ...ctx, wrapCommand }, 'echo $WRAPPED')).output).toBe('write\nexit code 0');
+    expect(seen).toEqual([[ctx.root, 'read'], 'released', [ctx.root, 'write'], 'released']);
   });
 });

@@ -17,15 +17,15 @@ import { attempt, ConfigError, loadConfig, type AppConfig, type ConfigOptions } 
 import { loadConventions, type Conventions } from '../config/conventions.js';
 import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
-import { makeWrapCommand } from '../safety/sandbox.js';
+import { createLauncher } from '../safety/sandboxhost.js';
+import { createGitFacts } from './gitfacts.js';
 import { loadSession, restoreFiles, SessionWriter } from '../session/store.js';
 import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
-import type { AgentEvent, AskAnswer, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, Tool, ToolSession } from '../types.js';
-import { plainBash } from '../util/process.js';
+import type { AgentEvent, AskAnswer, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, Tool, ToolSession, WrapCommand } from '../types.js';
 import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
@@ -125,23 +125,29 @@ async function wire(config: AppConfig): Promise<App> {
   warnIfUnsandboxed();
 
   const jobs = new JobManager();
-  const wrapOptions = { root, home: config.env.HOME, configDir: config.configDir };
-  const ctx: ToolSession = {
-    root,
-    files: new Map(),
-    shell: { cwd: root },
-    env: config.childEnv,
-    provider: () => agent.provider,
-    // The level in force when the command runs: /sandbox changes it between calls.
-    wrapCommand: (command, cwd) => (makeWrapCommand(state.sandbox, wrapOptions) ?? plainBash)(command, cwd),
-    jobs,
+  // One launcher per level, made when first used: each keeps its secret listing's cache and
+  // counts the placeholders its commands hold.
+  const launchers = new Map<SandboxLevel, WrapCommand>();
+  const launcher = (level: SandboxLevel): WrapCommand => {
+    let made = launchers.get(level);
+    if (!made) {
+      const { home, configDir, sandboxFeatures: features, sandboxNetwork: network } = config;
+      made = createLauncher({ level, root, home, configDir, stateDir, runtimeDir: config.env.XDG_RUNTIME_DIR, network, features });
+      launchers.set(level, made);
+    }
+    return made;
   };
+  // The level in force when the command runs: /sandbox changes it between calls.
+  const wrapCommand: WrapCommand = (req) => launcher(state.sandbox)(req);
+  const ctx: ToolSession = { root, files: new Map(), shell: { cwd: root }, env: config.childEnv, provider: () => agent.provider, wrapCommand, jobs };
   const desk = config.interactive ? new ApprovalDesk((event) => events.emit(event)) : undefined;
   const decide = approvalStep({
     policyInput: () => ({ mode: state.mode, rules: config.rules, root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH }),
     desk,
     approvalsFile: config.approvalsFile,
     setMode: (mode) => state.setMode(mode),
+    // git runs as a read-only command would, under the level in force when it asks.
+    facts: createGitFacts(wrapCommand, config.childEnv),
   });
   const todo = new TodoList((items) => session.saveState({ todo: items }));
   const reminder = new TodoReminder(todo);

@@ -2,12 +2,14 @@
 // goes out on the event stream as an `approval` event and whoever drives the app (the REPL, a
 // host) answers it by id; a cancelled turn drops it. The step takes the policy's verdict and, for
 // a question, the answer, or headless (no one to ask) refuses with instructions; it carries out
-// what an answer implies: "always" saves rules (approvals.json), "auto" switches the mode.
-// Must not judge a call itself: safety/policy.ts does.
+// what an answer implies: "always" saves rules (approvals.json), "auto" switches the mode; an
+// approved bash call keeps the sandbox profile the policy chose for it. Must not judge a call
+// itself: safety/policy.ts does.
 
 import { saveApprovals } from '../safety/approvals.js';
 import { answerDecision, CANCELLED, checkCall, headlessRefusal, type PolicyDecision, type PolicyInput } from '../safety/policy.js';
 import { parseRule, type Rule } from '../safety/rules.js';
+import type { RepoFacts } from '../safety/destructive.js';
 import type { AgentEvent, Approval, AskAnswer, PermissionMode, PlanVerdict, Tool, ToolCallBlock } from '../types.js';
 
 type AnswerOf<A extends Approval> = A extends { kind: 'call' } ? AskAnswer : PlanVerdict;
@@ -62,6 +64,8 @@ export type ApprovalOptions = {
   /** Where "always" answers are saved (approvals.json); the workspace is the policy input's root. */
   approvalsFile: string;
   setMode(mode: PermissionMode): void;
+  /** Facts about the repository for the destructive check (git, read-only); absent = unknown. */
+  facts?: RepoFacts;
 };
 
 /** The permission decision for one call, asking the user when the policy says so. */
@@ -71,7 +75,7 @@ export function approvalStep(o: ApprovalOptions): (call: ToolCallBlock, tool: To
   return async (call, tool, signal) => {
     const input = o.policyInput();
     const rules = saved.length ? { ...input.rules, allow: [...input.rules.allow, ...saved] } : input.rules;
-    const verdict = await checkCall(call, tool, { ...input, rules });
+    const verdict = await checkCall(call, tool, { ...input, rules }, o.facts);
     if (verdict.decision !== 'ask') return verdict;
     if (!o.desk) return { decision: 'deny', code: 'headless', reason: headlessRefusal(verdict.request) };
     const answer = await o.desk.ask({ kind: 'call', callId: call.id, request: verdict.request }, signal);
@@ -82,6 +86,6 @@ export function approvalStep(o: ApprovalOptions): (call: ToolCallBlock, tool: To
       saved.push(...save.map(parseRule));
     }
     if (mode) o.setMode(mode);
-    return decision;
+    return decision.decision === 'allow' && verdict.sandbox ? { ...decision, sandbox: verdict.sandbox } : decision;
   };
 }

@@ -16,7 +16,8 @@ import { approvalsFile, loadApprovals } from '../safety/approvals.js';
 import { filterEnv } from '../safety/envfilter.js';
 import type { ProviderOptions } from '../providers/stream.js';
 import { parseRule, type Rule } from '../safety/rules.js';
-import { probeSandbox } from '../safety/sandbox.js';
+import type { SandboxFeatures } from '../safety/sandbox.js';
+import { probeSandbox } from '../safety/sandboxprobe.js';
 import { SessionError } from '../session/store.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
 import type { HookEvent, JsonSchema, ModelConfig, NoticeEvent, PermissionMode, SandboxLevel } from '../types.js';
@@ -87,6 +88,10 @@ export type AppConfig = {
   sandbox: SandboxLevel;
   /** Why the start-up probe turned the sandbox off for good. */
   sandboxOff?: { reason: string; detail: string };
+  /** What the kernel allows bwrap (the probe's finding); none when it failed. */
+  sandboxFeatures: SandboxFeatures;
+  /** The workspace level keeps the host network (settings' sandboxNetwork). */
+  sandboxNetwork: boolean;
   conventions?: Conventions;
   memory: string;
   /** The user's rules, the trusted project's, and the saved "always" answers, parsed. */
@@ -110,8 +115,9 @@ export type AppConfig = {
 
 export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppConfig> {
   const { env } = o;
-  // The sandbox probe is a process of its own: start it first, so it runs while config loads.
-  const probing = args.sandbox === 'off' ? Promise.resolve(undefined) : probeSandbox();
+  // The sandbox probe is a process of its own: start it first, so it runs while config loads. It
+  // runs with --sandbox off too: /sandbox may turn it on later, and then needs what it found.
+  const probing = probeSandbox();
   const start = o.start ?? readStart(args, env);
   if (start.problem || !start.root || !start.settings) throw start.problem ?? new ConfigError('no workspace');
   const { root, settings } = start;
@@ -136,7 +142,12 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   const memory = loadMemory(state, root);
   if (memory.dropped) notices.push({ type: 'notice', code: 'memory_dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
   const idleTimeout = effective.merged.streamIdleTimeout;
-  const sandboxOff = probe && !probe.ok ? { reason: probe.reasonCode, detail: probe.detail } : undefined;
+  const sandboxOff = probe.ok ? undefined : { reason: probe.reasonCode, detail: probe.detail };
+  const chosen = args.sandbox ?? effective.merged.sandbox;
+  // Only the default degrades: a level asked for by name that cannot be had is an error.
+  if (sandboxOff && chosen && chosen !== 'off') throw new ConfigError(t('sandbox.unavailable', { level: chosen, detail: sandboxOff.detail }));
+  const sandbox = sandboxOff ? 'off' : (chosen ?? 'workspace');
+  if (sandbox === 'off') notices.push({ type: 'notice', code: 'read_unenforced', params: sandboxOff ? { why: sandboxOff.reason, detail: sandboxOff.detail } : { why: 'flag' } });
   return {
     root,
     env,
@@ -147,8 +158,10 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     models,
     model,
     mode: args.mode ?? effective.merged.mode ?? 'default',
-    sandbox: sandboxOff ? 'off' : (args.sandbox ?? effective.merged.sandbox ?? 'workspace'),
+    sandbox,
     sandboxOff,
+    sandboxFeatures: probe.ok ? probe.features : { userns: false, disableUserns: false },
+    sandboxNetwork: effective.merged.sandboxNetwork === true,
     conventions,
     memory: memory.text,
     rules: attempt(() => ({ allow: [...effective.allow, ...loadApprovals(approvals, root)].map(parseRule), deny: effective.deny.map(parseRule) })),

@@ -17,6 +17,8 @@ export type HookSpec = { matcher?: string; command: string; timeout?: number };
 export type Settings = {
   mode?: PermissionMode;
   sandbox?: SandboxLevel;
+  /** The workspace level with the host network (off by default: a loopback of its own). */
+  sandboxNetwork?: boolean;
   lang?: 'en' | 'zh';
   permissions?: { allow?: string[]; deny?: string[] };
   hooks?: Partial<Record<HookEvent, HookSpec[]>>;
@@ -99,6 +101,7 @@ function validate(data: unknown): Found | null {
     (data.streamIdleTimeout === undefined || (typeof data.streamIdleTimeout === 'number' && data.streamIdleTimeout >= 0)
       ? null
       : { key: 'settings.type_value', params: { field: 'streamIdleTimeout', expected: new Problem('expect.seconds_or_off'), value: JSON.stringify(data.streamIdleTimeout) } }) ??
+    (data.sandboxNetwork === undefined || typeof data.sandboxNetwork === 'boolean' ? null : mustBe('sandboxNetwork', 'expect.boolean')) ??
     validatePermissions(data.permissions) ??
     validateHooks(data.hooks) ??
     validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate))

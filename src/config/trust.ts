@@ -39,6 +39,7 @@ function gatedProjectSettings(project: ProjectFiles): Record<string, unknown> {
   if (s.permissions?.allow?.length) gated.allow = s.permissions.allow;
   if (s.mode === 'auto' || s.mode === 'default') gated.mode = s.mode;
   if (s.sandbox === 'off' || s.sandbox === 'workspace') gated.sandbox = s.sandbox;
+  if (s.sandboxNetwork === true) gated.sandboxNetwork = true;
   if (s.webFetch?.allowPrivate?.length) gated.webFetchAllowPrivate = s.webFetch.allowPrivate;
   return gated;
 }
@@ -49,6 +50,7 @@ export function untrustedProjectSettings(settings: Settings): Settings {
   if (settings.permissions?.deny?.length) out.permissions = { deny: settings.permissions.deny };
   if (settings.mode === 'plan' || settings.mode === 'readonly') out.mode = settings.mode;
   if (settings.sandbox === 'strict') out.sandbox = settings.sandbox;
+  if (settings.sandboxNetwork === false) out.sandboxNetwork = false;
   return out;
 }
 
@@ -82,6 +84,7 @@ function listGated(gated: Record<string, unknown>): string[] {
   for (const a of (gated.allow as string[] | undefined) ?? []) lines.push(`permissions.allow: ${a}`);
   if (gated.mode) lines.push(`mode: ${gated.mode as string}`);
   if (gated.sandbox) lines.push(`sandbox: ${gated.sandbox as string}`);
+  if (gated.sandboxNetwork) lines.push('sandboxNetwork: true');
   for (const h of (gated.webFetchAllowPrivate as string[] | undefined) ?? []) lines.push(`webFetch.allowPrivate: ${h}`);
   return lines;
 }

@@ -96,7 +96,7 @@ const EXTRACTORS: Record<DocKind, (bytes: Buffer, path: string, signal?: AbortSi
     const files = await unzip(bytes, (name) => name.startsWith('ppt/slides/slide') || name === 'ppt/presentation.xml' || name === 'ppt/_rels/presentation.xml.rels');
     return slideOrder(files).map((name, i) => `## Slide ${i + 1}\n\n${slideText(files[name]!)}`).join('\n\n');
   },
-  pdf: (_bytes, path, signal) => pdfText(path, signal),
+  pdf: (bytes, _path, signal) => pdfText(bytes, signal),
 };
 
 /** Trims line ends and collapses runs of blank lines, so paging counts lines that say something. */
@@ -268,10 +268,11 @@ function slideText(xml: string): string {
 
 const PDF_TIMEOUT_MS = 60_000;
 
-function pdfText(path: string, signal?: AbortSignal): Promise<string> {
+/** The bytes already read (race-free) go in on stdin: pdftotext never opens a path that could have changed since. */
+function pdfText(bytes: Buffer, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    const args = ['-layout', '-enc', 'UTF-8', path, '-'];
-    execFile('pdftotext', args, { maxBuffer: 64 * 1024 * 1024, timeout: PDF_TIMEOUT_MS, signal }, (err, stdout, stderr) => {
+    const args = ['-layout', '-enc', 'UTF-8', 'fd://0', '-'];
+    const child = execFile('pdftotext', args, { maxBuffer: 64 * 1024 * 1024, timeout: PDF_TIMEOUT_MS, signal }, (err, stdout, stderr) => {
       if ((err as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
         return reject(new Error('pdftotext is not installed, so PDFs cannot be read. Tell the user to install poppler: `sudo apt install poppler-utils` (Debian/Ubuntu) or `brew install poppler` (macOS).'));
       }
@@ -284,6 +285,8 @@ function pdfText(path: string, signal?: AbortSignal): Promise<string> {
       }
       resolve(pages.map((p, i) => `## Page ${i + 1}\n\n${p}`).join('\n\n'));
     });
+    child.stdin?.on('error', () => {}); // pdftotext may exit before reading it all
+    child.stdin?.end(bytes);
   });
 }
 

@@ -3,13 +3,12 @@
 // the file as text when it returns null; this module must not write files or decide what a format
 // holds (images.ts, docs.ts), and must not import tools/fs.ts (which imports it).
 
-import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { OUTPUT_CAP } from '../util/cap.js';
 import { docFormat, extractedNote, extractText } from './docs.js';
 import { formatSize, numberLine, sniffType, type Sniffed } from './filetype.js';
 import { imageTokens, prepareImage } from './images.js';
-import { relPath, resolveInWorkspace } from '../util/paths.js';
+import { openForRead, relPath, resolveInWorkspace } from '../util/paths.js';
 import { toolError, type ImageBlock, type ToolContext, type ToolOutput } from '../types.js';
 
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
@@ -33,9 +32,14 @@ export async function readContent(args: ReadArgs, ctx: ToolContext): Promise<Too
   const r = await resolveInWorkspace(ctx.root, args.path);
   if (!r.ok || !r.exists || r.isDir) return null; // read_file words these errors
   const shown = relPath(ctx.root, r.real);
-  const { size } = await stat(r.real);
-  if (size > MAX_CONTENT_BYTES) return toolError(`${shown} is ${formatSize(size)}; read_file reads images and documents up to 50 MB.`);
-  const bytes = await readFile(r.real);
+  const opened = await openForRead(ctx.root, r.real, shown);
+  if ('error' in opened) return toolError(opened.error);
+  const { size } = opened.st;
+  if (size > MAX_CONTENT_BYTES) {
+    await opened.fh.close();
+    return toolError(`${shown} is ${formatSize(size)}; read_file reads images and documents up to 50 MB.`);
+  }
+  const bytes = await opened.fh.readFile().finally(() => opened.fh.close());
   const sniffed = sniffType(bytes);
   if (sniffed.kind === 'text') return null;
   if (isImage) return readImage(bytes, shown, sniffed, ctx);

@@ -11,6 +11,7 @@ import type {
   BeforeToolCall,
   Tool,
   ToolCallBlock,
+  ToolGrant,
   ToolOutput,
   ToolResultBlock,
   ToolSession,
@@ -52,15 +53,18 @@ async function precheck(call: ToolCallBlock, tool: Tool | undefined, runner: Too
 async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, signal: AbortSignal, cutOff: boolean): Promise<ToolOutput> {
   const problem = await precheck(call, tool, runner, cutOff);
   if (problem || !tool) return toolError(problem ?? 'unknown tool');
+  const grant: ToolGrant = {};
   if (runner.beforeToolCall) {
     const decision = await runner.beforeToolCall(call, tool, signal);
     runner.emit({ type: 'permission', id: call.id, name: call.name, ...decision });
     if (decision.decision === 'deny') return toolError(`Permission denied: ${decision.reason}`);
+    // What the decision allowed is what the tool may do: a read-only verdict runs read-only.
+    if (decision.sandbox) grant.sandbox = decision.sandbox;
   }
   if (signal.aborted) return toolError(INTERRUPTED);
   let result: ToolOutput;
   try {
-    result = await tool.run(call.input, { ...runner.ctx, signal });
+    result = await tool.run(call.input, { ...runner.ctx, signal }, grant);
   } catch (err) {
     result = toolError(`${call.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }

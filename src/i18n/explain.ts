@@ -62,6 +62,7 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   trust_ignored: 'trust.ignored',
   memory_dropped: 'memory.dropped',
   auto_unsandboxed: 'sandbox.auto_unsandboxed',
+  read_unenforced: 'sandbox.read_unenforced',
   todo_reminded: 'todo.reminded',
   stop_hook_sent_back: 'hook.sent_back',
   prompt_blocked: 'hook.prompt_blocked',
@@ -74,14 +75,14 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
 
 /** Why commands run without a sandbox: a failed probe's reason code, or 'flag' (--sandbox off). */
 export function unsandboxedWhy(reason: string | number | undefined, detail: string | number = ''): string {
-  if (reason === 'bwrap_missing' || reason === 'userns_disabled' || reason === 'bwrap_failed') return t(`sandbox.${reason}`, { detail });
+  if (reason === 'bwrap_missing' || reason === 'userns_disabled' || reason === 'bwrap_failed' || reason === 'bwrap_unconfined') return t(`sandbox.${reason}`, { detail });
   return reason === 'turned_off' ? t('sandbox.turned_off') : '--sandbox off';
 }
 
 /** A notice in words; `headless` picks the wording that fits a -p run where one differs. */
 export function noticeText(n: NoticeEvent, headless = false): string {
   const params = n.params ?? {};
-  if (n.code === 'auto_unsandboxed') return t('sandbox.auto_unsandboxed', { why: unsandboxedWhy(params.why, params.detail) });
+  if (n.code === 'auto_unsandboxed' || n.code === 'read_unenforced') return t(NOTICE_KEYS[n.code], { why: unsandboxedWhy(params.why, params.detail) });
   if (n.code === 'max_rounds' && headless) return t('notice.max_rounds_headless', params);
   return t(NOTICE_KEYS[n.code], params);
 }

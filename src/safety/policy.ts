@@ -1,7 +1,8 @@
 // The permission policy: one verdict per tool call (allow, deny, or ask the user with a request
-// saying exactly what and why) from the mode, the rules, the bash analysis and the hard denies.
-// Pure: mode, rules and places come in as plain values; it asks nobody, writes nothing and changes
-// no mode. The app asks, saves "always" answers and switches modes (app/approval.ts).
+// saying exactly what and why) from the mode, the rules, the bash analysis and the hard denies,
+// and with an allowed bash command the sandbox profile it runs in (profile.ts). Pure: mode, rules
+// and places come in as plain values; it asks nobody, writes nothing and changes no mode. The app
+// asks, saves "always" answers and switches modes (app/approval.ts).
 
 import { resolve } from 'node:path';
 import { analyzeBash, visible, type BashAnalysis, type BashReasonCode } from './bash/analysis.js';
@@ -10,10 +11,14 @@ import { describeCall } from '../util/calls.js';
 import { ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
 import { checkSecretPath, secretRefusal } from './secrets.js';
 import { realPath } from './bash/expand.js';
-import type { AskAnswer, AskRequest, PermissionMode, Tool, ToolCallBlock } from '../types.js';
+import { destructiveOf, type Loss, type RepoFacts } from './destructive.js';
+import { gitLayout } from './gitconfig.js';
+import { needsGitWrite, profileFor } from './profile.js';
+import { hooksPathOf, protectedPath } from './protected.js';
+import type { AskAnswer, AskRequest, PermissionMode, SandboxProfile, Tool, ToolCallBlock } from '../types.js';
 
 /** Why the user is asked; the interface translates it with `reasonParams`. */
-export type AskReasonCode = BashReasonCode | 'destructive' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule';
+export type AskReasonCode = BashReasonCode | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule';
 
 /** The policy's question: an AskRequest (types.ts) whose reason is one of its codes. */
 export type PolicyAsk = AskRequest & { reasonCode: AskReasonCode };
@@ -22,11 +27,11 @@ export type AllowCode = 'read' | 'meta' | 'allowlist' | 'rule' | 'auto_mode' | '
 export type DenyCode = 'secret' | 'deny_rule' | 'plan_mode' | 'readonly_mode' | 'headless' | 'user_no' | 'cancelled';
 
 /**
- * A Decision (types.ts) with a code for the interface and the trace. `destructive` on an allow
- * means auto mode is running a work-destroying command: the interface shows it prominently.
+ * A Decision (types.ts) with a code for the interface and the trace; an allowed bash command
+ * carries the sandbox profile it may run in (read-only when allowed as read-only).
  */
 export type PolicyDecision =
-  | { decision: 'allow'; code: AllowCode; reason: string; destructive?: string }
+  | { decision: 'allow'; code: AllowCode; reason: string; sandbox?: SandboxProfile }
   | { decision: 'deny'; code: DenyCode; reason: string };
 
 /** The policy's whole input: plain values the app reads from its state before each call. */
@@ -44,44 +49,61 @@ export type PolicyInput = {
   path?: string;
 };
 
-/** A decision, or a question for the user. */
-export type Verdict = PolicyDecision | { decision: 'ask'; request: PolicyAsk };
+/** A decision, or a question for the user; `sandbox` is the profile a yes grants (a bash call). */
+export type Verdict = PolicyDecision | { decision: 'ask'; request: PolicyAsk; sandbox?: SandboxProfile };
 
-/** What a call is about, as found on the file system (realpaths, the bash analysis). */
+/**
+ * What a call is about, as found on the file system (realpaths, the bash analysis, the repository):
+ * a bash command with what running it would lose, a path with the protected path it would change.
+ */
 export type Subject =
-  | { kind: 'bash'; command: string; analysis: BashAnalysis }
-  | { kind: 'path'; abs: string; shown: string }
+  | { kind: 'bash'; command: string; analysis: BashAnalysis; loss: Loss | null }
+  | { kind: 'path'; abs: string; shown: string; protects: string | null }
   | { kind: 'network'; url: string; host: string }
   | { kind: 'other'; shown: string };
 
-/** The call's verdict: its subject looked up, then judged. Contract: never asks, writes or changes a mode. */
-export async function checkCall(call: ToolCallBlock, tool: Tool, input: PolicyInput): Promise<Verdict> {
-  return judge(call, tool, await subjectOf(call, tool, input), input);
+/** Without facts about the repository nothing is known: what might discard changes asks. */
+const NO_FACTS: RepoFacts = { changed: async () => null, pushedAmong: async () => null };
+
+/**
+ * The call's verdict: its subject looked up (`facts` answer questions about the repository), then
+ * judged. Contract: never asks, writes or changes a mode.
+ */
+export async function checkCall(call: ToolCallBlock, tool: Tool, input: PolicyInput, facts: RepoFacts = NO_FACTS): Promise<Verdict> {
+  return judge(call, tool, await subjectOf(call, tool, input, facts), input);
 }
 
 /**
  * What the call touches, as the call describes itself (Tool.describe): a command, a URL (which
  * asks in default mode whatever the tool's kind), a path, or else its title. Reads the file system
- * only (realpaths through symlinks, the bash analysis's look-ups); the judgement reads nothing.
+ * (realpaths through symlinks, the bash analysis's look-ups, the repository's layout) and asks
+ * `facts` (git, read-only); the judgement reads nothing.
  */
-export async function subjectOf(call: ToolCallBlock, tool: Tool, where: Omit<PolicyInput, 'mode' | 'rules'>): Promise<Subject> {
+export async function subjectOf(call: ToolCallBlock, tool: Tool, where: Omit<PolicyInput, 'mode' | 'rules'>, facts: RepoFacts = NO_FACTS): Promise<Subject> {
   const about = describeCall(tool, call.input);
+  const { root, cwd, home } = where;
   if (tool.kind === 'exec' && about?.command !== undefined) {
-    const analysis = await analyzeBash(about.command, { root: where.root, cwd: where.cwd, home: where.home, configDir: where.configDir, path: where.path });
-    return { kind: 'bash', command: about.command, analysis };
+    const analysis = await analyzeBash(about.command, { root, cwd, home, configDir: where.configDir, path: where.path });
+    const fromAnalysis = analysis.commands.find((c) => c.destructive)?.destructive;
+    const loss = (await destructiveOf(analysis.commands, analysis.constructs, { root, cwd, home, facts })) ?? (fromAnalysis ? { what: fromAnalysis, lost: [] } : null);
+    return { kind: 'bash', command: about.command, analysis, loss };
   }
   if (about?.url !== undefined) return { kind: 'network', url: about.url, host: URL.canParse(about.url) ? new URL(about.url).hostname : about.url };
   if (about?.path !== undefined) {
     const given = about.path || '.';
-    const expanded = given === '~' || given.startsWith('~/') ? where.home + given.slice(1) : given;
-    return { kind: 'path', abs: realPath(resolve(where.root, expanded)), shown: given };
+    const expanded = given === '~' || given.startsWith('~/') ? home + given.slice(1) : given;
+    const abs = realPath(resolve(root, expanded));
+    const protects = tool.kind === 'write' ? protectedPath(root, abs, hooksPathOf(root, gitLayout(root))) : null;
+    return { kind: 'path', abs, shown: given, protects };
   }
   return { kind: 'other', shown: about?.title ?? JSON.stringify(call.input) };
 }
 
 /**
  * The verdict on a call whose subject is known: a pure function of its arguments. Contract: hard
- * denies and deny rules refuse in every mode; in default mode what no rule allows is asked.
+ * denies and deny rules refuse in every mode; in default mode what no rule allows is asked;
+ * destroying work and changing a protected path ask in every mode and no rule allows them; a git
+ * command that writes the repository asks in auto mode unless a rule allows it.
  */
 export function judge(call: ToolCallBlock, tool: Tool, subject: Subject, input: PolicyInput): Verdict {
   const { mode, rules } = input;
@@ -98,20 +120,24 @@ export function judge(call: ToolCallBlock, tool: Tool, subject: Subject, input: 
   }
   const readOnly = subject.kind === 'bash' ? subject.analysis.verdict === 'safe' : tool.kind === 'read' && subject.kind !== 'network';
   if (readOnly) {
+    // Allowed as read-only: the kernel holds the command to that (a read-only sandbox).
     return subject.kind === 'bash'
-      ? { decision: 'allow', code: 'allowlist', reason: 'read-only command on the allowlist' }
+      ? { decision: 'allow', code: 'allowlist', reason: 'read-only command on the allowlist', sandbox: 'read' }
       : { decision: 'allow', code: 'read', reason: 'read tool' };
   }
   if (mode === 'plan' || mode === 'readonly') return refuseInMode(mode, whyNotReadOnly(tool, subject));
 
   const opaqueDeny = subject.kind === 'bash' && subject.analysis.opaque && rules.deny.some((r) => r.tool === tool.name);
-  const destructive = subject.kind === 'bash' ? subject.analysis.commands.find((c) => c.destructive)?.destructive ?? undefined : undefined;
-  if (mode === 'auto' && !opaqueDeny) {
-    return { decision: 'allow', code: 'auto_mode', reason: destructive ? `auto mode; destroys work: ${destructive}` : 'auto mode', destructive };
-  }
-  const allowedBy = allowedByRules(rules.allow, tool.name, subject, places);
-  if (allowedBy && !destructive) return { decision: 'allow', code: 'rule', reason: `allowed by ${allowedBy.join(', ')}` };
-  return { decision: 'ask', request: request(call, tool, subject, { opaqueDeny, destructive, allow: rules.allow, places }) };
+  // What always asks, whatever the mode: destroying work, and writing what runs outside the sandbox later.
+  const loss = subject.kind === 'bash' ? subject.loss : null;
+  const protects = subject.kind === 'path' && tool.kind === 'write' ? subject.protects : null;
+  const gitWrite = subject.kind === 'bash' && needsGitWrite(subject.analysis);
+  const granted = subject.kind === 'bash' ? { sandbox: profileFor(subject.analysis, false) } : {};
+  if (mode === 'auto' && !opaqueDeny && !loss && !protects && !gitWrite) return { decision: 'allow', code: 'auto_mode', reason: 'auto mode', ...granted };
+  const allowedBy = loss || protects ? null : allowedByRules(rules.allow, tool.name, subject, places);
+  if (allowedBy) return { decision: 'allow', code: 'rule', reason: `allowed by ${allowedBy.join(', ')}`, ...granted };
+  const why = { opaqueDeny, loss, protects, gitWriteInAuto: gitWrite && mode === 'auto', allow: rules.allow, places };
+  return { decision: 'ask', request: request(call, tool, subject, why), ...granted };
 }
 
 type Places = { root: string; home: string };
@@ -158,27 +184,29 @@ function allowedByRules(allow: readonly Rule[], tool: string, subject: Subject, 
   return [...used];
 }
 
-type AskContext = { opaqueDeny: boolean; destructive: string | undefined; allow: readonly Rule[]; places: Places };
+type AskContext = { opaqueDeny: boolean; loss: Loss | null; protects: string | null; gitWriteInAuto: boolean; allow: readonly Rule[]; places: Places };
 
 function request(call: ToolCallBlock, tool: Tool, subject: Subject, o: AskContext): PolicyAsk {
-  const { destructive } = o;
   const preview = describeCall(tool, call.input)?.preview;
-  const base = { tool: tool.name, input: call.input, destructive: destructive !== undefined, ...(preview && { preview }) };
+  const base = { tool: tool.name, input: call.input, destructive: o.loss !== null, ...(preview && { preview }) };
   switch (subject.kind) {
     case 'bash': {
       const { analysis } = subject;
       const asking = analysis.commands.filter((c) => c.issue && !o.allow.some((r) => ruleMatches(r, tool.name, { kind: 'command', argv: c.argv }, o.places)));
       const suggestions = asking.map((c) => suggestCommandRule(tool.name, c.argv));
-      const ruleable = !destructive && !analysis.constructs.length && suggestions.every((s) => s !== null);
+      const ruleable = !o.loss && !analysis.constructs.length && suggestions.every((s) => s !== null);
       const first = analysis.constructs[0] ?? asking[0]?.issue ?? analysis.commands.find((c) => c.issue)?.issue;
       const [reasonCode, reasonParams]: [AskReasonCode, Record<string, string>] =
-        destructive ? ['destructive', { what: destructive }]
+        o.loss ? ['destructive', { what: o.loss.what }]
         : o.opaqueDeny ? ['unchecked_deny_rule', { part: first?.params.part ?? '' }]
+        : o.gitWriteInAuto ? ['git_write', { command: visible(subject.command) }]
         : first ? [first.code, first.params]
         : ['exec', { tool: tool.name }];
-      return { ...base, display: visible(subject.command), reasonCode, reasonParams, suggestedRules: ruleable ? [...new Set(suggestions as string[])] : [] };
+      const lost = o.loss?.lost.length ? { lost: o.loss.lost } : {};
+      return { ...base, ...lost, display: visible(subject.command), reasonCode, reasonParams, suggestedRules: ruleable ? [...new Set(suggestions as string[])] : [] };
     }
     case 'path': {
+      if (o.protects) return { ...base, display: subject.shown, reasonCode: 'protected', reasonParams: { path: subject.shown, tool: tool.name, what: o.protects }, suggestedRules: [] };
       const root = o.places.root;
       const reasonCode = tool.kind !== 'write' ? 'exec' : inside(root, subject.abs) ? 'write' : 'write_outside';
       return { ...base, display: subject.shown, reasonCode, reasonParams: { path: subject.shown, tool: tool.name }, suggestedRules: [suggestPathRule(tool.name, subject.abs, root)] };
@@ -240,10 +268,20 @@ function refuseInMode(mode: 'plan' | 'readonly', why: string): PolicyDecision {
 export function headlessRefusal(req: AskRequest): string {
   const what = `${req.tool} ${req.display.length > 200 ? req.display.slice(0, 197) + '...' : req.display}`;
   const head = `${what} needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it.`;
+  if (req.reasonCode === 'git_write') {
+    const rules = req.suggestedRules.length ? ` with an allow rule in settings.json: "permissions": {"allow": [${req.suggestedRules.map((r) => JSON.stringify(r)).join(', ')}]}` : ' by running it themselves';
+    return `${head} It writes the repository's .git, which asks the user even in auto mode; the user can allow it${rules}.`;
+  }
   if (req.suggestedRules.length) {
     const allow = req.suggestedRules.map((r) => JSON.stringify(r)).join(', ');
     return `${head} The user can allow it by running feiyu with --mode auto, or with an allow rule in settings.json: "permissions": {"allow": [${allow}]}.`;
   }
-  const why = req.destructive ? 'it destroys work, which always asks' : 'it cannot be checked as written';
-  return `${head} No allow rule can cover it (${why}); the user can run feiyu with --mode auto, or you can do it with plain commands that an allow rule like bash(npm test) could cover.`;
+  if (req.destructive) {
+    const lost = req.lost?.length ? ` What would be lost: ${req.lost.slice(0, 20).join(', ')}${req.lost.length > 20 ? ', …' : ''}.` : '';
+    return `${head} It destroys work (${req.reasonParams.what}), which asks the user in every mode, auto included.${lost} Tell the user what you wanted to do and why; they can run it themselves.`;
+  }
+  if (req.reasonCode === 'protected') {
+    return `${head} It changes ${req.reasonParams.what}, which asks the user in every mode, auto included. Tell the user the change you would make; they can make it themselves.`;
+  }
+  return `${head} No allow rule can cover it (it cannot be checked as written); the user can run feiyu with --mode auto, or you can do it with plain commands that an allow rule like bash(npm test) could cover.`;
 }

@@ -1,124 +1,81 @@
-// The bwrap sandbox for bash: the argv built by a pure function (workspace writable, everything
-// else read-only, secret folders masked, a private /tmp and PID namespace; strict adds no network),
-// the start-up probe, and the wrapCommand the bash tool uses. Must not decide whether a command
-// may run, and must never fall back to running a command unsandboxed: only the probe turns it off.
+// The bwrap argv for one command, as a pure function of what the command may do (its profile) and
+// what the file system holds (found by sandboxhost.ts). Every sandbox: no capabilities, a user
+// namespace where the kernel allows one, a new session, private /tmp, PID, IPC and UTS
+// namespaces, secret files covered by an empty file, credential folders hidden. The profiles:
+//   read       judged read-only: the whole file system read-only, the workspace too; no network
+//              and no host unix socket.
+//   write      the workspace writable but its protected paths (.git whole, hooks folders, .feiyu,
+//              .claude, .vscode, .idea, .husky, .githooks, .envrc); network only when the user
+//              opted in at the workspace level; strict also hides host unix sockets.
+//   write_git  as write, with the repository's data (.git, and a worktree's git dir) writable:
+//              for git commands the user approved.
+// A protected path that does not exist is created empty (a folder or a file) and bound read-only
+// for the command's duration, then removed if still empty: refusing every command of a workspace
+// without .vscode would make the sandbox useless, and a placeholder makes creation impossible.
+// Must not decide whether a command may run, and never falls back to running one unsandboxed.
 
-import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import type { SandboxLevel, WrapCommand } from '../types.js';
+import { BASH } from '../util/process.js';
+import type { SandboxLevel, SandboxProfile } from '../types.js';
 
 /** By absolute path: never a bwrap found on a PATH that may point into the workspace. */
 export const BWRAP = '/usr/bin/bwrap';
-const SHELL = '/bin/bash';
 
-/** Folders under $HOME masked with an empty tmpfs (credentials of common tools). */
-const SECRET_DIRS = ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.azure', '.kube', '.docker', '.config/gh'];
-/** Files under $HOME replaced by /dev/null. */
-const SECRET_FILES = ['.netrc', '.git-credentials', '.npmrc', '.pypirc'];
+/** What the kernel allows, found by the start-up probe. */
+export type SandboxFeatures = { userns: boolean; disableUserns: boolean };
 
-export type Existing = (path: string) => 'dir' | 'file' | null;
-
-export type BwrapOptions = {
+export type BwrapPlan = {
   level: Exclude<SandboxLevel, 'off'>;
+  profile: SandboxProfile;
+  /** The user opted into the host network at the workspace level. */
+  network: boolean;
   /** The workspace's realpath. */
   root: string;
-  home: string;
-  /** feiyu's config folder (keys.json): masked like the other secrets. */
-  configDir: string;
-  uid: number;
-  /** What exists at a path; injected so the function stays pure. */
-  existing: Existing;
-  command: string;
   cwd: string;
+  command: string;
+  features: SandboxFeatures;
+  /** An empty read-only file: bound over secret files. */
+  emptyFile: string;
+  /** Secret files to cover (the workspace's, the home folder's, the system's). */
+  secretFiles: string[];
+  /** Folders hidden by an empty read-only tmpfs (home credentials, feiyu's config and state). */
+  hiddenDirs: string[];
+  /** Folders of host unix sockets (/run, $XDG_RUNTIME_DIR), hidden when there is no network. */
+  socketDirs: string[];
+  /** Protected paths of the workspace, bound read-only in the write profiles; missing ones already have a placeholder. */
+  protect: string[];
+  /** write_git: repository data outside the workspace to make writable (a worktree's git dir and common dir). */
+  gitWritable: string[];
 };
 
+/**
+ * bwrap covers /proc/sys only when the folder itself is writable, which it never is: its files
+ * are, to the real root, since a user namespace maps root to root. Root in the sandbox could then
+ * set kernel.core_pattern to a program in the workspace and have the kernel run it on the host.
+ */
+const PROC_COVERS = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger', '--ro-bind-try', '/proc/mtrr', '/proc/mtrr'];
+
+/** Whether a command of this plan reaches no network at all (and no host unix socket). */
+export const isolatedNet = (p: Pick<BwrapPlan, 'profile' | 'level'>): boolean => p.profile === 'read' || p.level === 'strict';
+
 /** The full argv, starting with /usr/bin/bwrap, that runs `command` with bash in the sandbox. */
-export function buildBwrapArgv(o: BwrapOptions): string[] {
-  const argv = [BWRAP, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', o.root, o.root];
-  // Masks come after the workspace bind so they still apply when the workspace holds them (root = ~).
-  for (const dir of [...SECRET_DIRS.map((d) => join(o.home, d)), o.configDir, `/run/user/${o.uid}`]) {
-    if (o.existing(dir) === 'dir') argv.push('--tmpfs', dir);
+export function buildBwrapArgv(p: BwrapPlan): string[] {
+  const argv = [BWRAP];
+  if (p.features.userns) argv.push('--unshare-user', ...(p.features.disableUserns ? ['--disable-userns'] : []));
+  argv.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...PROC_COVERS, '--tmpfs', '/tmp');
+  // Bound even when read-only: a workspace under /tmp would be hidden by the private /tmp.
+  if (p.profile === 'read') argv.push('--ro-bind', p.root, p.root);
+  else {
+    argv.push('--bind', p.root, p.root);
+    for (const path of p.protect) argv.push('--ro-bind', path, path);
+    for (const dir of p.gitWritable) argv.push('--bind', dir, dir);
   }
-  for (const file of SECRET_FILES.map((f) => join(o.home, f))) {
-    if (o.existing(file) === 'file') argv.push('--ro-bind', '/dev/null', file);
-  }
-  argv.push(...protectWorkspace(o.root, o.existing));
-  argv.push('--unshare-pid', '--new-session', '--die-with-parent');
-  if (o.level === 'strict') argv.push('--unshare-net');
-  argv.push('--chdir', o.cwd, '--', SHELL, '-c', o.command);
+  // Masks come after every bind that could bring the host's view back over them.
+  for (const file of p.secretFiles) argv.push('--ro-bind', p.emptyFile, file);
+  const hidden = isolatedNet(p) ? [...p.hiddenDirs, ...p.socketDirs] : p.hiddenDirs;
+  for (const dir of hidden) argv.push('--tmpfs', dir, '--remount-ro', dir);
+  if (isolatedNet(p)) argv.push('--unsetenv', 'SSH_AUTH_SOCK');
+  if (isolatedNet(p) || !p.network) argv.push('--unshare-net');
+  argv.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--new-session', '--die-with-parent');
+  argv.push('--chdir', p.cwd, '--', BASH, '-c', p.command);
   return argv;
-}
-
-/**
- * Inside the workspace, what later runs outside the sandbox is re-bound read-only: git hooks,
- * git config, feiyu's project settings. .git itself is bound onto itself so that, being a mount
- * point, it cannot be renamed away and replaced by one with hooks of the command's choosing.
- */
-function protectWorkspace(root: string, existing: Existing): string[] {
-  const out: string[] = [];
-  const git = join(root, '.git');
-  if (existing(git) === 'dir') {
-    const hooks = join(git, 'hooks');
-    const config = join(git, 'config');
-    out.push('--bind', git, git);
-    // A repository without a hooks folder gets an empty read-only one, so none can be planted.
-    out.push(...(existing(hooks) === 'dir' ? ['--ro-bind', hooks, hooks] : ['--tmpfs', hooks, '--remount-ro', hooks]));
-    if (existing(config) === 'file') out.push('--ro-bind', config, config);
-  }
-  const feiyu = join(root, '.feiyu');
-  if (existing(feiyu) === 'dir') out.push('--ro-bind', feiyu, feiyu);
-  return out;
-}
-
-/** What is at `path` now (following symlinks), for buildBwrapArgv. */
-function existingOnDisk(path: string): 'dir' | 'file' | null {
-  try {
-    const st = statSync(path);
-    return st.isDirectory() ? 'dir' : 'file';
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The bash tool's wrapCommand for a level, or undefined for off. What exists is looked up on
- * each call: a .git created by an earlier command gets its hooks protected from the next one on.
- */
-export function makeWrapCommand(
-  level: SandboxLevel,
-  o: { root: string; home?: string; configDir: string; uid?: number; existing?: Existing },
-): WrapCommand | undefined {
-  if (level === 'off') return undefined;
-  const home = o.home || homedir();
-  const uid = o.uid ?? process.getuid?.() ?? 0;
-  return (command, cwd) => {
-    const [file, ...args] = buildBwrapArgv({ level, root: o.root, home, configDir: o.configDir, uid, existing: o.existing ?? existingOnDisk, command, cwd });
-    return { file: file!, args };
-  };
-}
-
-export type ProbeResult = { ok: true } | { ok: false; reasonCode: 'bwrap_missing' | 'userns_disabled' | 'bwrap_failed'; detail: string };
-
-/**
- * Runs bwrap once with every flag the strict level uses and a trivial command. Failure says why:
- * not installed, user namespaces disabled (the usual cause in containers), or something else.
- */
-export function probeSandbox(bwrap = BWRAP, timeoutMs = 5000): Promise<ProbeResult> {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--new-session', '--die-with-parent', '--unshare-net', '--', '/bin/true'];
-  return new Promise((resolve) => {
-    let stderr = '';
-    const child = spawn(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutMs });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      resolve({ ok: false, reasonCode: err.code === 'ENOENT' || err.code === 'EACCES' ? 'bwrap_missing' : 'bwrap_failed', detail: `${bwrap}: ${err.message}` });
-    });
-    child.on('close', (code, signal) => {
-      if (code === 0) return resolve({ ok: true });
-      const detail = stderr.trim() || (signal ? `killed by ${signal}` : `exit code ${code}`);
-      const userns = /namespace|uid map|setting up uid|Operation not permitted|Permission denied/i.test(stderr);
-      resolve({ ok: false, reasonCode: userns ? 'userns_disabled' : 'bwrap_failed', detail });
-    });
-  });
 }

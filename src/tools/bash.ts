@@ -8,13 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { ANSI, placeOf, runInGroup, shellQuote } from '../util/process.js';
 import { inside } from '../util/paths.js';
-import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types.js';
+import { toolError, type Tool, type ToolContext, type ToolGrant, type ToolOutput } from '../types.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
 type BashArgs = { command: string; timeout?: number; description?: string; background?: boolean };
 
-async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
+/** Contract: runTool hands the decision's profile; without one (an approval by a hook) the command may write. */
+async function bashTool(args: BashArgs, ctx: ToolContext, grant?: ToolGrant): Promise<ToolOutput> {
+  const profile = grant?.sandbox ?? 'write';
   if (typeof args.command !== 'string' || args.command.trim() === '') return toolError('command is empty');
   if (args.command.includes('\0')) return toolError('command contains a NUL byte');
   const timeoutS = Math.min(MAX_TIMEOUT_S, Math.max(1, Number(args.timeout) || DEFAULT_TIMEOUT_S));
@@ -27,7 +29,7 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
   }
   if (args.background) {
     if (!ctx.jobs) return toolError('background jobs are not available here; run the command without background');
-    const started = await ctx.jobs.startForModel(args.command, ctx);
+    const started = await ctx.jobs.startForModel(args.command, ctx, profile);
     return notes.length ? { ...started, output: [...notes, started.output].join('\n') } : started;
   }
   // The EXIT trap reports where the shell ended, on fd 3, behind a token the command cannot know
@@ -36,7 +38,7 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
   const token = `__feiyu_cwd_${randomBytes(8).toString('hex')}:`;
   const script = `trap 'printf "\\n${token}%s\\n" "$(pwd -P)" 2>/dev/null >&3' EXIT; exec 2>&1; eval ${shellQuote(args.command)}`;
   const started = Date.now();
-  const run = await runInGroup(script, placeOf(ctx), { timeoutMs: timeoutS * 1000, signal: ctx.signal, merge: true, fd3: true, reap: true });
+  const run = await runInGroup(script, placeOf(ctx, profile), { timeoutMs: timeoutS * 1000, signal: ctx.signal, merge: true, fd3: true, reap: true });
   const { ending, stdout: output, lingered } = run;
   const at = run.fd3.lastIndexOf(token);
   const cwd = at >= 0 ? run.fd3.slice(at + token.length).split('\n')[0] : undefined;

@@ -2,12 +2,11 @@
 // Every path goes through paths.ts (confinement, read-before-write, atomic writes) and every byte
 // through filetype.ts (type, encoding); this module must not reach the disk any other way.
 
-import { open, readFile, stat } from 'node:fs/promises';
 import { countNewlines } from '../util/cap.js';
 import { decode, encode, formatSize, numberLine, SNIFF_BYTES, sniffType, splitLines, textPage, type Sniffed, type TextEncoding } from '../content/filetype.js';
 import { MAX_LINES, pageLines, pageRange, readContent } from '../content/read.js';
 import { extractedRefusal } from '../content/docs.js';
-import { checkFresh, relPath, resolveInWorkspace, versionOf, writeAtomic } from '../util/paths.js';
+import { checkFresh, openForRead, relPath, resolveInWorkspace, versionOf, writeInside } from '../util/paths.js';
 import { toolError, type FileChange, type Tool, type ToolContext, type ToolOutput } from '../types.js';
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -30,14 +29,20 @@ async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOutput> {
   const shown = relPath(ctx.root, r.real);
   if (!r.exists) return toolError(`${shown} does not exist`);
   if (r.isDir) return toolError(`${shown} is a folder; use list_files to see its files`);
-  const st = await stat(r.real);
-  if (st.size > MAX_FILE_BYTES) {
-    const fh = await open(r.real, 'r');
-    const head = await fh.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0).finally(() => fh.close());
-    const type = typeName(sniffType(head.buffer.subarray(0, head.bytesRead)));
-    return toolError(`${shown} is ${formatSize(st.size)} (${type}); read_file reads files up to 10 MB. Use search to find lines in it, or bash (head, tail, sed -n 'A,Bp') to read parts.`);
+  const opened = await openForRead(ctx.root, r.real, shown);
+  if ('error' in opened) return toolError(opened.error);
+  const { fh, st } = opened;
+  let bytes: Buffer;
+  try {
+    if (st.size > MAX_FILE_BYTES) {
+      const head = await fh.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
+      const type = typeName(sniffType(head.buffer.subarray(0, head.bytesRead)));
+      return toolError(`${shown} is ${formatSize(st.size)} (${type}); read_file reads files up to 10 MB. Use search to find lines in it, or bash (head, tail, sed -n 'A,Bp') to read parts.`);
+    }
+    bytes = await fh.readFile();
+  } finally {
+    await fh.close();
   }
-  const bytes = await readFile(r.real);
   const sniffed = sniffType(bytes);
   if (sniffed.kind === 'binary') {
     return toolError(`${shown} is a ${typeName(sniffed)}, ${formatSize(bytes.length)}; read_file only reads text files.`);
@@ -59,7 +64,9 @@ type Existing = { text: string; encoding: TextEncoding };
 
 /** The current text of a file about to be overwritten, or why it may not be. */
 async function loadForWrite(ctx: ToolContext, real: string, shown: string): Promise<Existing | string> {
-  const bytes = await readFile(real);
+  const opened = await openForRead(ctx.root, real, shown);
+  if ('error' in opened) return opened.error;
+  const bytes = await opened.fh.readFile().finally(() => opened.fh.close());
   const sniffed = sniffType(bytes);
   if (sniffed.kind === 'binary') return `${shown} is a ${typeName(sniffed)}; write_file and edit_file only change text files`;
   const stale = checkFresh(ctx.files, real, bytes, shown);
@@ -73,7 +80,7 @@ async function loadForWrite(ctx: ToolContext, real: string, shown: string): Prom
 
 /** Writes `after` in `encoding`, records the new version as read, and returns the change for the interface. */
 async function commit(ctx: ToolContext, real: string, shown: string, before: string | null, after: string, encoding: TextEncoding): Promise<FileChange> {
-  ctx.files.set(real, await writeAtomic(real, encode(after, encoding)));
+  ctx.files.set(real, await writeInside(ctx.root, real, encode(after, encoding)));
   return { path: shown, before, after };
 }
 

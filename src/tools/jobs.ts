@@ -7,7 +7,7 @@ import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { ANSI, KILL_GRACE_MS, placeOf, shellQuote, signalGroup, spawnInGroup } from '../util/process.js';
 import { countNewlines } from '../util/cap.js';
-import { toolError, type BackgroundJobs, type Tool, type ToolContext, type ToolOutput } from '../types.js';
+import { toolError, type BackgroundJobs, type SandboxProfile, type Tool, type ToolContext, type ToolOutput } from '../types.js';
 
 /** Unread output bytes kept per job; past this the oldest go, and the next read says how many lines. */
 export const JOB_BUFFER_BYTES = 1 << 20;
@@ -62,8 +62,9 @@ class Job {
     readonly id: number,
     readonly command: string,
     ctx: ToolContext,
+    profile: SandboxProfile,
   ) {
-    const child = spawnInGroup(`exec 2>&1; eval ${shellQuote(command)}`, placeOf(ctx), 2);
+    const child = spawnInGroup(`exec 2>&1; eval ${shellQuote(command)}`, placeOf(ctx, profile), 2);
     this.pid = child.pid ?? 0;
     child.stdout?.on('data', (chunk: Buffer) => this.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => this.push(chunk));
@@ -146,9 +147,9 @@ export class JobManager implements BackgroundJobs {
   private readonly jobs = new Map<number, Job>();
   private lastId = 0;
 
-  /** Starts `command` in the shell cwd of `ctx`, with its environment and sandbox. */
-  start(command: string, ctx: ToolContext): JobInfo {
-    const job = new Job(++this.lastId, command, ctx);
+  /** Starts `command` in the shell cwd of `ctx`, with its environment and sandbox (`profile`, default: may write). */
+  start(command: string, ctx: ToolContext, profile: SandboxProfile = 'write'): JobInfo {
+    const job = new Job(++this.lastId, command, ctx, profile);
     this.jobs.set(job.id, job);
     return job.info();
   }
@@ -193,10 +194,10 @@ export class JobManager implements BackgroundJobs {
   }
 
   /** bash `background: true`: starts the job, waits briefly for its first lines, and reports them. */
-  async startForModel(command: string, ctx: ToolContext): Promise<ToolOutput> {
+  async startForModel(command: string, ctx: ToolContext, profile: SandboxProfile): Promise<ToolOutput> {
     const running = [...this.jobs.values()].filter((j) => j.state.kind === 'running').length;
     if (running >= MAX_RUNNING) return toolError(`${running} jobs are running already; stop one with the job tool first`);
-    const { id } = this.start(command, ctx);
+    const { id } = this.start(command, ctx, profile);
     const job = this.jobs.get(id)!;
     await Promise.race([job.closed, sleep(FIRST_LINES_MS)]);
     const output = `Started job ${id} in the background; use the job tool to read its output or stop it.\n${this.output(id)}`;

@@ -55,6 +55,9 @@ export function shown(display: string): string {
   return showCodePoints(visible(display), LOOKALIKE);
 }
 
+/** How many of the things a destructive command would lose the question names. */
+const LOST_SHOWN = 12;
+
 export function askPermission(io: Io, req: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
   const { ui, input } = io;
   const p = ui.paint;
@@ -66,6 +69,10 @@ export function askPermission(io: Io, req: AskRequest, signal: AbortSignal): Pro
     if (change) ui.showChange(change);
     const reasonKey = `ask.${req.reasonCode}`;
     if (hasKey(reasonKey)) ui.line(`  ${t('confirm.why', { why: shown(t(reasonKey, req.reasonParams)) })}`);
+    if (req.lost?.length) {
+      const more = req.lost.length > LOST_SHOWN ? [t('confirm.lost_more', { n: req.lost.length - LOST_SHOWN })] : [];
+      ui.line(`  ${p(color.boldRed, t('confirm.lost', { what: shown([...req.lost.slice(0, LOST_SHOWN), ...more].join(', ')) }))}`);
+    }
     const always = req.suggestedRules.length > 0;
     if (always) ui.note(`  ${t('confirm.saves', { rules: shown(req.suggestedRules.join(', ')) })}`);
     const choices = [t('confirm.yes'), t('confirm.no'), ...(always ? [t('confirm.always')] : []), t('confirm.auto')].join(' · ');

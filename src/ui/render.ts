@@ -172,7 +172,6 @@ export class Renderer {
         return;
       case 'permission':
         if (event.decision === 'deny') this.refused.set(event.id, event.code ?? '');
-        if (event.decision === 'allow' && event.destructive) this.line(p(color.boldRed, '⚠ ' + t('decision.destructive', { what: event.destructive })));
         return;
       case 'tool_result':
         return this.toolResult(event);

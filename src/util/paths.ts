@@ -1,13 +1,16 @@
 // Workspace confinement and read-before-write records: every path a tool touches goes through
-// resolveInWorkspace, every write through checkFresh and writeAtomic.
-// Must not decode or format file contents; it deals in paths, bytes and versions only.
+// resolveInWorkspace, every read of the workspace through openForRead, every write through
+// checkFresh and writeInside. Reads and writes are race-free: what is checked is the open
+// descriptor (its real path through /proc/self/fd, its inode), not a name that a symbolic link
+// swapped in afterwards could redirect. Must not decode or format file contents.
 
 import { createHash, randomBytes } from 'node:crypto';
-import type { Stats } from 'node:fs';
-import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { chmodSync, constants, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readFile, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { FileVersion } from '../types.js';
+
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
 
 export type Resolved =
   | { ok: true; abs: string; real: string; exists: boolean; isDir: boolean }
@@ -143,4 +146,113 @@ export function writeFileAtomic(file: string, data: string | Buffer, o: { privat
 export async function writeAtomic(real: string, bytes: Buffer): Promise<FileVersion> {
   writeFileAtomic(real, bytes);
   return versionOf(bytes, await stat(real));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Race-free opens
+
+/** Whether this system shows an open descriptor's path (Linux /proc); without it the checks fall back to names. */
+const FD_PATHS = existsSync('/proc/self/fd');
+const fdPath = (fh: FileHandle): string => `/proc/self/fd/${fh.fd}`;
+
+/** The real path of what `fh` has open now, or null when the system cannot tell. */
+async function pathOf(fh: FileHandle): Promise<string | null> {
+  if (!FD_PATHS) return null;
+  return readlink(fdPath(fh));
+}
+
+export type Opened = { fh: FileHandle; st: Stats };
+
+/**
+ * Opens the regular file at `real` (a realpath inside `root`) for reading, race-free: the last
+ * component is opened without following a link, and the descriptor's own path must still be
+ * `real`, so a symbolic link swapped into any component after the check cannot redirect the read.
+ * Confinement by inode too: a file with several hard links is refused, since another of its
+ * names may be outside the workspace. The caller closes `fh`.
+ */
+export async function openForRead(root: string, real: string, shown: string): Promise<Opened | { error: string }> {
+  let fh: FileHandle;
+  try {
+    fh = await open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return { error: `${shown} became a symbolic link while it was being opened; nothing was read` };
+    return { error: `${shown}: ${(err as Error).message}` };
+  }
+  const refuse = async (error: string) => {
+    await fh.close();
+    return { error };
+  };
+  const st = await fh.stat();
+  const now = await pathOf(fh).catch(() => null);
+  if (now !== null && (now !== real || !inside(root, now))) return refuse(`${shown} was swapped for ${now} while it was being opened (a symbolic link?); nothing was read`);
+  if (!st.isFile()) return refuse(`${shown} is a ${specialKind(st)}; only regular files can be read`);
+  if (st.nlink > 1) {
+    return refuse(`${shown} has ${st.nlink} hard links; another name of the same file may be outside the workspace, so file tools do not read it. Ask the user if you need it.`);
+  }
+  return { fh, st };
+}
+
+/**
+ * Opens the folder `dir` (inside `root`, a realpath) one component at a time from the root,
+ * never following a symbolic link, creating what is missing; the descriptor's path is checked at
+ * the end. What happens to the names meanwhile cannot move the folder the caller writes into.
+ */
+async function openDirInside(root: string, dir: string): Promise<FileHandle> {
+  const flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+  let fh = await open(root, O_RDONLY | O_DIRECTORY);
+  try {
+    const parts = relative(root, dir).split(sep).filter(Boolean);
+    for (const name of parts) {
+      const next = FD_PATHS ? `${fdPath(fh)}/${name}` : join(await pathOf(fh) ?? dir, name);
+      await mkdir(next).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
+      const child = await open(next, flags);
+      await fh.close();
+      fh = child;
+    }
+    const now = await pathOf(fh);
+    if (now !== null && now !== dir) throw new Error(`the folder ${dir} was swapped for ${now} while it was being written (a symbolic link?); nothing was written`);
+    return fh;
+  } catch (err) {
+    await fh.close().catch(() => {});
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR' || (err as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new Error(`a part of ${relative(root, dir) || '.'} is not a folder or became a symbolic link; nothing was written`);
+    }
+    throw err;
+  }
+}
+
+/**
+ * writeAtomic for the workspace, race-free: the temporary file is created and renamed through a
+ * descriptor of the folder opened by openDirInside, so a symbolic link swapped into the path
+ * cannot send the bytes outside; a link swapped in as the file itself is replaced, not followed.
+ */
+export async function writeInside(root: string, real: string, bytes: Buffer): Promise<FileVersion> {
+  const dir = await openDirInside(root, dirname(real));
+  const at = (name: string): string => (FD_PATHS ? `${fdPath(dir)}/${name}` : join(dirname(real), name));
+  const name = basename(real);
+  const tmp = at(`.${name}.feiyu-${randomBytes(4).toString('hex')}.tmp`);
+  let created = false;
+  try {
+    const before = await lstat(at(name)).catch(() => undefined);
+    const file = await open(tmp, 'wx');
+    created = true;
+    let st: Stats;
+    try {
+      await file.writeFile(bytes);
+      if (before?.isFile()) await file.chmod(before.mode & 0o7777);
+      st = await file.stat();
+    } finally {
+      await file.close();
+    }
+    await rename(tmp, at(name));
+    return versionOf(bytes, st);
+  } catch (err) {
+    if (created) await unlink(tmp).catch(() => {});
+    throw err;
+  } finally {
+    await dir.close();
+  }
 }

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { capOutput, countNewlines, OUTPUT_CAP } from './cap.js';
-import type { ToolContext, WrapCommand } from '../types.js';
+import type { Launch, SandboxProfile, ToolContext, WrapCommand } from '../types.js';
 
 /** Bytes of output kept at each end; the middle of a runaway output is counted, not stored. */
 const KEEP_BYTES = 128 * 1024;
@@ -75,23 +75,40 @@ export function killGroup(pid: number): void {
 /** Single-quotes `text` for bash. */
 export const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** Runs a command with bash as it is, outside any sandbox. */
-export const plainBash: WrapCommand = (command) => ({ file: 'bash', args: ['-c', command] });
+/** bash by absolute path: a PATH may reach into the workspace. */
+export const BASH = '/bin/bash';
 
-/** Where and how a command runs: its directory, environment and sandbox (absent: none). */
-export type Place = { cwd: string; env: NodeJS.ProcessEnv; wrap?: WrapCommand };
+/** A command run with bash as it is, outside any sandbox, with `env`. */
+export const plainBash = (command: string, env: NodeJS.ProcessEnv): Launch => ({ file: BASH, args: ['-c', command], env, release: () => {} });
 
-/** A tool call's place: the shell's directory, the context's environment and sandbox. */
-export const placeOf = (ctx: ToolContext): Place => ({ cwd: ctx.shell.cwd, env: ctx.env, wrap: ctx.wrapCommand });
+/**
+ * Where and how a command runs: its directory, its environment, and the sandbox launcher with the
+ * profile the call was granted (absent: plain bash, for hooks, verify and tests of the tools alone).
+ */
+export type Place = { cwd: string; env: NodeJS.ProcessEnv; sandbox?: { wrap: WrapCommand; profile: SandboxProfile } };
+
+/** A tool call's place: the shell's directory, the context's environment and launcher, with `profile`. */
+export const placeOf = (ctx: ToolContext, profile: SandboxProfile): Place => ({
+  cwd: ctx.shell.cwd,
+  env: ctx.env,
+  ...(ctx.wrapCommand && { sandbox: { wrap: ctx.wrapCommand, profile } }),
+});
 
 /**
  * Spawns `script` with bash as the leader of a new process group at `place`; `fds` pipes from
- * fd 1 up, and stdin a pipe when `stdin` is set (else none).
+ * fd 1 up, and stdin a pipe when `stdin` is set (else none). What the launch holds (placeholders
+ * of protected paths) is released once the process has exited.
  */
 export function spawnInGroup(script: string, place: Place, fds: number, stdin = false): ChildProcess {
-  const { file, args } = (place.wrap ?? plainBash)(script, place.cwd);
+  const { sandbox } = place;
+  const launch = sandbox ? sandbox.wrap({ command: script, cwd: place.cwd, profile: sandbox.profile, env: place.env }) : plainBash(script, place.env);
   const stdio: ('ignore' | 'pipe')[] = [stdin ? 'pipe' : 'ignore', ...Array<'pipe'>(fds).fill('pipe')];
-  return spawn(file, args, { cwd: place.cwd, env: place.env, stdio, detached: true });
+  // Named as bash names itself in its errors.
+  const argv0 = launch.file === BASH ? 'bash' : undefined;
+  const child = spawn(launch.file, launch.args, { argv0, cwd: place.cwd, env: launch.env, stdio, detached: true });
+  child.once('exit', launch.release);
+  child.once('error', launch.release);
+  return child;
 }
 
 /** After the command exits, how long its pipes may stay open (a backgrounded child holds them). */

@@ -134,6 +134,7 @@ function sandboxCommand(arg: string, s: Session): void {
   if (!app.setSandbox(arg as SandboxLevel)) return ui.fail(t('sandbox.cannot', { why: off ? unsandboxedWhy(off.reason, off.detail) : '' }));
   ui.line(t('sandbox.state', { level: arg }));
   if (arg === 'off' && app.mode === 'auto') ui.warn(t('sandbox.auto_unsandboxed', { why: t('sandbox.turned_off') }));
+  if (arg === 'off') ui.warn(t('sandbox.read_unenforced', { why: t('sandbox.turned_off') }));
 }
 
 function langCommand(arg: string, s: Session): void {
