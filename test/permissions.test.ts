@@ -1,93 +1,15 @@
 // The permission policy over real files: each mode against each kind of tool, rules (deny beats
-// allow, bash compounds, path globs, hosts), hard denies in every mode, destructive commands, the
-// app's approval step over it (answers, "always" saved to approvals.json, "auto" through setMode),
-// the pure verdicts alone, and the refusals the model reads.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// allow, bash compounds, path globs, hosts), the app's approval step over it (answers, "always"
+// saved to approvals.json, "auto" through setMode), the pure verdicts alone, and the refusals the
+// model reads. What holds in every mode is permissions-always.test.ts.
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ApprovalDesk, approvalStep } from '../src/app/approval.js';
-import { loadApprovals } from '../src/safety/approvals.js';
-import { checkCall, judge, type PolicyInput } from '../src/safety/policy.js';
+import { describe, expect, it } from 'vitest';
+import { ApprovalDesk } from '../src/app/approval.js';
+import { judge, type PolicyInput } from '../src/safety/policy.js';
 import { parseRule } from '../src/safety/rules.js';
-import { coreTools } from '../src/tools/index.js';
-import { exitPlanTool } from '../src/tools/plan.js';
-import { rememberTool } from '../src/tools/memory.js';
-import { TodoList, todoTool } from '../src/tools/todo.js';
-import { webFetchTool } from '../src/tools/web.js';
-import type { AgentEvent, AskAnswer, AskRequest, PermissionMode, Tool, ToolCallBlock } from '../src/types.js';
-
-const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-perm-')));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
-const root = join(base, 'ws');
-const home = join(base, 'home');
-const configDir = join(home, '.config', 'feiyu');
-mkdirSync(join(root, 'src', 'lib'), { recursive: true });
-mkdirSync(join(home, '.ssh'), { recursive: true });
-for (const f of ['src/a.ts', 'src/lib/b.ts', 'README.md', '.env']) writeFileSync(join(root, f), 'x');
-symlinkSync(join(root, '.env'), join(root, 'innocent.txt'));
-
-/** The real tools as the policy sees them (name, kind, describe), with nothing to run. */
-const policyView = (real: Tool): Tool => ({ name: real.name, kind: real.kind, describe: real.describe, description: '', parameters: {}, run: async () => ({ output: '' }) });
-const byName = Object.fromEntries([...coreTools(), webFetchTool({ allowPrivate: [] }), todoTool(new TodoList()), exitPlanTool({ restoreMode: () => {}, inPlanMode: () => true }), rememberTool(join(base, 'state'))].map((t) => [t.name, policyView(t)]));
-const TOOLS = {
-  read_file: byName.read_file!,
-  write_file: byName.write_file!,
-  edit_file: byName.edit_file!,
-  bash: byName.bash!,
-  web_fetch: byName.web_fetch!,
-  todo: byName.todo!,
-  exit_plan: byName.exit_plan!,
-  remember: byName.remember!,
-};
-type ToolName = keyof typeof TOOLS;
-const call = (name: ToolName, input: Record<string, unknown>): ToolCallBlock => ({ type: 'tool_call', id: 'c1', name, input });
-
-type Setup = { mode?: PermissionMode; rules?: { allow: string[]; deny: string[] }; root?: string; approvalsFile?: string; ask?: (req: AskRequest) => Promise<AskAnswer> };
-
-let approvalsCounter = 0;
-/** The app's approval step over the policy, as the app wires it: rules parsed, saved answers loaded. */
-function setup(over: Setup = {}) {
-  let mode: PermissionMode = over.mode ?? 'default';
-  const modeChanges: PermissionMode[] = [];
-  const approvalsFile = over.approvalsFile ?? join(base, `approvals-${++approvalsCounter}.json`);
-  const ws = over.root ?? root;
-  const allow = [...(over.rules?.allow ?? []), ...loadApprovals(approvalsFile, ws)].map(parseRule);
-  const rules = { allow, deny: (over.rules?.deny ?? []).map(parseRule) };
-  const input = (): PolicyInput => ({ mode, rules, root: ws, home, configDir, cwd: ws, path: '/usr/bin:/bin' });
-  // The interface's part: it sees the question on the event stream and answers it by id.
-  const ask = over.ask;
-  const desk = ask
-    ? new ApprovalDesk((e: AgentEvent) => {
-        if (e.type === 'approval' && e.approval.kind === 'call') void ask(e.approval.request).then((a) => desk!.answer(e.id, a), () => {});
-      })
-    : undefined;
-  const step = approvalStep({
-    policyInput: input,
-    desk,
-    approvalsFile,
-    setMode: (m) => {
-      modeChanges.push(m);
-      mode = m;
-    },
-  });
-  const decide = (name: ToolName, args: Record<string, unknown>, signal = new AbortController().signal) => step(call(name, args), TOOLS[name], signal);
-  /** The policy's own verdict, with nobody asked. */
-  const verdict = (name: ToolName, args: Record<string, unknown>) => checkCall(call(name, args), TOOLS[name], input());
-  return { decide, verdict, modeChanges, getMode: () => mode };
-}
-
-/** An ask callback that answers from a queue and records every request. */
-function asker(...answers: AskAnswer[]) {
-  const requests: AskRequest[] = [];
-  const ask = async (req: AskRequest): Promise<AskAnswer> => {
-    requests.push(req);
-    const next = answers.shift();
-    if (!next) throw new Error('asked more often than expected');
-    return next;
-  };
-  return { ask, requests };
-}
+import type { AgentEvent, AskRequest, PermissionMode } from '../src/types.js';
+import { asker, base, call, root, setup, TOOLS, type ToolName } from './policy-fixture.js';
 
 const CALLS: [string, ToolName, Record<string, unknown>][] = [
   ['read', 'read_file', { path: 'src/a.ts' }],
@@ -162,36 +84,6 @@ describe('modes × tool kinds (headless)', () => {
     for (const [, name, input] of CALLS) codes.push((await decide(name, input)).code);
     expect(codes).toEqual(expected[mode]);
     expect(modeChanges).toEqual([]);
-  });
-});
-
-describe('hard denies hold in every mode', () => {
-  const calls: [ToolName, Record<string, unknown>][] = [
-    ['bash', { command: 'cat .env' }],
-    ['bash', { command: 'cat ~/.ssh/id_rsa' }],
-    ['read_file', { path: '.env' }],
-    ['read_file', { path: 'innocent.txt' }],
-    ['write_file', { path: '.env.local', content: 'x' }],
-    ['edit_file', { path: '~/.ssh/config' }],
-    ['read_file', { path: join(configDir, 'keys.json') }],
-  ];
-  it.each(['default', 'auto', 'plan', 'readonly'] as PermissionMode[])('%s', async (mode) => {
-    const { ask, requests } = asker();
-    const { decide } = setup({ mode, ask, rules: { allow: ['bash', 'read_file', 'write_file', 'edit_file'], deny: [] } });
-    const decisions = await Promise.all(calls.map(([name, input]) => decide(name, input)));
-    expect(decisions.map((d) => [d.decision, d.code])).toEqual(calls.map(() => ['deny', 'secret']));
-    expect(requests).toEqual([]);
-  });
-
-  it('the refusal names the path and what it is', async () => {
-    const { decide } = setup({ mode: 'auto' });
-    expect(await decide('read_file', { path: 'innocent.txt' })).toEqual({
-      decision: 'deny',
-      code: 'secret',
-      reason:
-        'innocent.txt touches an environment file with secrets (.env). feiyu never reads, writes, copies, moves, lists or sources secrets, in any mode. ' +
-        'If you only need to mention the name (for example in .gitignore), edit that file with edit_file instead of a shell command; otherwise ask the user to do this step themselves.',
-    });
   });
 });
 
@@ -283,91 +175,6 @@ describe('rules', () => {
     const broken = join(base, 'broken-approvals.json');
     writeFileSync(broken, '{"projects": [');
     expect(() => setup({ approvalsFile: broken })).toThrow(broken);
-  });
-});
-
-describe('destructive commands', () => {
-  it('ask even where a rule allows them, and say why and what would be lost; "always" is not offered', async () => {
-    const { ask, requests } = asker({ answer: 'yes' });
-    const { decide } = setup({ ask, rules: { allow: ['bash(git reset *)', 'bash(rm *)'], deny: [] } });
-    expect((await decide('bash', { command: 'git reset --soft HEAD~1' })).code).toBe('rule');
-    expect((await decide('bash', { command: 'git reset --hard' })).code).toBe('user_yes');
-    expect(requests).toEqual([
-      {
-        tool: 'bash',
-        input: { command: 'git reset --hard' },
-        display: 'git reset --hard',
-        reasonCode: 'destructive',
-        reasonParams: { what: 'git reset --hard (uncommitted changes are lost)' },
-        lost: ['(uncommitted changes, if any)'],
-        suggestedRules: [],
-        destructive: true,
-      },
-    ]);
-  });
-
-  it('ask in auto mode too: headless, they are refused with the reason and what would be lost', async () => {
-    const { decide } = setup({ mode: 'auto' });
-    const rm = await decide('bash', { command: 'rm -rf ~ src' });
-    expect(rm).toEqual({
-      decision: 'deny',
-      code: 'headless',
-      reason:
-        "bash rm -rf ~ src needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it. It destroys work (rm -r outside build and temporary folders), " +
-        `which asks the user in every mode, auto included. What would be lost: ${home}, src. Tell the user what you wanted to do and why; they can run it themselves.`,
-    });
-    for (const command of ['git push', 'git clean -fdx', 'find . -delete', 'dd if=/dev/zero of=x', 'mkfs.ext4 /dev/sdb', 'chmod -R 777 .', 'truncate -s0 a', 'git stash clear']) {
-      expect([command, (await decide('bash', { command })).code]).toEqual([command, 'headless']);
-    }
-    expect(await decide('bash', { command: 'rm -rf build' })).toEqual({ decision: 'allow', code: 'auto_mode', reason: 'auto mode', sandbox: 'write' });
-  });
-});
-
-describe('sandbox profiles and what always asks', () => {
-  it('read-only commands are allowed with the read-only sandbox; others with a writable one', async () => {
-    const { decide } = setup({ mode: 'auto' });
-    expect(await decide('bash', { command: 'ls -la src | wc -l' })).toEqual({ decision: 'allow', code: 'allowlist', reason: 'read-only command on the allowlist', sandbox: 'read' });
-    expect(await decide('bash', { command: 'npm test' })).toEqual({ decision: 'allow', code: 'auto_mode', reason: 'auto mode', sandbox: 'write' });
-    expect(await setup({ mode: 'plan' }).decide('bash', { command: 'git log --oneline' })).toEqual({ decision: 'allow', code: 'allowlist', reason: 'read-only command on the allowlist', sandbox: 'read' });
-  });
-
-  it('git commands that write the repository ask in auto mode unless a rule allows them, then run with .git writable', async () => {
-    const headless = await setup({ mode: 'auto' }).decide('bash', { command: 'git add -A && git commit -m wip' });
-    expect(headless).toEqual({
-      decision: 'deny',
-      code: 'headless',
-      reason:
-        "bash git add -A && git commit -m wip needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it. It writes the repository's .git, which asks the user even in auto mode; " +
-        'the user can allow it with an allow rule in settings.json: "permissions": {"allow": ["bash(git add *)", "bash(git commit *)"]}.',
-    });
-    const ruled = setup({ mode: 'auto', rules: { allow: ['bash(git add *)', 'bash(git commit *)'], deny: [] } });
-    expect(await ruled.decide('bash', { command: 'git add -A && git commit -m wip' })).toEqual({ decision: 'allow', code: 'rule', reason: 'allowed by bash(git add *), bash(git commit *)', sandbox: 'write_git' });
-    const { ask, requests } = asker({ answer: 'yes' });
-    expect(await setup({ mode: 'auto', ask }).decide('bash', { command: 'git checkout -b feature' })).toEqual({ decision: 'allow', code: 'user_yes', reason: 'approved by the user', sandbox: 'write_git' });
-    expect(requests.map((r) => [r.reasonCode, r.reasonParams])).toEqual([['git_write', { command: 'git checkout -b feature' }]]);
-    expect((await setup({ mode: 'auto' }).decide('bash', { command: 'git clone https://x/y.git sub' })).code).toBe('auto_mode');
-  });
-
-  it('file tools writing a protected path ask in every mode, and no rule or "always" covers it', async () => {
-    const git = join(root, '.git');
-    mkdirSync(join(git, 'hooks'), { recursive: true });
-    writeFileSync(join(git, 'HEAD'), 'ref: refs/heads/main\n');
-    writeFileSync(join(git, 'config'), '[core]\n\thooksPath = tools/hooks\n');
-    try {
-      const rules = { allow: ['write_file', 'edit_file'], deny: [] };
-      const { decide } = setup({ mode: 'auto', rules });
-      const paths = ['.git/hooks/pre-commit', '.git/config', '.vscode/tasks.json', '.envrc', '.feiyu/settings.json', '.claude/settings.json', '.husky/pre-push', 'tools/hooks/pre-commit', 'vendor/lib/.git/config'];
-      for (const path of paths) expect([path, (await decide('write_file', { path, content: 'x' })).code]).toEqual([path, 'headless']);
-      expect((await decide('write_file', { path: 'src/ok.ts', content: 'x' })).code).toBe('auto_mode');
-      expect((await decide('read_file', { path: '.git/config' })).code).toBe('read');
-      const { ask, requests } = asker({ answer: 'yes' });
-      expect((await setup({ mode: 'auto', ask, rules }).decide('edit_file', { path: '.vscode/settings.json' })).code).toBe('user_yes');
-      expect(requests).toEqual([
-        { tool: 'edit_file', input: { path: '.vscode/settings.json' }, display: '.vscode/settings.json', reasonCode: 'protected', reasonParams: { path: '.vscode/settings.json', tool: 'edit_file', what: '.vscode, which configures tools that run programs' }, suggestedRules: [], destructive: false },
-      ]);
-    } finally {
-      rmSync(git, { recursive: true, force: true });
-    }
   });
 });
 
