@@ -189,12 +189,13 @@ async function firstToolCall() {
     const { runTool, coreTools } = await import(${JSON.stringify(bundle)});
     const tools = new Map(coreTools().map((t) => [t.name, t]));
     const root = ${JSON.stringify(here)};
-    const ctx = { root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env };
+    const ctx = { root, files: new Map(), shell: { cwd: root }, env: process.env };
     const call = (id) => ({ type: 'tool_call', id, name: 'read_file', input: { path: 'package.json', limit: 5 } });
     const times = [];
     for (const id of ['1', '2']) {
       const t0 = performance.now();
-      await runTool(call(id), { tools, ctx, emit() {} });
+      const { block } = await runTool(call(id), { tools, ctx, emit() {} }, new AbortController().signal);
+      if (block.isError) throw new Error(block.content);
       times.push(performance.now() - t0);
     }
     console.log(JSON.stringify(times));`;
