@@ -201,7 +201,8 @@ export type NoticeCode =
   | 'max_tokens'
   | 'usage_estimated'
   | 'schema_retry'
-  | 'schema_failed';
+  | 'schema_failed'
+  | 'context_full';
 
 export type AgentEvent =
   | { type: 'turn_start'; text: string }

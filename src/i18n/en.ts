@@ -68,6 +68,7 @@ Options:
   'notice.usage_estimated': 'The server reported no token usage; the figures are estimates.',
   'notice.schema_retry': 'The answer did not match the output schema; asking the model once more.',
   'notice.schema_failed': 'The answer still does not match the output schema.',
+  'notice.context_full': 'The conversation does not fit the model\'s context window even after compaction ({tokens} of {window} tokens), so nothing was sent. Start a new conversation (/clear), or choose a model with a larger window.',
 
   'sum.lines': '{n} lines',
   'sum.lines_one': '1 line',

@@ -70,6 +70,7 @@ export const zh: Record<MessageKey, string> = {
   'notice.usage_estimated': '服务器未报告 token 用量，以下数字为估算值。',
   'notice.schema_retry': '回答不符合输出 schema，再请模型修正一次。',
   'notice.schema_failed': '回答仍不符合输出 schema。',
+  'notice.context_full': '即使压缩之后，对话仍超出模型的上下文窗口（{tokens} / {window} 个 token），因此没有发送。请开始新的对话（/clear），或换用窗口更大的模型。',
 
   'sum.lines': '{n} 行',
   'sum.lines_one': '1 行',
