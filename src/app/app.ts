@@ -18,7 +18,8 @@ import type { PlanVerdict } from '../tools/plan.js';
 import { loadConventions, systemPrompt, type Conventions } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
 import { makeWrapCommand, probeSandbox } from '../safety/sandbox.js';
-import { findLastSession, findSession, loadSession, restoreFiles, SessionError, SessionWriter } from '../session/store.js';
+import { loadSession, SessionError, SessionWriter, type WriterEvents } from '../session/store.js';
+import { findLastSession, findSession, restoreFiles } from '../session/list.js';
 import { loadSettings } from '../config/settings.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
@@ -28,6 +29,16 @@ import type { AgentEvent, JsonSchema, ModelConfig, PermissionMode, SandboxLevel,
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
+
+/** The session asked for is open in another feiyu process; it can be continued as a copy (a fork). */
+export class SessionBusyError extends ConfigError {
+  constructor(
+    readonly id: string,
+    readonly pid: number,
+  ) {
+    super(t('session.busy', { id, pid }));
+  }
+}
 
 export type { Notice } from './notices.js';
 
@@ -128,7 +139,8 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   );
 
   const listeners = new Set<(n: Notice) => void>();
-  const notify = (n: Notice) => listeners.forEach((l) => l(n));
+  // Until the interface listens (during start-up), notices wait with the start-up ones.
+  const notify = (n: Notice) => (listeners.size ? listeners.forEach((l) => l(n)) : notices.push(n));
   const jobs = new JobManager();
   jobs.attach(ctx);
   const todo = new TodoList((items) => session.saveState({ todo: items }));
@@ -185,11 +197,14 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   ctx.provider = () => agent.provider;
 
   // Consumers of the event stream: the session file and the trace.
-  const onWriteError = (key: MessageKey) => (err: Error) => notify({ key, params: { msg: err.message, file: session.file } });
-  let session = SessionWriter.create(state, root, model.name, onWriteError('session.write_failed'));
+  const writeEvents = (kind: 'session' | 'trace'): WriterEvents => ({
+    onError: (err) => notify({ key: `${kind}.write_failed`, params: { msg: err.message, file: kind === 'session' ? session.file : '' } }),
+    onRecovered: () => notify({ key: `${kind}.write_recovered` }),
+  });
+  let session = SessionWriter.create(state, root, model.name, writeEvents('session'));
   const noLog = env.FEIYU_NO_LOG === '1';
   if (!noLog) pruneLogs(state);
-  const trace: Trace | null = openTrace({ stateDir: state, root, env, model: model.name, version: version(), mode, onError: onWriteError('trace.write_failed') });
+  const trace: Trace | null = openTrace({ stateDir: state, root, env, model: model.name, version: version(), mode, ...writeEvents('trace') });
   agent.on((event: AgentEvent) => {
     if (event.type === 'turn_start') {
       reminder.resetForTurn();
@@ -270,11 +285,18 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       (ctx as { wrapCommand?: ToolContext['wrapCommand'] }).wrapCommand = wrap(level);
       return true;
     },
-    /** Continues a saved session: `true` for the last one of this directory. Throws ConfigError. */
-    async resume(which: true | string): Promise<Notice[]> {
+    /**
+     * Continues a saved session: `true` for the last one of this directory. With `fork`, as a new
+     * session that starts with its history (the original is left as it is). Throws ConfigError,
+     * SessionBusyError when another feiyu has the session open.
+     */
+    async resume(which: true | string, opts: { fork?: boolean } = {}): Promise<Notice[]> {
       const file = which === true ? findLastSession(state, root) : findSession(state, which);
       if (!file) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
       const loaded = attempt(() => loadSession(file));
+      const opened = opts.fork ? undefined : SessionWriter.open(file, loaded.state, writeEvents('session'));
+      if (opened && 'busy' in opened) throw new SessionBusyError(loaded.header.id, opened.pid);
+      session.close();
       const out: Notice[] = [];
       agent.reset(loaded.messages, loaded.state.totals ?? {});
       const saved = loaded.state.model ?? loaded.header.model;
@@ -291,7 +313,14 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       const changed = await restoreFiles(loaded.state.files ?? {}, ctx.files);
       if (loaded.skipped) out.push({ key: 'session.skipped', params: { n: loaded.skipped } });
       if (changed.length) out.push({ key: 'session.files_changed', params: { n: changed.length } });
-      session = SessionWriter.open(file, onWriteError('session.write_failed'));
+      if (opened) {
+        session = opened;
+        return out;
+      }
+      session = SessionWriter.create(state, root, model.name, writeEvents('session'));
+      for (const message of loaded.messages) session.onEvent({ type: 'message', message });
+      session.saveState({ model: model.name, mode, todo: todo.items.length ? todo.items : undefined, totals: agent.totals, files: ctx.files });
+      out.push({ key: 'resume.forked', params: { from: loaded.header.id, id: session.id } });
       return out;
     },
     /** The tools offered to the model (for /context). */
@@ -310,7 +339,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       agent.reset();
       ctx.files.clear();
       todo.restore([]);
-      session = SessionWriter.create(state, root, model.name, onWriteError('session.write_failed'));
+      session = SessionWriter.create(state, root, model.name, writeEvents('session'));
     },
     /** Reads keys.json again after /key changed it; the current model stays until /model. */
     reloadModels() {
@@ -324,8 +353,9 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     async close() {
       await jobs.stopAll();
       trace?.close();
+      session.close();
     },
   };
-  if (args.resume) notices.push(...(await app.resume(args.resume)));
+  if (args.resume) notices.push(...(await app.resume(args.resume, { fork: args.forkSession })));
   return app;
 }

@@ -15,6 +15,7 @@ Options:
   --sandbox LEVEL             off | workspace | strict
   --model NAME                a model name from keys.json
   --resume [ID]               continue the last session here, or that one
+  --fork-session              with --resume: continue in a new session, the original left as it is
   --max-rounds N              tool rounds per message (default 25)
   --lang en|zh                interface language
   -C, --cwd DIR               the workspace (default: the current directory)
@@ -156,16 +157,21 @@ Options:
   'session.session_unreadable': 'Cannot read the session {file}: {detail}',
   'session.skipped': '{n} unreadable lines of the session were skipped (the process was probably killed mid-write).',
   'session.files_changed': '{n} files changed since this session was saved; the model will read them again before editing.',
-  'session.write_failed': 'Cannot write the session file {file}: {msg}. This conversation is no longer being saved.',
+  'session.write_failed': 'Cannot write the session file {file}: {msg}. feiyu tries again with the next message and writes what was missed.',
+  'session.write_recovered': 'The session file is being written again; nothing was lost.',
+  'session.busy': 'Session {id} is open in another feiyu (process {pid}). Continue it as a new session with --resume {id} --fork-session, or close the other one first.',
   'resume.not_found': 'No session {id} found.',
   'resume.model': 'The session continues with its model, {name} ({id}).',
   'resume.none': 'No earlier sessions in this directory.',
   'resume.item': '{n}. {when}  rounds {rounds} · {cost}  {request}',
   'resume.pick': 'Resume which session? Number, or Enter to cancel > ',
   'resume.resumed': 'Resumed session {id}: {messages} messages, {cost} so far.',
+  'resume.forked': 'Session {from} is open elsewhere: it continues here as a new session, {id}.',
+  'resume.fork_ask': 'It is open in another feiyu. Continue it here as a new session (a fork)? [y/N] ',
   'clear.confirm': 'Start a new conversation and delete this session\'s file? [y/N] ',
   'clear.done': 'New conversation.',
-  'trace.write_failed': 'Cannot write the trace log: {msg}. Logging is off for the rest of this run.',
+  'trace.write_failed': 'Cannot write the trace log: {msg}. feiyu tries again with the next event.',
+  'trace.write_recovered': 'The trace log is being written again.',
   'compact.elide': 'Context compacted: {elided} old tool results cut to stubs ({before} → {after} tokens).',
   'compact.summary': 'Context compacted: {removed} messages replaced by a summary ({before} → {after} tokens).',
   'compact.drop': 'Context compacted: the summary failed ({error}), so the {removed} oldest messages were dropped ({before} → {after} tokens).',

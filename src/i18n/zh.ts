@@ -17,6 +17,7 @@ export const zh: Record<MessageKey, string> = {
   --sandbox 级别              off | workspace | strict
   --model 名称                keys.json 中的模型名称
   --resume [ID]               继续本目录上一次的会话，或指定的会话
+  --fork-session              与 --resume 一起用：在新会话中继续，原会话保持不变
   --max-rounds N              每条消息的工具轮数上限（默认 25）
   --lang en|zh                界面语言
   -C, --cwd 目录              工作区（默认：当前目录）
@@ -158,16 +159,21 @@ export const zh: Record<MessageKey, string> = {
   'session.session_unreadable': '无法读取会话 {file}：{detail}',
   'session.skipped': '已跳过会话中 {n} 行无法读取的内容（进程可能在写入时被终止）。',
   'session.files_changed': '自会话保存以来有 {n} 个文件已改变，模型会在编辑前重新读取。',
-  'session.write_failed': '无法写入会话文件 {file}：{msg}。此后的对话不会被保存。',
+  'session.write_failed': '无法写入会话文件 {file}：{msg}。feiyu 会在下一条消息时重试，并补写遗漏的内容。',
+  'session.write_recovered': '会话文件已恢复写入，没有丢失任何内容。',
+  'session.busy': '会话 {id} 正在另一个 feiyu（进程 {pid}）中打开。可以用 --resume {id} --fork-session 作为新会话继续，或先关闭另一个。',
   'resume.not_found': '找不到会话 {id}。',
   'resume.model': '会话继续使用它原来的模型 {name}（{id}）。',
   'resume.none': '当前目录没有以前的会话。',
   'resume.item': '{n}. {when}  {rounds} 轮 · {cost}  {request}',
   'resume.pick': '恢复哪个会话？输入编号，回车取消 > ',
   'resume.resumed': '已恢复会话 {id}：{messages} 条消息，累计 {cost}。',
+  'resume.forked': '会话 {from} 在别处打开着：它在这里作为新会话 {id} 继续。',
+  'resume.fork_ask': '它正在另一个 feiyu 中打开。要在这里作为新会话（分叉）继续吗？[y/N] ',
   'clear.confirm': '开始新对话并删除当前会话文件？[y/N] ',
   'clear.done': '已开始新对话。',
-  'trace.write_failed': '无法写入跟踪日志：{msg}。本次运行余下部分不再记录日志。',
+  'trace.write_failed': '无法写入跟踪日志：{msg}。feiyu 会在下一个事件时重试。',
+  'trace.write_recovered': '跟踪日志已恢复写入。',
   'compact.elide': '上下文已压缩：{elided} 个旧工具结果已替换为占位标记（{before} → {after} tokens）。',
   'compact.summary': '上下文已压缩：{removed} 条消息已替换为摘要（{before} → {after} tokens）。',
   'compact.drop': '上下文已压缩：摘要失败（{error}），已丢弃最早的 {removed} 条消息（{before} → {after} tokens）。',

@@ -1,11 +1,12 @@
 // The trace: every AgentEvent of a run appended to <state>/logs/<YYYY-MM-DD>.jsonl (local date)
 // with run_id, ts and root, and pruning of old daily files. Streaming deltas are left out (the
-// completed messages carry their text). Never throws into the caller: a failed write stops the
-// log and is reported once.
+// completed messages carry their text). Never throws into the caller: a failed write is reported
+// once and the lines wait for the next write (up to a limit); a torn line is ended first.
 
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { LineFile } from '../util/linefile.js';
 import type { AgentEvent } from '../types.js';
 
 export type TraceOptions = {
@@ -20,8 +21,10 @@ export type TraceOptions = {
   version: string;
   /** The permission mode at start. */
   mode: string;
-  /** Called once, when a write fails and logging stops. */
+  /** Called when a write fails (once until one succeeds again)… */
   onError?: (error: Error) => void;
+  /** …and when one does. */
+  onRecovered?: () => void;
   /** For tests: the time of each event. */
   clock?: () => Date;
 };
@@ -30,9 +33,10 @@ export type Trace = {
   readonly runId: string;
   write(event: AgentEvent): void;
   close(): void;
-  /** Set when a write failed; nothing is logged after it. */
-  readonly error: Error | undefined;
 };
+
+/** Lines kept for the retry while the disk is full; older ones are given up. */
+const MAX_PENDING = 2000;
 
 /** Events too many to log one by one: the completed message, tool call and turn_end carry them. */
 const UNLOGGED: ReadonlySet<AgentEvent['type']> = new Set(['text_delta', 'thinking_delta', 'toolcall_start', 'toolcall_delta']);
@@ -52,25 +56,19 @@ export function openTrace(opts: TraceOptions): Trace | null {
   const clock = opts.clock ?? (() => new Date());
   const runId = opts.runId ?? randomUUID();
   const dir = logsDir(opts.stateDir);
-  let error: Error | undefined;
   let closed = false;
+  let file: LineFile | undefined;
   const append = (record: Record<string, unknown>, at: Date) => {
-    if (error || closed) return;
-    try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      appendFileSync(join(dir, `${dayOf(at)}.jsonl`), JSON.stringify(record) + '\n', { mode: 0o600 });
-    } catch (e) {
-      error = e instanceof Error ? e : new Error(String(e));
-      opts.onError?.(error);
-    }
+    if (closed) return;
+    const path = join(dir, `${dayOf(at)}.jsonl`);
+    // Other processes write the same daily file: a torn tail is ended, never cut back.
+    if (file?.file !== path) file = new LineFile(path, { maxPending: MAX_PENDING, onError: opts.onError, onRecovered: opts.onRecovered });
+    file.append([JSON.stringify(record)]);
   };
   const start = clock();
   append({ type: 'run_start', run_id: runId, ts: start.toISOString(), root: opts.root, model: opts.model, version: opts.version, mode: opts.mode }, start);
   return {
     runId,
-    get error() {
-      return error;
-    },
     write(event) {
       const logged = forLog(event);
       if (!logged) return;

@@ -2,14 +2,14 @@
 // /undo and /memory. Each prints through the Renderer and asks through the Io of the Session.
 
 import { spawnSync } from 'node:child_process';
-import { ConfigError } from '../../app/app.js';
+import { ConfigError, SessionBusyError } from '../../app/app.js';
 import type { Session } from './session-type.js';
 import { estimateTokens } from '../../core/compact.js';
 import { confirm } from '../confirm.js';
 import { costReport, formatCostReport } from '../../session/costreport.js';
 import { t } from '../../i18n/index.js';
 import { addNote, deleteNote, listNotes, notesFile } from '../../tools/memory.js';
-import { listSessions } from '../../session/store.js';
+import { listSessions } from '../../session/list.js';
 import type { Message } from '../../types.js';
 import { color } from '../render.js';
 import { formatCost } from '../../util/text.js';
@@ -54,7 +54,7 @@ function when(iso: string): string {
 
 export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   const { app, ui, input } = s;
-  const sessions = listSessions(app.stateDir, app.root)
+  const sessions = listSessions(app.stateDir, app.root, 11)
     .filter((info) => info.id !== app.session.id)
     .slice(0, 10);
   if (!sessions.length) return ui.note(t('resume.none'));
@@ -66,7 +66,7 @@ export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   const picked = answer ? sessions[Number(answer) - 1] : undefined;
   if (!picked) return;
   try {
-    for (const n of await app.resume(picked.id)) ui.warn(t(n.key, n.params));
+    for (const n of await resumeOrFork(s, picked.id)) ui.warn(t(n.key, n.params));
   } catch (err) {
     return ui.fail(err instanceof ConfigError ? err.message : String(err));
   }
@@ -74,6 +74,16 @@ export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   s.refreshPrompt();
   const totals = app.agent.totals;
   ui.line(t('resume.resumed', { id: picked.id, messages: app.agent.messages.length, cost: formatCost(totals.costUnknown ? null : totals.cost) }));
+}
+
+/** Resumes the session, or when another feiyu has it open and the user agrees, a fork of it. */
+async function resumeOrFork(s: Session, id: string) {
+  try {
+    return await s.app.resume(id);
+  } catch (err) {
+    if (!(err instanceof SessionBusyError) || !(await confirm(s, t('resume.fork_ask')))) throw err;
+    return s.app.resume(id, { fork: true });
+  }
 }
 
 /** Tokens of the tool results in `messages`, and of everything else. */
