@@ -1,11 +1,13 @@
 // npm run bench: measures what tests must not time, and prints a table.
 // start-up to the prompt, resident memory at the idle prompt, fixed tokens per request,
-// and the search tool against raw ripgrep. Targets are from the core issue.
+// the search tool against raw ripgrep, and resume and /cost at three sizes (state.mjs).
+// Targets are from the issues.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { stateRows } from './state.mjs';
 
 const here = new URL('..', import.meta.url).pathname;
 const cli = join(here, 'dist', 'cli.js');
@@ -69,10 +71,20 @@ async function internals() {
   const { build } = await import('esbuild');
   const outfile = join(here, 'dist', 'bench-internals.mjs');
   await build({
-    stdin: { contents: "export { fixedRequest } from './src/app/toolset.ts'; export { coreTools } from './src/tools/index.ts';", resolveDir: here, loader: 'ts' },
+    stdin: {
+      contents: [
+        "export { fixedRequest } from './src/app/toolset.ts';",
+        "export { coreTools } from './src/tools/index.ts';",
+        "export { costReport } from './src/session/costreport.ts';",
+        "export { findLastSession } from './src/session/list.ts';",
+        "export { loadSession } from './src/session/store.ts';",
+      ].join('\n'),
+      resolveDir: here,
+      loader: 'ts',
+    },
     outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
   });
-  return import(outfile);
+  return { ...(await import(outfile)), bundle: outfile };
 }
 
 async function fixedTokens() {
@@ -143,6 +155,7 @@ const tk = await fixedTokens();
 row(`fixed tokens per request (system + ${tk.count} tools, o200k)`, `${tk.system + tk.tools} (${tk.system} + ${tk.tools})`, '≤ 1,500', tk.system + tk.tools <= 1500);
 const sr = await searchRatio();
 row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
+for (const r of stateRows((await internals()).bundle)) row(...r);
 
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'value', 'target', ''], ...rows].map((r) => r[i].length)));
 const fmt = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');

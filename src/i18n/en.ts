@@ -146,6 +146,7 @@ Options:
   'trust.trusted': 'Project trusted.',
   'cost.title': 'Tasks in this directory, last {days} days:',
   'cost.none': 'No tasks in this directory in the last {days} days.',
+  'cost.earlier': '… {n} earlier tasks, counted in the sums below',
   'cost.task': '{when}  {cost}  rounds {rounds} · {input} in · {output} out · {cached} cached  {request}',
   'cost.untitled': '(outside a request, e.g. /compact)',
   'cost.per_day': 'Per day:',

@@ -148,6 +148,7 @@ export const zh: Record<MessageKey, string> = {
   'trust.trusted': '已信任本项目。',
   'cost.title': '本目录最近 {days} 天的任务：',
   'cost.none': '最近 {days} 天本目录没有任务。',
+  'cost.earlier': '… 更早的 {n} 个任务，已计入下面的合计',
   'cost.task': '{when}  {cost}  {rounds} 轮 · 输入 {input} · 输出 {output} · 缓存 {cached}  {request}',
   'cost.untitled': '（不属于任何请求，如 /compact）',
   'cost.per_day': '按天：',
