@@ -12,7 +12,8 @@ import { t, type MessageKey } from '../i18n/index.js';
 import { JobManager } from '../tools/jobs.js';
 import { ConfigError as KeysError, configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
-import { hookNotice, type Notice } from './notices.js';
+import { fileNotice, hookNotice, type Notice } from './notices.js';
+import { FileReadError } from '../util/readfile.js';
 import { createPolicy, type AskAnswer, type AskRequest } from '../safety/policy.js';
 import type { PlanVerdict } from '../tools/plan.js';
 import { loadConventions, systemPrompt, type Conventions } from '../core/prompt.js';
@@ -59,6 +60,7 @@ export type App = Awaited<ReturnType<typeof createApp>>;
 const UNCONFIGURED: ModelConfig = { name: '—', provider: 'anthropic', model: '/key add', contextWindow: 200_000, maxOutputTokens: 4096 };
 
 function configError(err: unknown): ConfigError {
+  if (err instanceof FileReadError) return new ConfigError(t(fileNotice(err).key, fileNotice(err).params));
   if (err instanceof KeysError) return new ConfigError(t(`cfg.${err.code}` as MessageKey, err.params));
   if (err instanceof SessionError) return new ConfigError(t(`session.${err.code}` as MessageKey, err.params));
   return new ConfigError(err instanceof Error ? err.message : String(err));
@@ -88,11 +90,14 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   let configured = models.models.length > 0;
   let model: ModelConfig = configured ? attempt(() => selectModel(models, args.model)) : UNCONFIGURED;
 
-  const [conventions, probe] = await Promise.all([loadConventions(root), probing]);
+  const [loadedConventions, probe] = await Promise.all([loadConventions(root), probing]);
+  const conventions = loadedConventions.conventions;
   const notices: Notice[] = configured ? [] : [{ key: 'cli.no_model_repl' }];
+  notices.push(...loadedConventions.unreadable.map(fileNotice));
+  if (models.exposed) notices.push({ key: models.exposed.fixed ? 'keys.mode_fixed' : 'keys.mode_open', params: { file: models.exposed.file, mode: models.exposed.mode } });
 
   // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
-  const trust = projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [] });
+  const trust = attempt(() => projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [] }));
   let trusted = trust.trusted;
   if (!trusted && (args.trust || (await opts.askTrust?.(trust.whatWouldRun)))) {
     trustProject(root, config, trust.hash);
@@ -326,12 +331,12 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     /** The tools offered to the model (for /context). */
     tools,
     /** Reads the conventions file and the remembered notes into the system prompt again (/context). */
-    async reloadContext(): Promise<{ conventions?: Conventions; memory: string }> {
-      const fresh = await loadConventions(root);
+    async reloadContext(): Promise<{ conventions?: Conventions; memory: string; unreadable: Notice[] }> {
+      const { conventions: fresh, unreadable } = await loadConventions(root);
       const notes = loadMemory(state, root).text;
       app.conventions = fresh;
       agent.system = buildSystem(fresh, notes);
-      return { conventions: fresh, memory: notes };
+      return { conventions: fresh, memory: notes, unreadable: unreadable.map(fileNotice) };
     },
     /** A new conversation (/clear): this session's file deleted; history, totals, todo and read records cleared. */
     newSession() {

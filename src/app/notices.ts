@@ -3,6 +3,8 @@
 
 import type { Failure, HookNotice } from '../hooks/runner.js';
 import { t, type MessageKey } from '../i18n/index.js';
+import type { FileReadError } from '../util/readfile.js';
+import { formatSize } from '../content/filetype.js';
 
 /** A message for the interface: an i18n key and its parameters. */
 export type Notice = { key: MessageKey; params?: Record<string, string | number> };
@@ -32,3 +34,9 @@ export function hookNotice(n: HookNotice): Notice {
   }
 }
 
+/** A file feiyu would read that is not a regular file, or is huge: which file, and what it is. */
+export function fileNotice(err: FileReadError): Notice {
+  const p = err.problem;
+  if (p.code === 'not_regular') return { key: 'file.not_regular', params: { file: err.file, kind: t(`file.kind_${p.kind.replace(' ', '_')}` as MessageKey) } };
+  return { key: 'file.too_big', params: { file: err.file, size: formatSize(p.size), max: formatSize(p.max) } };
+}

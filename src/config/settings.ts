@@ -3,9 +3,10 @@
 // settings throw at start-up naming the file, the field and the problem. Must not merge user and
 // project settings or decide what project settings may do: trust.ts and the CLI do that.
 
-import { readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
-import { writePrivateJson } from '../util/jsonfile.js';
+import { updatePrivateJson } from '../util/jsonfile.js';
+import { CONFIG_FILE_MAX, FileReadError, readRegularFile } from '../util/readfile.js';
 import { configDir } from './keys.js';
 import { ruleError } from '../safety/rules.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types.js';
@@ -38,16 +39,16 @@ export function loadSettings(root: string, env: NodeJS.ProcessEnv = process.env)
   return { user: readSettings(userFile), project: readSettings(projectFile), userFile, projectFile };
 }
 
-/** One settings file, validated; {} when it does not exist or is empty. */
+/** One settings file, validated; {} when it does not exist or is empty. Throws FileReadError for a FIFO, a device, a huge file. */
 export function readSettings(file: string): Settings {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file, CONFIG_FILE_MAX);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (err instanceof FileReadError) throw err;
     throw new Error(`${file}: cannot read it: ${(err as Error).message}`);
   }
-  if (!text.trim()) return {};
+  if (!text?.trim()) return {};
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -65,14 +66,14 @@ export function readSettings(file: string): Settings {
  */
 export function saveUserSettings(patch: Settings, env: NodeJS.ProcessEnv = process.env): Settings {
   const file = userSettingsFile(env);
-  const merged: Record<string, unknown> = { ...readSettings(file) };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) delete merged[key];
-    else merged[key] = value;
-  }
-  const problem = validate(merged);
-  if (problem) throw new Error(`${file}: ${problem}`);
-  writePrivateJson(file, merged);
+  const merged = updatePrivateJson(file, (f) => ({ ...readSettings(f) }) as Record<string, unknown>, (data) => {
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) delete data[key];
+      else data[key] = value;
+    }
+    const problem = validate(data);
+    if (problem) throw new Error(`${file}: ${problem}`);
+  });
   return merged as Settings;
 }
 

@@ -9,7 +9,7 @@ import { analyzeBash, visible, type BashAnalysis, type BashReasonCode } from './
 import { inside } from '../util/paths.js';
 import { parseRule, ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
 import { checkSecretPath, secretRefusal } from './secrets.js';
-import { readProjectsFile, writePrivateJson } from '../util/jsonfile.js';
+import { readProjectsFile, updatePrivateJson } from '../util/jsonfile.js';
 import { realPath } from './bash/expand.js';
 import type { PermissionMode, Tool, ToolCallBlock } from '../types.js';
 
@@ -279,9 +279,10 @@ export function loadApprovals(file: string, root: string): string[] {
   return allow.filter((r) => typeof r === 'string');
 }
 
-function saveApprovals(file: string, root: string, rules: string[]): void {
-  const data = readApprovals(file);
-  const entry = (data.projects[root] ??= { allow: [] });
-  entry.allow = [...new Set([...entry.allow, ...rules])];
-  writePrivateJson(file, data);
+/** Adds `rules` to this workspace's saved ones; another feiyu saving at the same moment loses nothing. */
+export function saveApprovals(file: string, root: string, rules: string[]): void {
+  updatePrivateJson(file, readApprovals, (data) => {
+    const entry = (data.projects[root] ??= { allow: [] });
+    entry.allow = [...new Set([...entry.allow, ...rules])];
+  });
 }

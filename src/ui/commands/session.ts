@@ -95,7 +95,8 @@ function conversationTokens(messages: Message[]): { results: number; rest: numbe
 
 export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const { app, ui } = s;
-  const { conventions, memory } = await app.reloadContext();
+  const { conventions, memory, unreadable } = await app.reloadContext();
+  for (const n of unreadable) ui.warn(t(n.key, n.params));
   ui.line(conventions ? t('context.reloaded', { file: conventions.file }) : t('context.no_conventions'));
   const system = estimateTokens(app.agent.system);
   const conv = conventions ? estimateTokens(conventions.text) : 0;
