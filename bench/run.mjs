@@ -144,6 +144,23 @@ async function searchRatio() {
   return { tool: median(tool), rg: median(rg) };
 }
 
+/** list_files over 3,000 files under a 100,000-line .gitignore (mostly paths, some globs). */
+async function bigGitignore() {
+  const dir = join(tmpdir(), 'feiyu-bench-gitignore-v1');
+  if (!existsSync(join(dir, 'done'))) {
+    mkdirSync(join(dir, 'gen'), { recursive: true });
+    const lines = Array.from({ length: 100_000 }, (_, i) => (i % 1000 === 999 ? `*.gen${i}` : `gen/file${i}.txt`));
+    writeFileSync(join(dir, '.gitignore'), lines.join('\n') + '\n');
+    for (let i = 0; i < 3000; i++) writeFileSync(join(dir, 'gen', `file${i * 7}.txt`), '');
+    writeFileSync(join(dir, 'done'), '');
+  }
+  const list = (await internals()).coreTools().find((t) => t.name === 'list_files');
+  const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shellCwd: dir, env: process.env };
+  const t0 = performance.now();
+  await list.run({}, ctx);
+  return performance.now() - t0;
+}
+
 const rows = [];
 const row = (what, value, target, ok) => rows.push([what, value, target, ok ? 'ok' : 'OVER']);
 
@@ -155,6 +172,8 @@ const tk = await fixedTokens();
 row(`fixed tokens per request (system + ${tk.count} tools, o200k)`, `${tk.system + tk.tools} (${tk.system} + ${tk.tools})`, '≤ 1,500', tk.system + tk.tools <= 1500);
 const sr = await searchRatio();
 row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
+const gi = await bigGitignore();
+row('list_files, 3,000 files, 100,000-line .gitignore', `${gi.toFixed(0)} ms`, '≤ 2,000 ms', gi <= 2000);
 for (const r of stateRows((await internals()).bundle)) row(...r);
 
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'value', 'target', ''], ...rows].map((r) => r[i].length)));

@@ -1,5 +1,6 @@
-// The finding tools: list_files (fast-glob + .gitignore) and search (ripgrep, with a plain-JS
-// fallback that walks the same files). Both skip .git, node_modules and ignored files.
+// The finding tools: list_files (fast-glob + .gitignore, walk.ts) and search (ripgrep, with a
+// plain-JS fallback that walks the same files). Both skip .git, node_modules and ignored files,
+// and stop at a time limit with what they found, saying so.
 // Must not read files on ripgrep's path: its speed is the point of using it.
 
 import { spawn } from 'node:child_process';
@@ -8,12 +9,11 @@ import { join } from 'node:path';
 import { relPath, resolveInWorkspace } from '../util/paths.js';
 import { SECRET_SEARCH_EXCLUDES } from '../safety/secrets.js';
 import type { Tool, ToolContext, ToolOutput } from '../types.js';
+import { SKIPPED, TIME_LIMIT_MS, walkFiles, type Walk } from './walk.js';
 
 const MAX_FILES = 500;
 const MAX_MATCHES = 200;
 const MAX_COLUMNS = 300;
-/** Folders never walked below the starting folder; given as `path` they are searched all the same. */
-const SKIPPED = ['.git', 'node_modules'];
 const SECRET_GLOBS = SECRET_SEARCH_EXCLUDES.flatMap((g) => [`**/${g}`, `**/${g}/**`]);
 
 function fail(output: string): ToolOutput {
@@ -23,55 +23,6 @@ function fail(output: string): ToolOutput {
 /** fast-glob follows "..", "/" and "~" out of its folder; a glob here only ever selects inside it. */
 function leavesFolder(glob: string): boolean {
   return /^[/~]|(^|\/)\.\.(\/|$)/.test(glob.replace(/^!/, ''));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Walking the workspace
-
-type IgnoreTest = (rel: string) => boolean;
-
-/**
- * Files under `dir` matching `pattern` and none of `exclude` (globs relative to `dir`), as sorted root-relative paths,
- * without .git, node_modules and what .gitignore files ignore (the root's, .git/info/exclude,
- * those between the root and `dir`, and nested ones).
- */
-export async function walkFiles(root: string, dir: string, pattern: string, exclude: string[] = []): Promise<string[]> {
-  const fg = (await import('fast-glob')).default;
-  const options = { cwd: dir, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore: SKIPPED.map((d) => `**/${d}/**`) };
-  const [found, nested] = await Promise.all([fg(pattern, { ...options, ignore: [...options.ignore, ...exclude] }), fg('**/.gitignore', options)]);
-  const base = relPath(root, dir);
-  const toRoot = (p: string): string => (base === '.' ? p : `${base}/${p}`);
-  const ignored = await gitignores(root, base, nested.map(toRoot));
-  return found.map(toRoot).filter((p) => !ignored(p)).sort();
-}
-
-async function gitignores(root: string, base: string, nested: string[]): Promise<IgnoreTest> {
-  const ignore = (await import('ignore')).default;
-  const above = base === '.' ? [] : base.split('/').map((_, i, parts) => `${parts.slice(0, i).join('/')}/.gitignore`.replace(/^\//, ''));
-  const files = [...new Set(['.gitignore', '.git/info/exclude', ...above, ...nested])];
-  const rules = new Map<string, ReturnType<typeof ignore>>();
-  await Promise.all(
-    files.map(async (file) => {
-      const text = await readFile(join(root, file), 'utf8').catch(() => '');
-      if (!text) return;
-      const owner = file === '.git/info/exclude' ? '' : file.slice(0, file.lastIndexOf('/') + 1).replace(/\/$/, '');
-      rules.set(owner, (rules.get(owner) ?? ignore()).add(text));
-    }),
-  );
-  if (rules.size === 0) return () => false;
-  // Deeper files override shallower ones, as in git: a later un-ignore wins.
-  return (rel) => {
-    const parts = rel.split('/');
-    let ignored = false;
-    for (let d = 0; d < parts.length; d++) {
-      const ig = rules.get(parts.slice(0, d).join('/'));
-      if (!ig) continue;
-      const result = ig.test(parts.slice(d).join('/'));
-      if (result.ignored) ignored = true;
-      else if (result.unignored) ignored = false;
-    }
-    return ignored;
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,11 +38,20 @@ async function listFilesTool(args: ListArgs, ctx: ToolContext): Promise<ToolOutp
   const shown = relPath(ctx.root, r.real);
   if (!r.exists) return fail(`folder ${shown} does not exist`);
   if (!r.isDir) return fail(`${shown} is a file, not a folder; read it with read_file`);
-  const files = await walkFiles(ctx.root, r.real, pattern);
-  if (files.length === 0) return { output: `No files match ${pattern} in ${shown}`, summary: { key: 'files', n: 0 } };
+  const { files, partial, unapplied } = await walkFiles(ctx.root, r.real, pattern);
+  const notes = walkNotes('listing', partial, unapplied);
+  if (files.length === 0) return { output: [`No files match ${pattern} in ${shown}`, ...notes].join('\n'), summary: { key: 'files', n: 0 } };
   const lines = files.slice(0, MAX_FILES);
   if (files.length > MAX_FILES) lines.push(`[… ${files.length - MAX_FILES} more files not shown; narrow the pattern or path]`);
-  return { output: lines.join('\n'), summary: { key: 'files', n: files.length } };
+  return { output: [...lines, ...notes].join('\n'), summary: { key: 'files', n: files.length } };
+}
+
+/** What the model must know about a result that is not the whole answer. */
+function walkNotes(what: 'listing' | 'search', partial: boolean | undefined, unapplied: string[] = []): string[] {
+  const notes: string[] = [];
+  if (partial) notes.push(`[the ${what} stopped after ${TIME_LIMIT_MS / 1000} s: this is what was found until then, not everything; narrow the path, pattern or glob]`);
+  if (unapplied.length) notes.push(`[.gitignore rules not applied (${unapplied.join('; ')}): files they would hide may be listed]`);
+  return notes;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -105,10 +65,12 @@ export type SearchQuery = {
   glob?: string;
   ignoreCase?: boolean;
   signal?: AbortSignal;
+  /** When to stop and return what was found (default: TIME_LIMIT_MS from now). */
+  deadline?: number;
 };
 
-/** The first matching lines (as path:line:text, root-relative) and how many there were in all. */
-export type SearchResult = { lines: string[]; total: number } | { error: string };
+/** The first matching lines (as path:line:text, root-relative) and how many there were in all; `partial` when the time limit cut it short. */
+export type SearchResult = { lines: string[]; total: number; partial?: boolean } | { error: string };
 
 /**
  * Searches with the ripgrep at `rgPath`; null when it cannot be started, so the caller falls back.
@@ -133,6 +95,11 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
     let total = 0;
     let pending: Buffer = Buffer.alloc(0);
     let stderr = '';
+    let partial = false;
+    const timer = setTimeout(() => {
+      partial = true;
+      child.kill('SIGKILL');
+    }, Math.max(0, (q.deadline ?? Date.now() + TIME_LIMIT_MS) - Date.now()));
     child.stdout.on('data', (chunk: Buffer) => {
       const buf = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
       let start = 0;
@@ -147,10 +114,12 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
       if (stderr.length < 4000) stderr += chunk.toString('utf8');
     });
     child.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
       if (err.name === 'AbortError') resolve({ error: '[interrupted]' });
       else resolve(child.pid === undefined ? null : { error: `search failed: ${err.message}` });
     });
     child.on('close', (code) => {
+      clearTimeout(timer);
       if (code === 2 && kept.length === 0) {
         const message = stderr.replace(/^~+$/gm, '').replace(/\n{2,}/g, '\n').trim();
         resolve({ error: /regex/i.test(message) ? invalidRegex(message) : `search failed: ${message || `rg exit code ${code}`}` });
@@ -159,7 +128,8 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
       // ripgrep finishes files in any order: sort by path (a stable sort keeps each file's lines in order).
       const path = (line: string): string => line.slice(0, line.indexOf('\0'));
       kept.sort((a, b) => (path(a) < path(b) ? -1 : path(a) > path(b) ? 1 : 0));
-      resolve({ lines: kept.map((l) => l.replace('\0', ':').replace(/\r$/, '')), total });
+      const lines = kept.map((l) => l.replace('\0', ':').replace(/\r$/, ''));
+      resolve(partial ? { lines, total, partial } : { lines, total });
     });
   });
 }
@@ -203,15 +173,20 @@ export async function searchWithJs(q: SearchQuery): Promise<SearchResult> {
   const target = join(q.root, q.target);
   const { anchored, pattern, exclude } = jsGlob(q.glob);
   const under = (p: string): boolean => q.target === '.' || p.startsWith(`${q.target}/`);
-  const files = (await stat(target)).isFile()
-    ? [q.target]
-    : anchored
-      ? (await walkFiles(q.root, q.root, pattern, [...exclude, ...SECRET_GLOBS])).filter(under)
-      : await walkFiles(q.root, target, pattern, [...exclude, ...SECRET_GLOBS]);
+  const deadline = q.deadline ?? Date.now() + TIME_LIMIT_MS;
+  const walk: Walk = (await stat(target)).isFile()
+    ? { files: [q.target], partial: false, unapplied: [] }
+    : await walkFiles(q.root, anchored ? q.root : target, pattern, [...exclude, ...SECRET_GLOBS], deadline);
+  const files = anchored ? walk.files.filter(under) : walk.files;
   const lines: string[] = [];
   let total = 0;
+  let partial = walk.partial;
   for (const file of files) {
     if (q.signal?.aborted) return { error: '[interrupted]' };
+    if (Date.now() > deadline) {
+      partial = true;
+      break;
+    }
     const bytes = await readFile(join(q.root, file)).catch(() => undefined);
     if (!bytes || bytes.subarray(0, 8192).includes(0)) continue;
     const fileLines = bytes.toString('utf8').split('\n');
@@ -224,7 +199,7 @@ export async function searchWithJs(q: SearchQuery): Promise<SearchResult> {
       if (lines.length < MAX_MATCHES) lines.push(`${file}:${i + 1}:${shown}`);
     });
   }
-  return { lines, total };
+  return partial ? { lines, total, partial } : { lines, total };
 }
 
 type SearchArgs = { pattern: string; path?: string; glob?: string; ignore_case?: boolean };
@@ -240,10 +215,11 @@ async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<ToolOutpu
   const rgPath = process.env.FEIYU_RG_PATH || (await import('@vscode/ripgrep').then((m) => m.rgPath, () => ''));
   const result = (rgPath && (await searchWithRg(rgPath, q))) || (await searchWithJs(q));
   if ('error' in result) return fail(result.error);
-  if (result.total === 0) return { output: `No matches for ${args.pattern} in ${target}`, summary: { key: 'matches', n: 0 } };
+  const notes = walkNotes('search', result.partial);
+  if (result.total === 0) return { output: [`No matches for ${args.pattern} in ${target}`, ...notes].join('\n'), summary: { key: 'matches', n: 0 } };
   const lines = [...result.lines];
   if (result.total > lines.length) lines.push(`[… ${result.total - lines.length} more matching lines not shown; narrow the pattern, path or glob]`);
-  return { output: lines.join('\n'), summary: { key: 'matches', n: result.total } };
+  return { output: [...lines, ...notes].join('\n'), summary: { key: 'matches', n: result.total } };
 }
 
 export const listFiles: Tool<ListArgs> = {
