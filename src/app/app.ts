@@ -3,6 +3,8 @@
 // headless mode drive an App; cli.ts only parses arguments and picks one of them.
 
 import { realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { sweepTemps } from '../util/paths.js';
 import { version } from '../util/version.js';
 import { Agent } from '../core/agent.js';
 import type { CliArgs } from './args.js';
@@ -90,7 +92,8 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   let configured = models.models.length > 0;
   let model: ModelConfig = configured ? attempt(() => selectModel(models, args.model)) : UNCONFIGURED;
 
-  const [loadedConventions, probe] = await Promise.all([loadConventions(root), probing]);
+  // Temporary files a killed feiyu left mid-write are removed: here, and where a resumed session worked.
+  const [loadedConventions, probe] = await Promise.all([loadConventions(root), probing, sweepTemps(root)]);
   const conventions = loadedConventions.conventions;
   const notices: Notice[] = configured ? [] : [{ key: 'cli.no_model_repl' }];
   notices.push(...loadedConventions.unreadable.map(fileNotice));
@@ -315,7 +318,9 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       }
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
-      const changed = await restoreFiles(loaded.state.files ?? {}, ctx.files);
+      const records = loaded.state.files ?? {};
+      await Promise.all([...new Set(Object.keys(records).map(dirname))].map(sweepTemps));
+      const changed = await restoreFiles(records, ctx.files);
       if (loaded.skipped) out.push({ key: 'session.skipped', params: { n: loaded.skipped } });
       if (changed.length) out.push({ key: 'session.files_changed', params: { n: changed.length } });
       if (opened) {

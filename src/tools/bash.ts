@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { ANSI, killGroup, OutputCollector, shellQuote, signalGroup, spawnInGroup } from '../util/process.js';
-import { inside } from '../util/paths.js';
+import { inside, workspaceGone } from '../util/paths.js';
 import type { Tool, ToolContext, ToolOutput } from '../types.js';
 
 const DEFAULT_TIMEOUT_S = 120;
@@ -33,6 +33,8 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolOutput> {
   if (typeof args.command !== 'string' || args.command.trim() === '') return { output: 'command is empty', isError: true };
   if (args.command.includes('\0')) return { output: 'command contains a NUL byte', isError: true };
   const timeoutS = Math.min(MAX_TIMEOUT_S, Math.max(1, Number(args.timeout) || DEFAULT_TIMEOUT_S));
+  const gone = await workspaceGone(ctx.root);
+  if (gone) return { output: gone, isError: true };
   const notes: string[] = [];
   const cwdOk = await stat(ctx.shellCwd).then((st) => st.isDirectory(), () => false);
   if (!cwdOk || !inside(ctx.root, ctx.shellCwd)) {

@@ -22,7 +22,8 @@ function holderOf(lock: string): number | undefined {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (ours or another user's). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -87,7 +88,7 @@ function tryTake(lock: string, stale: (pid: number | undefined) => boolean): Hel
  * another live process has it. Throws only when the lock file cannot be created at all.
  */
 export function acquireLock(lock: string): Held | { heldBy: number } {
-  return tryTake(lock, (pid) => pid === undefined || !alive(pid));
+  return tryTake(lock, (pid) => pid === undefined || !processAlive(pid));
 }
 
 /**
@@ -97,7 +98,7 @@ export function acquireLock(lock: string): Held | { heldBy: number } {
  */
 export function withFileLock<T>(file: string, fn: () => T, timeoutMs = 5000): T {
   const lock = `${file}.lock`;
-  const stale = (pid: number | undefined) => pid === undefined ? olderThan(lock, SHORT_STALE_MS) : !alive(pid) || olderThan(lock, SHORT_STALE_MS);
+  const stale = (pid: number | undefined) => pid === undefined ? olderThan(lock, SHORT_STALE_MS) : !processAlive(pid) || olderThan(lock, SHORT_STALE_MS);
   let taken: Held | undefined;
   for (const deadline = Date.now() + timeoutMs; !taken && Date.now() < deadline; ) {
     let got: Held | { heldBy: number };

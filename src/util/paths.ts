@@ -1,11 +1,14 @@
 // Workspace confinement and read-before-write records: every path a tool touches goes through
-// resolveInWorkspace, every write through checkFresh and writeAtomic.
+// resolveInWorkspace (which refuses when the workspace itself is gone, rather than re-create it),
+// every write through checkFresh and writeAtomic (temporary files named so a later run can tell
+// a dead process's from a live one's, and clean them up).
 // Must not decode or format file contents; it deals in paths, bytes and versions only.
 
 import { createHash, randomBytes } from 'node:crypto';
-import type { Stats } from 'node:fs';
-import { chmod, lstat, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { unlinkSync, type Stats } from 'node:fs';
+import { chmod, lstat, mkdir, readdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { processAlive } from './lock.js';
 import type { FileVersion } from '../types.js';
 
 export type Resolved =
@@ -27,6 +30,8 @@ export async function resolveInWorkspace(root: string, p: string): Promise<Resol
   if (p.includes('\0')) return { ok: false, error: 'path contains a NUL byte' };
   const abs = resolve(root, p);
   if (!inside(root, abs)) return { ok: false, error: `path ${p} is outside the workspace ${root}` };
+  const gone = await workspaceGone(root);
+  if (gone) return { ok: false, error: gone };
   const found = await realpathOfDeepest(abs);
   if ('error' in found) return { ok: false, error: `path ${p}: ${found.error}` };
   const { real, exists } = found;
@@ -39,6 +44,16 @@ export async function resolveInWorkspace(root: string, p: string): Promise<Resol
     return { ok: false, error: `path ${p} is a ${specialKind(st)}; only regular files and folders can be used` };
   }
   return { ok: true, abs, real, exists, isDir: st.isDirectory() };
+}
+
+/**
+ * Why the workspace cannot be used any more (its folder was deleted or moved), or null. Every tool
+ * checks: a write must not re-create a deleted workspace, a command must not fail obscurely.
+ */
+export async function workspaceGone(root: string): Promise<string | null> {
+  const st = await stat(root).catch(() => undefined);
+  if (st?.isDirectory()) return null;
+  return `the workspace folder ${root} no longer exists (deleted or moved); nothing was done. Tell the user: feiyu must be restarted in an existing folder`;
 }
 
 /** Containment by path segments: /a/ws contains /a/ws/x but not /a/ws2/x. */
@@ -110,15 +125,41 @@ export function checkFresh(files: Map<string, FileVersion>, real: string, bytes:
   return changed ? `${shown} changed since you read it (edited outside this conversation?); read it again with read_file` : null;
 }
 
+/** Temporary files of writeAtomic: `.<name>.feiyu-<pid>-<8 hex>.tmp`, beside the file they become. */
+const TEMP_NAME = /^\..+\.feiyu-(\d+)-[0-9a-f]{8}\.tmp$/;
+
+/** This process's temporary files not renamed yet: removed if it exits first (a kill -9 leaves them to sweepTemps). */
+const inFlight = new Set<string>();
+let exitHookInstalled = false;
+
+function track(tmp: string): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const file of inFlight) {
+        try {
+          unlinkSync(file);
+        } catch {
+          // renamed or gone
+        }
+      }
+    });
+  }
+  inFlight.add(tmp);
+}
+
 /**
  * Writes `bytes` to `real` through a temporary file in the same folder and a rename, so an error
  * never leaves half a file; keeps the mode of the file it replaces. Returns the new version.
+ * Contract: the temporary file is gone afterwards, whatever happened, unless the process was
+ * killed; then the next write in that folder (or sweepTemps) removes it.
  */
 export async function writeAtomic(real: string, bytes: Buffer): Promise<FileVersion> {
   const dir = dirname(real);
   await mkdir(dir, { recursive: true });
   const mode = await stat(real).then((st) => st.mode & 0o7777, () => undefined);
-  const tmp = join(dir, `.${basename(real)}.feiyu-${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(real)}.feiyu-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  track(tmp);
   try {
     await writeFile(tmp, bytes, { flag: 'wx' });
     if (mode !== undefined) await chmod(tmp, mode);
@@ -126,6 +167,21 @@ export async function writeAtomic(real: string, bytes: Buffer): Promise<FileVers
   } catch (err) {
     await unlink(tmp).catch(() => {});
     throw err;
+  } finally {
+    inFlight.delete(tmp);
   }
+  await sweepTemps(dir);
   return versionOf(bytes, await stat(real));
 }
+
+/** Removes from `dir` the temporary files of feiyu processes that are gone (killed mid-write). Returns their names. */
+export async function sweepTemps(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const stale = names.filter((name) => {
+    const pid = Number(TEMP_NAME.exec(name)?.[1] ?? 0);
+    return pid > 0 && pid !== process.pid && !processAlive(pid);
+  });
+  await Promise.all(stale.map((name) => unlink(join(dir, name)).catch(() => {})));
+  return stale;
+}
+
