@@ -216,6 +216,7 @@ Options:
   'lang.zh': '简体中文 (Chinese)',
   'lang.current': 'The interface language is {lang}. /lang en or /lang zh switches it.',
   'lang.set': 'Interface language: {lang}. Saved in your settings.',
+  'lang.set_unsaved': 'Interface language: {lang}, for this session only.',
   'lang.not_saved': 'Could not save the language in your settings: {msg}',
   'spin.line': '{what} · {secs} s · {tokens} tokens · Ctrl+C cancels',
   'spin.waiting': 'waiting for the model',

@@ -218,6 +218,7 @@ export const zh: Record<MessageKey, string> = {
   'lang.zh': '简体中文',
   'lang.current': '界面语言：{lang}。/lang en 或 /lang zh 可切换。',
   'lang.set': '界面语言：{lang}。已保存到设置。',
+  'lang.set_unsaved': '界面语言：{lang}，仅限本次会话。',
   'lang.not_saved': '无法把语言保存到设置：{msg}',
   'spin.line': '{what} · {secs} 秒 · {tokens} tokens · Ctrl+C 取消',
   'spin.waiting': '等待模型',
