@@ -1,6 +1,6 @@
 // Safety and the working tools through the real CLI against the fake model server: the headless
 // policy, hard denies in auto mode, the sandbox, project trust for hooks and verify:, plan mode.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -130,37 +130,54 @@ describe('plan mode headless', () => {
   });
 });
 
-describe('background jobs', () => {
-  /** Gone, or a zombie nobody reaped (this container's PID 1 does not reap). */
-  const gone = (pid: number) => {
-    try {
-      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] === 'Z';
-    } catch {
-      return true;
+describe('processes commands start, --sandbox off', () => {
+  /** The host pids of live processes whose command line holds `marker` (zombies, which this container's PID 1 does not reap, are not live). */
+  const running = (marker: string): number[] =>
+    readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker) && readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]![0] !== 'Z';
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  const until = async (what: string, check: () => boolean) => {
+    for (const deadline = Date.now() + 10_000; !check(); await new Promise((res) => setTimeout(res, 50))) {
+      if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
     }
   };
+  const marker = () => `feiyu-test-${Math.random().toString(36).slice(2)}`;
 
-  it('are stopped when feiyu exits', async () => {
-    server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), call('bash', { command: 'sleep 0.3; cat job.pid' }), { text: 'started' });
+  it('background jobs are stopped when feiyu exits', async () => {
+    const mark = marker();
+    server.enqueue(call('bash', { command: `exec -a ${mark} sleep 300`, background: true }), call('bash', { command: 'sleep 0.3' }), { text: 'started' });
     const r = await run(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off']);
     expect(r.code).toBe(0);
-    const pid = Number(await readFile(join(work, 'job.pid'), 'utf8'));
-    expect(pid).toBeGreaterThan(1);
-    for (const deadline = Date.now() + 5000; !gone(pid) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
-    expect(gone(pid)).toBe(true);
+    await until('the job to be gone', () => running(mark).length === 0);
   });
 
-  it('are stopped when feiyu is hung up on (SIGHUP) mid-turn', async () => {
-    server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), { text: 'still thinking', hang: true });
-    const cli = startCli(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off'], { cwd: work, home });
-    const file = join(work, 'job.pid');
-    for (const deadline = Date.now() + 10_000; !(existsSync(file) && server.requests.length >= 2) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
-    const pid = Number(await readFile(file, 'utf8'));
-    expect(gone(pid)).toBe(false);
-    cli.child.kill('SIGHUP');
-    await cli.done;
-    for (const deadline = Date.now() + 5000; !gone(pid) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
-    expect(gone(pid)).toBe(true);
+  it('background jobs are stopped when feiyu is hung up on (SIGHUP) or killed (SIGKILL) mid-turn', async () => {
+    for (const signal of ['SIGHUP', 'SIGKILL'] as const) {
+      const mark = marker();
+      server.enqueue(call('bash', { command: `exec -a ${mark} sleep 300`, background: true }), { text: 'still thinking', hang: true });
+      const cli = startCli(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off'], { cwd: work, home });
+      await until('the job to start', () => running(mark).length > 0 && server.requests.length >= 2);
+      cli.child.kill(signal);
+      await cli.done;
+      await until(`the job to be gone after ${signal}`, () => running(mark).length === 0);
+      server.reset();
+    }
+  });
+
+  it('a setsid daemon a command starts is stopped with the command', async () => {
+    const mark = marker();
+    server.enqueue(call('bash', { command: `setsid bash -c 'exec -a ${mark} sleep 300' & sleep 0.3; echo started` }), { text: 'done' });
+    const r = await run(['-p', 'start a daemon', '--mode', 'auto', '--sandbox', 'off']);
+    expect(r.code).toBe(0);
+    expect(toolResults()[0]).toContain('started');
+    await until('the daemon to be gone', () => running(mark).length === 0);
   });
 });
 

@@ -21,6 +21,8 @@ import type { PlanVerdict } from '../tools/plan.js';
 import { loadConventions, systemPrompt, type Conventions } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
 import { makeWrapCommand, probeSandbox } from '../safety/sandbox.js';
+import { containCommand, probeContainment } from '../safety/contain.js';
+import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
 import { loadSession, SessionError, SessionWriter, type WriterEvents } from '../session/store.js';
 import { findLastSession, findSession, restoreFiles } from '../session/list.js';
 import { loadSettings } from '../config/settings.js';
@@ -80,6 +82,8 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   const { env } = opts;
   // The sandbox probe is a process of its own: start it first, so it runs while config loads.
   const probing = args.sandbox === 'off' ? Promise.resolve(undefined) : probeSandbox();
+  // Commands run unsandboxed are still contained when bwrap works (it does when the sandbox does).
+  const containing = probing.then((p) => p?.ok || (p === undefined && probeContainment()));
   const root = await realpath(args.cwd ?? process.cwd()).catch((err: Error) => {
     throw new ConfigError(err.message);
   });
@@ -93,7 +97,7 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
   let model: ModelConfig = configured ? attempt(() => selectModel(models, args.model)) : UNCONFIGURED;
 
   // Temporary files a killed feiyu left mid-write are removed: here, and where a resumed session worked.
-  const [loadedConventions, probe] = await Promise.all([loadConventions(root), probing, sweepTemps(root)]);
+  const [loadedConventions, probe, containable] = await Promise.all([loadConventions(root), probing, containing, sweepTemps(root)]);
   const conventions = loadedConventions.conventions;
   const notices: Notice[] = configured ? [] : [{ key: 'cli.no_model_repl' }];
   notices.push(...loadedConventions.unreadable.map(fileNotice));
@@ -128,7 +132,11 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
 
   if (mode === 'auto' && sandbox === 'off') notices.push(unsandboxedWarning());
   const childEnv = filterEnv(env);
-  const wrap = (level: SandboxLevel) => makeWrapCommand(level, { root, home: env.HOME, configDir: config });
+  const wrap = (level: SandboxLevel) => makeWrapCommand(level, { root, home: env.HOME, configDir: config }) ?? (containable ? containCommand : undefined);
+  // Without containment, the process groups of commands are recorded, and what a killed feiyu left is stopped here.
+  if (!containable) recordGroupsIn(state);
+  const reaped = reapOrphanGroups(state);
+  if (reaped) notices.push({ key: 'jobs.reaped', params: { n: reaped } });
   const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: childEnv, wrapCommand: wrap(sandbox) };
 
   const asker: { ask?: (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer> } = {};

@@ -273,6 +273,7 @@ Options:
   'sandbox.cannot': 'The sandbox cannot be turned on: {why}',
   'todo.empty': 'The todo list is empty.',
   'jobs.none': 'No background jobs.',
+  'jobs.reaped': 'Stopped {n} process groups that a feiyu killed earlier had left running.',
   'jobs.running': 'running {secs} s',
   'jobs.exited': 'exited {code}',
   'jobs.killed': 'killed ({signal})',

@@ -275,6 +275,7 @@ export const zh: Record<MessageKey, string> = {
   'sandbox.cannot': '无法开启沙箱：{why}',
   'todo.empty': '待办清单为空。',
   'jobs.none': '没有后台任务。',
+  'jobs.reaped': '已停止 {n} 个进程组：它们是之前被强行结束的 feiyu 留下的。',
   'jobs.running': '已运行 {secs} 秒',
   'jobs.exited': '已退出，退出码 {code}',
   'jobs.killed': '已终止（{signal}）',

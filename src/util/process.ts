@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { capOutput, countNewlines, OUTPUT_CAP } from './cap.js';
+import { forgetGroup, noteGroup } from './groups.js';
 import type { ToolContext } from '../types.js';
 
 /** Bytes of output kept at each end; the middle of a runaway output is counted, not stored. */
@@ -81,5 +82,11 @@ export const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\'
 export function spawnInGroup(script: string, ctx: ToolContext, fds: number): ChildProcess {
   const { file, args } = ctx.wrapCommand ? ctx.wrapCommand(script, ctx.shellCwd) : { file: 'bash', args: ['-c', script] };
   const stdio: ('ignore' | 'pipe')[] = ['ignore', ...Array<'pipe'>(fds).fill('pipe')];
-  return spawn(file, args, { cwd: ctx.shellCwd, env: ctx.env, stdio, detached: true });
+  const child = spawn(file, args, { cwd: ctx.shellCwd, env: ctx.env, stdio, detached: true });
+  const pid = child.pid;
+  if (pid !== undefined) {
+    noteGroup(pid);
+    child.once('close', () => forgetGroup(pid));
+  }
+  return child;
 }
