@@ -1,6 +1,7 @@
 // npm run bench: measures what tests must not time, and prints a table.
 // start-up to the prompt, resident memory at the idle prompt, fixed tokens per request,
-// the search tool against raw ripgrep, and resume and /cost at three sizes (state.mjs).
+// the search tool against raw ripgrep, list_files under a huge .gitignore, resume and /cost at
+// three sizes (state.mjs), and the REPL's memory over 150 messages (repl-memory.mjs).
 // Targets are from the issues.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -175,6 +176,9 @@ row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.
 const gi = await bigGitignore();
 row('list_files, 3,000 files, 100,000-line .gitignore', `${gi.toFixed(0)} ms`, '≤ 2,000 ms', gi <= 2000);
 for (const r of stateRows((await internals()).bundle)) row(...r);
+const mem = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'repl-memory.mjs'), '150'], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
+const m = mem.rssMb;
+row('REPL memory: start → 150 messages (→ 20 s idle)', `${m[0].toFixed(0)} → ${m[150].toFixed(0)} MB (→ ${m.idle.toFixed(0)})`, '≤ 160 MB', m[150] <= 160);
 
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'value', 'target', ''], ...rows].map((r) => r[i].length)));
 const fmt = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');

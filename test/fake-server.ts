@@ -70,6 +70,8 @@ export interface FakeServer {
   /** Requests the real APIs would reject (unanswered or orphan tool results), and script errors. */
   readonly violations: string[];
   enqueue(...replies: FakeReply[]): void;
+  /** Answers the requests for which `reply` returns a reply (e.g. summary requests: no tools), before the queue. */
+  answer(reply: ((body: any) => FakeReply | undefined) | undefined): void;
   /** Replies left in the queue. */
   pending(): number;
   /** Forgets queued replies, recorded requests and violations (between tests). */
@@ -84,6 +86,7 @@ export async function startFakeServer(): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
   let served = 0; // never reset, so default ids stay unique across reset() and between tests
+  let answerer: ((body: any) => FakeReply | undefined) | undefined;
 
   const server = createServer(async (req, res) => {
     res.on('error', () => {}); // a client that aborted mid-stream is normal here
@@ -109,7 +112,7 @@ export async function startFakeServer(): Promise<FakeServer> {
       violations.push(...problems.map((p) => `request ${n}: ${p}`));
       return sendError(res, format, 400, problems.join('; '));
     }
-    const reply = queue.shift();
+    const reply = answerer?.(body) ?? queue.shift();
     if (!reply) {
       const message = `fake server: the script ran out of replies at request ${n} (${format})`;
       violations.push(message);
@@ -141,9 +144,11 @@ export async function startFakeServer(): Promise<FakeServer> {
     requests,
     violations,
     enqueue: (...replies) => void queue.push(...replies),
+    answer: (reply) => void (answerer = reply),
     pending: () => queue.length,
     reset: () => {
       queue.length = 0;
+      answerer = undefined;
       requests.length = 0;
       violations.length = 0;
     },

@@ -185,6 +185,7 @@ export class Agent {
     const contextTokens = this.contextEstimate();
     const contextWindow = this.provider.config.contextWindow;
     if (!opts.force && !needsCompaction(contextTokens, contextWindow)) return null;
+    const own = linked(signal);
     const result = await compactHistory({
       provider: this.provider,
       messages: this.messages,
@@ -194,10 +195,10 @@ export class Agent {
       todo: this.config.todo?.(),
       files: this.config.ctx.files,
       root: this.config.ctx.root,
-      signal,
+      signal: own.signal,
       force: opts.force,
       emit: (e) => this.emit(e),
-    });
+    }).finally(own.dispose);
     if (!result) return null;
     if (result.usage) this.countUsage(result.usage, result.usageEstimated === true, false);
     this.messages.splice(0, this.messages.length, ...result.messages);
@@ -245,16 +246,11 @@ export class Agent {
       return emptyReply('error');
     }
     this.emit({ type: 'request_start', round, model: config.name });
-    const sent = this.messages.length;
-    // The SDKs leave a listener on the signal they get: give each request its own, linked to the turn's.
-    const own = new AbortController();
-    const relay = () => own.abort();
-    signal.addEventListener('abort', relay, { once: true });
-    if (signal.aborted) own.abort();
+    const own = linked(signal);
     try {
-      return await this.stream(sent, Math.min(config.maxOutputTokens, room), own.signal);
+      return await this.stream(this.messages.length, Math.min(config.maxOutputTokens, room), own.signal);
     } finally {
-      signal.removeEventListener('abort', relay);
+      own.dispose();
     }
   }
 
@@ -327,6 +323,18 @@ export class Agent {
   private isRead(call: ToolCallBlock): boolean {
     return this.tools.get(call.name)?.kind === 'read';
   }
+}
+
+/**
+ * A signal of its own that aborts with `signal`, for one request: the SDKs leave a listener on
+ * the signal they get, and a turn's signal would collect one per request.
+ */
+function linked(signal: AbortSignal): { signal: AbortSignal; dispose: () => void } {
+  const own = new AbortController();
+  const relay = () => own.abort();
+  signal.addEventListener('abort', relay, { once: true });
+  if (signal.aborted) own.abort();
+  return { signal: own.signal, dispose: () => signal.removeEventListener('abort', relay) };
 }
 
 /** A reply for a request that was not sent (or a provider that broke its contract). */
