@@ -77,7 +77,7 @@ async function internals() {
         "export { fixedRequest } from './src/app/toolset.ts';",
         "export { coreTools } from './src/tools/index.ts';",
         "export { costReport } from './src/session/costreport.ts';",
-        "export { findLastSession } from './src/session/list.ts';",
+        "export { findLastSession } from './src/session/listing.ts';",
         "export { loadSession } from './src/session/store.ts';",
       ].join('\n'),
       resolveDir: here,
@@ -122,7 +122,7 @@ async function searchRatio() {
   const { coreTools } = await internals();
   const { rgPath } = await import('@vscode/ripgrep');
   const search = coreTools().find((t) => t.name === 'search');
-  const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shellCwd: dir, env: process.env };
+  const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shell: { cwd: dir }, env: process.env };
   const pattern = 'NEEDLE_\\w+';
   const timeTool = async () => {
     const t0 = performance.now();

@@ -51,7 +51,7 @@ describe.each(['anthropic', 'openai'] as const)('a long task over %s', (format) 
     const state = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-long-')));
     server.requests.length = 0;
     server.violations.length = 0;
-    const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shellCwd: state, env: {} };
+    const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shell: { cwd: state }, env: {} };
     const provider = scripted(
       createProvider(fakeModel(server, format, { contextWindow: WINDOW, maxOutputTokens: 1000 }), { retry: { baseDelayMs: 1 } }),
       (round) => (round <= ROUNDS ? { toolCalls: [{ name: 'read_big', input: { n: round } }] } : { text: 'All done.' }),
@@ -82,7 +82,7 @@ describe.each(['anthropic', 'openai'] as const)('a long task over %s', (format) 
 
 describe('a request that would not fit the window', () => {
   const root = '/nonexistent-root';
-  const ctx = (): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: {} });
+  const ctx = (): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: {} });
 
   it('is never sent: the turn ends with an error and a notice saying why', async () => {
     server.reset();
@@ -136,7 +136,7 @@ describe.each(['anthropic', 'openai'] as const)('300 rounds on a 16k window over
   it('keeps every request under the window and the task verbatim in each', async () => {
     const root = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-long300-')));
     server.reset();
-    const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: {} };
+    const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: {} };
     const provider = scripted(
       createProvider(fakeModel(server, format, { contextWindow: LONG_WINDOW, maxOutputTokens: 4000 }), { retry: { baseDelayMs: 1 } }),
       // Always a tool call, so each message ends at the round limit; with some text, as models write.

@@ -25,7 +25,7 @@ beforeEach(async () => {
 });
 
 function makeAgent(format: WireFormat, extra: Partial<AgentConfig> = {}) {
-  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env };
+  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env };
   const provider = createProvider(fakeModel(server, format, { price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }), {
     retry: { baseDelayMs: 5 },
   });

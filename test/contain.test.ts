@@ -35,8 +35,7 @@ describe('without bwrap: the record of process groups', () => {
     const mark = `feiyu-orphan-${Math.random().toString(36).slice(2)}`;
     const bundle = await bundleForChildren(["export { recordGroupsIn } from './src/util/groups.ts';", "export { spawnInGroup } from './src/util/process.ts';"]);
     const script = `const m = await import(${JSON.stringify(bundle)}); m.recordGroupsIn(${JSON.stringify(state)});
-      const ctx = { root: '/', signal: new AbortController().signal, files: new Map(), shellCwd: '/', env: process.env };
-      m.spawnInGroup('exec -a ${mark} sleep 300', ctx, 2); setTimeout(() => console.log('ready'), 200); setInterval(() => {}, 1000);`;
+      m.spawnInGroup('exec -a ${mark} sleep 300', { cwd: '/', env: process.env }, 2); setTimeout(() => console.log('ready'), 200); setInterval(() => {}, 1000);`;
     const feiyu = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise((r) => feiyu.stdout.once('data', r));
     feiyu.kill('SIGKILL');

@@ -106,9 +106,8 @@ describe('images through read_file', () => {
 
   describe.each(['anthropic', 'openai'] as const)('over %s', (format) => {
     async function runAgent(vision: boolean) {
-      const ctx = await workspace({ 'shot.png': files['shot.png'] });
       const p = provider(vision, format);
-      ctx.provider = () => p;
+      const ctx = { ...(await workspace({ 'shot.png': files['shot.png'] })), provider: () => p };
       const agent = new Agent({ provider: p, tools: [readFile], system: 'test', ctx });
       const session = SessionWriter.create(join(ctx.root, '..', 'state'), ctx.root, 'fake');
       agent.on((e) => session.onEvent(e));

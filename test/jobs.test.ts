@@ -41,11 +41,11 @@ async function waitFor<T>(probe: () => T | Promise<T>, what: string): Promise<No
   throw new Error(`timed out waiting for ${what}`);
 }
 
-function managed(ctx: ToolContext): JobManager {
+/** `base` with background jobs of its own, stopped when the test ends. */
+function managed(base: ToolContext): ToolContext & { jobs: JobManager } {
   const jobs = new JobManager();
-  jobs.attach(ctx);
   onTestFinished(() => jobs.stopAll());
-  return jobs;
+  return { ...base, jobs };
 }
 
 const SERVER = `node -e '
@@ -56,8 +56,8 @@ server.listen(0, "127.0.0.1", () => console.log("listening " + server.address().
 
 describe('background jobs', () => {
   it('keeps a server running, shows only new output on each poll, and stops it', async () => {
-    const ctx = await workspace();
-    const jobs = managed(ctx);
+    const ctx = managed(await workspace());
+    const { jobs } = ctx;
     const tool = jobTool(jobs);
     const started = await bash.run({ command: SERVER, background: true }, ctx);
     expect(started.isError).toBe(false);
@@ -95,8 +95,8 @@ describe('background jobs', () => {
   });
 
   it('stop ends the whole process group, children included', async () => {
-    const ctx = await workspace();
-    const jobs = managed(ctx);
+    const ctx = managed(await workspace());
+    const { jobs } = ctx;
     const { id, pid } = jobs.start(`sh -c 'sleep 100 & sleep 100'`, ctx);
     const members = await waitFor(async () => {
       const m = await groupMembers(pid);
@@ -110,13 +110,12 @@ describe('background jobs', () => {
   });
 
   it('answers mistakes with errors the model can act on', async () => {
-    const ctx = await workspace();
-    const tool = jobTool(managed(ctx));
+    const ctx = managed(await workspace());
+    const tool = jobTool(ctx.jobs);
     expect(await tool.run({ action: 'list' }, ctx)).toEqual({ output: 'no background jobs' });
     expect(await tool.run({ action: 'output' }, ctx)).toEqual({ output: 'output needs the job id; list shows the jobs', isError: true });
     expect(await tool.run({ action: 'stop', id: 7 }, ctx)).toEqual({ output: 'no job 7; list shows the jobs', isError: true });
-    const broken = { ...(await workspace()), wrapCommand: () => ({ file: '/nonexistent/bwrap', args: [] }) };
-    managed(broken);
+    const broken = managed({ ...(await workspace()), wrapCommand: () => ({ file: '/nonexistent/bwrap', args: [] }) });
     expect(await bash.run({ command: 'sleep 1', background: true }, broken)).toEqual({
       output: 'Started job 1 in the background; use the job tool to read its output or stop it.\n(no new output)\n[job 1 could not start: spawn /nonexistent/bwrap ENOENT]',
       isError: true,
@@ -129,8 +128,7 @@ describe('background jobs', () => {
   });
 
   it('reports a job that fails at once as an error, with its output, colours removed', async () => {
-    const ctx = await workspace();
-    managed(ctx);
+    const ctx = managed(await workspace());
     const result = await bash.run({ command: `printf '\\033[31moops\\033[0m\\n'; exit 3`, background: true }, ctx);
     expect(result).toEqual({
       output: 'Started job 1 in the background; use the job tool to read its output or stop it.\noops\n[job 1 exited with code 3]',
@@ -139,8 +137,8 @@ describe('background jobs', () => {
   });
 
   it('keeps about 1 MB and says how many unread lines were dropped', async () => {
-    const ctx = await workspace();
-    const jobs = managed(ctx);
+    const ctx = managed(await workspace());
+    const { jobs } = ctx;
     // 10,000,000 bytes: 101,010 lines of 99 x's, then a last line of 10 with no newline.
     const { id } = jobs.start(`head -c 10000000 /dev/zero | tr '\\0' x | fold -w 99`, ctx);
     await waitFor(() => jobs.list()[0]!.state.kind === 'exited' && !jobs.list()[0]!.lingering, 'the flood to end');
@@ -158,8 +156,8 @@ describe('background jobs', () => {
   });
 
   it('counts as dropped only what the model had not read', async () => {
-    const ctx = await workspace();
-    const jobs = managed(ctx);
+    const ctx = managed(await workspace());
+    const { jobs } = ctx;
     const { id } = jobs.start('echo first; sleep 0.5; seq 1 300000', ctx);
     await waitFor(() => jobs.output(id)!.startsWith('first\n'), 'the first line');
     await waitFor(() => jobs.list()[0]!.state.kind === 'exited', 'seq to end');
@@ -186,7 +184,7 @@ describe('exit', () => {
 import { JobManager, installExitHandlers } from ${JSON.stringify(join(lib, 'jobs.js'))};
 const jobs = new JobManager();
 installExitHandlers(jobs);
-const ctx = { root: process.cwd(), shellCwd: process.cwd(), env: process.env, files: new Map(), signal: new AbortController().signal };
+const ctx = { root: process.cwd(), shell: { cwd: process.cwd() }, env: process.env, files: new Map(), signal: new AbortController().signal };
 const { pid } = jobs.start("sleep 100 & sleep 100", ctx);
 setTimeout(() => { console.log(pid); ${ending} }, 300);
 setInterval(() => {}, 1000);

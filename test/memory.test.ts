@@ -1,6 +1,6 @@
 // Long-term memory on real files: a note saved by the model in one session is in the next
 // session's system prompt (over real HTTP); the cap drops the oldest; /memory lists and deletes.
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -25,7 +25,7 @@ async function dirs() {
   return { state: join(base, 'state'), root };
 }
 
-const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env });
+const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env });
 
 function today(): string {
   const d = new Date();
@@ -54,6 +54,8 @@ describe('memory', () => {
     expect((await stat(projectFile)).mode & 0o777).toBe(0o600);
     expect((await stat(join(state, 'memory', 'user.md'))).mode & 0o777).toBe(0o600);
     expect((await stat(join(state, 'memory'))).mode & 0o777).toBe(0o700);
+    // Written whole through a renamed temporary file: nothing else is left in the folder.
+    expect((await readdir(join(state, 'memory'))).sort()).toEqual([`${projectId(root)}.md`, 'user.md'].sort());
 
     // A restart: nothing carried over but the files.
     const memory = loadMemory(state, root);

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
-import { exitPlanTool, PLAN_APPROVED, type PlanOptions, type PlanVerdict } from '../src/tools/plan.js';
+import { exitPlanTool, PLAN_APPROVED, type PlanOptions } from '../src/tools/plan.js';
 import { createProvider } from '../src/providers/stream.js';
-import type { AgentEvent, PermissionMode, ToolContext } from '../src/types.js';
+import type { AgentEvent, PermissionMode, PlanVerdict, ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 
 let server: FakeServer;
@@ -22,7 +22,7 @@ const PLAN = '## Plan\n\n1. Rename `foo` to `bar` in src/a.ts\n2. Run the tests'
 async function setup(answer?: PlanVerdict) {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-plan-')));
   onTestFinished(() => rm(root, { recursive: true, force: true }));
-  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env };
+  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env };
   const state = { mode: 'plan' as PermissionMode, before: 'auto' as PermissionMode, asked: [] as string[] };
   const opts: PlanOptions = {
     restoreMode: () => (state.mode = state.before),

@@ -78,7 +78,7 @@ describe('Renderer without a terminal', () => {
   const render = (events: AgentEvent[]) => {
     let out = '';
     const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0.5, costUnknown: false, requests: 1 };
-    const ui = new Renderer({ write: (s: string) => (out += s), isTTY: false }, { model: () => model, totals: () => totals, todo: () => '' }, {});
+    const ui = new Renderer({ write: (s: string) => (out += s), isTTY: false }, { model: () => model, totals: () => totals }, {});
     for (const e of events) ui.handle(e);
     return out;
   };
@@ -88,10 +88,10 @@ describe('Renderer without a terminal', () => {
     { type: 'thinking_delta', text: 'Let me   look\nat it.' },
     { type: 'text_delta', text: 'Hello ' },
     { type: 'text_delta', text: 'world' },
-    { type: 'tool_call', id: 'c1', name: 'bash', input: {}, mainArg: 'rm -rf build' },
+    { type: 'tool_call', id: 'c1', name: 'bash', input: {}, title: 'rm -rf build' },
     { type: 'permission', id: 'c1', name: 'bash', decision: 'deny', code: 'user_no', reason: 'The user declined this call.' },
     { type: 'tool_result', id: 'c1', name: 'bash', output: 'Permission denied: The user declined this call.', isError: true, durationMs: 12 },
-    { type: 'tool_call', id: 'c2', name: 'edit_file', input: {}, mainArg: 'a.txt' },
+    { type: 'tool_call', id: 'c2', name: 'edit_file', input: {}, title: 'a.txt' },
     { type: 'tool_result', id: 'c2', name: 'edit_file', output: 'Edited', summary: { key: 'edited', n: 1 }, isError: false, durationMs: 1500, change: { path: 'a.txt', before: 'one\ntwo\n', after: 'one\n2\n' } },
     { type: 'retry', attempt: 2, maxAttempts: 5, delayMs: 4000, error: { kind: 'rate_limit', status: 429, message: 'slow down' } },
     { type: 'compaction', before: 1000, after: 800, method: 'elide', elided: 3, removed: 0, error: 'aborted' },
@@ -123,8 +123,8 @@ describe('Renderer without a terminal', () => {
   it('names the tool on a result that does not follow its own call (reads run together)', () => {
     const out = render([
       { type: 'turn_start', text: 'look' },
-      { type: 'tool_call', id: 'r1', name: 'read_file', input: {}, mainArg: 'a.py' },
-      { type: 'tool_call', id: 'r2', name: 'search', input: {}, mainArg: 'def ' },
+      { type: 'tool_call', id: 'r1', name: 'read_file', input: {}, title: 'a.py' },
+      { type: 'tool_call', id: 'r2', name: 'search', input: {}, title: 'def ' },
       { type: 'tool_result', id: 'r2', name: 'search', output: '', summary: { key: 'matches', n: 3 }, isError: false, durationMs: 100 },
       { type: 'tool_result', id: 'r1', name: 'read_file', output: '', summary: { key: 'lines', n: 2 }, isError: false, durationMs: 100 },
     ]);
@@ -135,7 +135,7 @@ describe('Renderer without a terminal', () => {
     const out = render([
       { type: 'turn_start', text: 'go' },
       { type: 'text_delta', text: 'Done \x1b]0;PWNED\x07 \u202eevil\n' },
-      { type: 'tool_call', id: 'c1', name: 'bash', input: {}, mainArg: 'ls \x1b[41mRED\x1b[0m' },
+      { type: 'tool_call', id: 'c1', name: 'bash', input: {}, title: 'ls \x1b[41mRED\x1b[0m' },
       { type: 'tool_result', id: 'c1', name: 'bash', output: 'boom \x1b[2J', isError: true, durationMs: 1 },
     ]);
     expect(out).not.toMatch(/[\x1b\x07\u202e]/);

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { fileVersion } from '../src/util/paths.js';
 import { createProvider } from '../src/providers/stream.js';
-import { loadSession, SessionError, SessionWriter, sessionsDir } from '../src/session/store.js';
+import { findLastSession, findSession, listSessions } from '../src/session/listing.js';
+import { loadSession, restoreFiles, SessionError, SessionWriter, sessionsDir } from '../src/session/store.js';
 import { openTrace } from '../src/session/trace.js';
-import { findLastSession, findSession, listSessions, restoreFiles } from '../src/session/list.js';
 import type { Message, Tool, ToolContext } from '../src/types.js';
 import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
 
@@ -41,7 +41,7 @@ const echo: Tool = {
 };
 
 function makeAgent(maxRounds = 25) {
-  const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shellCwd: state, env: {} };
+  const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shell: { cwd: state }, env: {} };
   const provider = createProvider(fakeModel(server, 'anthropic'), { retry: { baseDelayMs: 1 } });
   return new Agent({ provider, tools: [echo], system: 'test', ctx, maxRounds });
 }

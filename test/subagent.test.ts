@@ -39,9 +39,9 @@ const byName = (...names: string[]) => coreTools().filter((t) => names.includes(
 const SECRET = 'NOTES-BODY-7731';
 
 async function setup(tools: () => Tool[], maxRounds?: number) {
-  const ctx: ToolContext = await workspace({ 'notes.txt': `${SECRET}\nalpha is configured here\n`, 'src/beta.ts': 'export const beta = 2;\n' });
   const provider = createProvider(fakeModel(server, 'anthropic', { price: { input: 3, output: 15 } }), { retry: { baseDelayMs: 5 } });
-  ctx.provider = () => provider;
+  const files = { 'notes.txt': `${SECRET}\nalpha is configured here\n`, 'src/beta.ts': 'export const beta = 2;\n' };
+  const ctx: ToolContext = { ...(await workspace(files)), provider: () => provider };
   const task = taskTool({ tools, maxRounds });
   const agent = new Agent({ provider, tools: [task, ...byName('read_file')], system: 'main system', ctx });
   const events: AgentEvent[] = [];
@@ -132,21 +132,19 @@ describe('the task sub-agent', () => {
   it('stops when the turn is cancelled, and reports a failed model request', async () => {
     const { task, ctx } = await setup(() => byName('read_file'));
     const controller = new AbortController();
-    ctx.signal = controller.signal;
     server.enqueue({ text: 'Thinking', hang: true });
-    const pending = task.run({ prompt: 'anything' }, ctx);
+    const pending = task.run({ prompt: 'anything' }, { ...ctx, signal: controller.signal });
     while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
     controller.abort();
     expect(await pending).toMatchObject({ output: 'interrupted', isError: true });
 
-    ctx.signal = new AbortController().signal;
     server.enqueue({ status: 400 });
     expect(await task.run({ prompt: 'anything' }, ctx)).toMatchObject({ output: expect.stringMatching(/^the sub-agent's model request failed: /), isError: true });
   });
 
   it('needs a model', async () => {
     const { task, ctx } = await setup(() => []);
-    delete ctx.provider;
-    expect(await task.run({ prompt: 'x' }, ctx)).toEqual({ output: 'task needs a model, and none is available to this tool', isError: true });
+    const { provider: _, ...none } = ctx;
+    expect(await task.run({ prompt: 'x' }, none)).toEqual({ output: 'task needs a model, and none is available to this tool', isError: true });
   });
 });

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env });
+const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env });
 
 describe('todo tool', () => {
   it('replaces the whole list and renders it compactly', async () => {
@@ -31,7 +31,7 @@ describe('todo tool', () => {
     ];
     expect(await tool.run({ items }, ctx('/w'))).toEqual({ output: '[x] read the parser\n[>] fix the bug\n[ ] add a test' });
     expect(changes).toEqual([items]);
-    expect(tool.mainArg?.({ items })).toBe('1/3');
+    expect(tool.describe?.({ items })).toEqual({ title: '1/3', preview: { kind: 'lines', lines: ['[x] read the parser', '[>] fix the bug', '[ ] add a test'] } });
     expect(await tool.run({ items: [] }, ctx('/w'))).toEqual({ output: '(the list is empty)' });
   });
 

@@ -74,18 +74,18 @@ describe('bash', () => {
     await run(ctx, 'cd sub');
     expect((await run(ctx, 'pwd')).output).toBe(`${join(ctx.root, 'sub')}\nexit code 0`);
     expect((await run(ctx, 'cd deeper && exit 3')).output).toBe('(no output)\nexit code 3');
-    expect(ctx.shellCwd).toBe(join(ctx.root, 'sub/deeper'));
+    expect(ctx.shell.cwd).toBe(join(ctx.root, 'sub/deeper'));
     // A syntax error stops the command where it is, the cwd is still learned, and the error shows
     // the command, not the wrapper.
     const bad = await run(ctx, 'cd ..\nif then');
     expect(bad.output).toMatch(/^bash: eval: line \d: syntax error near unexpected token `then'\nbash: eval: line \d: `if then'\nexit code 2$/);
-    expect(ctx.shellCwd).toBe(join(ctx.root, 'sub'));
+    expect(ctx.shell.cwd).toBe(join(ctx.root, 'sub'));
   });
 
   it('starts over at the root when the command ends outside it or its folder is gone', async () => {
     const ctx = await workspace();
     expect((await run(ctx, 'cd /')).output).toBe(`(no output)\n[the command ended in /, outside the workspace; the next command starts in ${ctx.root}]\nexit code 0`);
-    expect(ctx.shellCwd).toBe(ctx.root);
+    expect(ctx.shell.cwd).toBe(ctx.root);
     await mkdir(join(ctx.root, 'tmp'));
     await run(ctx, 'cd tmp');
     await rm(join(ctx.root, 'tmp'), { recursive: true });

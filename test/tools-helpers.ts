@@ -7,7 +7,7 @@ import { onTestFinished } from 'vitest';
 import type { ToolContext } from '../src/types.js';
 
 /** A fresh workspace holding `files` (path → content), removed when the test ends. */
-export async function workspace(files: Record<string, string | Buffer> = {}): Promise<ToolContext & { shellCwd: string }> {
+export async function workspace(files: Record<string, string | Buffer> = {}): Promise<ToolContext> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-tools-')));
   onTestFinished(() => rm(base, { recursive: true, force: true }));
   const root = join(base, 'ws');
@@ -16,5 +16,5 @@ export async function workspace(files: Record<string, string | Buffer> = {}): Pr
     await mkdir(dirname(join(root, path)), { recursive: true });
     await writeFile(join(root, path), content);
   }
-  return { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env };
+  return { root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env };
 }

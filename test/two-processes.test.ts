@@ -12,7 +12,7 @@ let bundle: string;
 let dir: string;
 
 beforeAll(async () => {
-  bundle = await bundleForChildren(["export { saveApprovals, loadApprovals } from './src/safety/policy.ts';", "export { History } from './src/ui/history.ts';"]);
+  bundle = await bundleForChildren(["export { saveApprovals, loadApprovals } from './src/safety/approvals.ts';", "export { History } from './src/ui/history.ts';"]);
 });
 
 /** Runs `code` in two node processes at once (`m` is the bundle, `who` is 'A' or 'B'), both starting at the same moment. */

@@ -87,7 +87,7 @@ beforeEach(() => {
   site.hits.length = 0;
   forbidden.hits.length = 0;
   model.reset();
-  ctx = { root: '/nonexistent', signal: new AbortController().signal, files: new Map(), shellCwd: '/', env: {} };
+  ctx = { root: '/nonexistent', signal: new AbortController().signal, files: new Map(), shell: { cwd: '/' }, env: {} };
 });
 
 const tool = () => webFetchTool({ allowPrivate: [new URL(site.base).host] });
@@ -214,7 +214,7 @@ describe('web_fetch', () => {
 
   it('stops when the turn is cancelled', async () => {
     const controller = new AbortController();
-    ctx.signal = controller.signal;
+    ctx = { ...ctx, signal: controller.signal };
     const pending = fetchPage(`${site.base}/hang`);
     while (!site.hits.includes('/hang')) await new Promise((r) => setTimeout(r, 5));
     controller.abort();
@@ -224,7 +224,7 @@ describe('web_fetch', () => {
   describe.each(['anthropic', 'openai'] as const)('question mode over %s', (format) => {
     it('answers from the page in a separate request; the main conversation sees only the answer', async () => {
       const provider = createProvider(fakeModel(model, format, { price: { input: 3, output: 15 } }), { retry: { baseDelayMs: 5 } });
-      ctx.provider = () => provider;
+      ctx = { ...ctx, provider: () => provider };
       const agent = new Agent({ provider, tools: [tool()], system: 'main system', ctx });
       const events: AgentEvent[] = [];
       agent.on((e) => events.push(e));
@@ -264,7 +264,7 @@ describe('web_fetch', () => {
 
   it('question mode reuses the cached page and reports a failed side request as an error', async () => {
     const provider = createProvider(fakeModel(model, 'openai'), { retry: { maxAttempts: 1, baseDelayMs: 1 } });
-    ctx.provider = () => provider;
+    ctx = { ...ctx, provider: () => provider };
     await fetchPage(`${site.base}/guide`);
     model.enqueue({ status: 400 });
     const out = await fetchPage(`${site.base}/guide`, 'which flags?');

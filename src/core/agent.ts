@@ -6,7 +6,9 @@ import { compactHistory, estimateTokens, needsCompaction, type CompactionEvent }
 import { costOf } from '../providers/models.js';
 import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './runtool.js';
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
-import { zeroUsage } from '../types.js';
+import { Emitter } from '../util/emitter.js';
+import { describeCall } from '../util/calls.js';
+import { specOf, zeroUsage } from '../types.js';
 import type {
   AfterToolCall,
   AgentEvent,
@@ -18,7 +20,7 @@ import type {
   ProviderEvent,
   Tool,
   ToolCallBlock,
-  ToolContext,
+  ToolSession,
   TurnStopReason,
   Usage,
   UserBlock,
@@ -28,7 +30,8 @@ export type AgentConfig = {
   provider: Provider;
   tools: Tool[];
   system: string;
-  ctx: ToolContext;
+  /** What every tool call gets besides the turn's signal. */
+  ctx: ToolSession;
   maxRounds?: number;
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
@@ -67,7 +70,7 @@ export class Agent {
   system: string;
   readonly totals: Totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 };
   private readonly tools = new Map<string, Tool>();
-  private readonly listeners = new Set<(event: AgentEvent) => void>();
+  private readonly events = new Emitter<AgentEvent>();
   private estimateNoticed = false;
   /** The last request's reported input tokens and how many messages it carried: the base of the context estimate. */
   private lastInput = 0;
@@ -94,13 +97,11 @@ export class Agent {
 
   /** Subscribes to the event stream; returns the unsubscribe function. */
   on(listener: (event: AgentEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.on(listener);
   }
 
   /** Runs one user message to completion. Contract: never throws for provider or tool failures. */
   async send(text: string, signal: AbortSignal = new AbortController().signal): Promise<TurnResult> {
-    this.config.ctx.signal = signal;
     this.emit({ type: 'turn_start', text });
     this.appendUser([{ type: 'text', text }]);
     let rounds = 0;
@@ -149,7 +150,7 @@ export class Agent {
   }
 
   private emit(event: AgentEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.events.emit(event);
   }
 
   private append(message: Message): void {
@@ -198,6 +199,7 @@ export class Agent {
       signal: own.signal,
       force: opts.force,
       emit: (e) => this.emit(e),
+      titleOf: (call) => describeCall(this.tools.get(call.name), call.input)?.title,
     }).finally(own.dispose);
     if (!result) return null;
     if (result.usage) this.countUsage(result.usage, result.usageEstimated === true, false);
@@ -225,7 +227,7 @@ export class Agent {
   }
 
   private toolSpecs() {
-    return [...this.tools.values()].map(({ name, description, parameters }) => ({ name, description, parameters }));
+    return [...this.tools.values()].map(specOf);
   }
 
   /**
@@ -314,7 +316,7 @@ export class Agent {
       let end = i + 1;
       if (this.isRead(calls[i]!)) while (end < calls.length && this.isRead(calls[end]!)) end++;
       const batch = calls.slice(i, end);
-      runs.push(...(await mapLimit(batch, READ_CONCURRENCY, (call) => runTool(call, runner, cutOff))));
+      runs.push(...(await mapLimit(batch, READ_CONCURRENCY, (call) => runTool(call, runner, signal, cutOff))));
       i = end;
     }
     return runs;

@@ -5,12 +5,12 @@
 // the interface or the disk.
 
 import { estimateTokens as estimateText } from '../util/tokens.js';
-import { estimateTokens, findCall, mainArgOf } from './history.js';
+import { callName, estimateTokens, findCall, type TitleOf } from './history.js';
 import { carriedText, dropHead, fitBlocks, fitPinned, readPinned, summaryHead, type HeadParts } from './pinned.js';
 import { summarize, summaryMaxTokens } from './summary.js';
 import type { AgentEvent, FileVersion, Message, Provider, ToolCallBlock, ToolResultBlock, Usage, UserBlock } from '../types.js';
 
-export { estimateTokens, imagePlaceholder } from './history.js';
+export { estimateTokens, imagePlaceholder, type TitleOf } from './history.js';
 
 /** Compact before a request would pass this share of the context window… */
 const COMPACT_AT = 0.75;
@@ -46,6 +46,8 @@ export type CompactOptions = {
   force?: boolean;
   /** Receives the summary request's retry events, so the interface can show the wait. */
   emit?: (event: AgentEvent) => void;
+  /** What a call was about (its tool's describe() title), for stubs and the summary's transcript. */
+  titleOf?: TitleOf;
 };
 
 export type CompactResult = {
@@ -72,7 +74,7 @@ export function needsCompaction(contextTokens: number, contextWindow: number): b
  * `[read_file src/a.ts: 240 lines, elided]`. Short error results stay whole. Returns new message
  * objects where something changed; the input is not modified.
  */
-export function elideOldToolResults(messages: Message[], keepRounds = KEEP_ROUNDS): { messages: Message[]; elided: number } {
+export function elideOldToolResults(messages: Message[], keepRounds = KEEP_ROUNDS, titleOf?: TitleOf): { messages: Message[]; elided: number } {
   let rounds = 0;
   let keepFrom = messages.length;
   for (let i = messages.length - 1; i >= 0 && rounds < keepRounds; i--) {
@@ -88,7 +90,7 @@ export function elideOldToolResults(messages: Message[], keepRounds = KEEP_ROUND
       if (b.type !== 'tool_result' || !worthEliding(b)) return b;
       changed = true;
       elided++;
-      return { type: 'tool_result', callId: b.callId, content: stubFor(b, findCall(prev, b.callId)), ...(b.isError ? { isError: true } : {}) };
+      return { type: 'tool_result', callId: b.callId, content: stubFor(b, findCall(prev, b.callId), titleOf), ...(b.isError ? { isError: true } : {}) };
     });
     return changed ? { role: 'user', content } : m;
   });
@@ -101,8 +103,8 @@ function worthEliding(b: ToolResultBlock): boolean {
   return estimateText(b.content) > ELIDE_MIN_TOKENS;
 }
 
-function stubFor(b: ToolResultBlock, call: ToolCallBlock | undefined): string {
-  const what = call ? [call.name, mainArgOf(call)].filter(Boolean).join(' ') : 'tool result';
+function stubFor(b: ToolResultBlock, call: ToolCallBlock | undefined, titleOf: TitleOf | undefined): string {
+  const what = call ? callName(call, titleOf) : 'tool result';
   const lines = b.content.split('\n').length;
   const notes = [`${lines} lines`, ...(b.images?.length ? [`${b.images.length} images`] : []), ...(b.isError ? ['failed'] : [])];
   return `[${what}: ${notes.join(', ')}, elided]`;
@@ -131,7 +133,7 @@ export async function compactHistory(o: CompactOptions): Promise<CompactResult |
   const overhead = Math.max(0, o.contextTokens - estimateTokens(messages));
   const size = (ms: Message[]) => overhead + estimateTokens(ms);
   const before = size(messages);
-  const cheap = elideOldToolResults(messages);
+  const cheap = elideOldToolResults(messages, KEEP_ROUNDS, o.titleOf);
   const event = (method: CompactionEvent['method'], result: Message[], extra: Partial<CompactionEvent> = {}): CompactionEvent => ({
     type: 'compaction',
     before,
@@ -168,7 +170,7 @@ export async function compactHistory(o: CompactOptions): Promise<CompactResult |
     const dropped = dropOldest(cheap.messages, { ...parts, summary: pinned.summary }, budget);
     let result = dropped?.messages ?? cheap.messages;
     // Cut further rather than send a request the window cannot hold: every tool result to a stub.
-    if (estimateTokens(result) > budget) result = elideOldToolResults(result, 0).messages;
+    if (estimateTokens(result) > budget) result = elideOldToolResults(result, 0, o.titleOf).messages;
     return { messages: result, event: event('drop', result, { removed: dropped?.removed ?? 0, error: failure }), ...billed };
   }
   // A server that ignores the output limit must not make the summary crowd out the work.

@@ -1,5 +1,5 @@
 // Measures and names the pieces of a history: token estimates, image placeholders, the call a
-// tool result answers and what that call was about. Pure functions shared by compaction and the
+// tool result answers and what that call was about (its tool's title for it). Pure functions shared by compaction and the
 // summary; nothing here changes a history.
 
 import { estimateTokens as estimateText } from '../util/tokens.js';
@@ -9,7 +9,7 @@ import type { ImageBlock, Message, ToolCallBlock } from '../types.js';
 export const IMAGE_TOKENS = 1600;
 
 /** Tokens of a text or a history: about 4 ASCII characters a token, images at a flat rate. */
-export function estimateTokens(input: Message[] | string): number {
+export function estimateTokens(input: readonly Message[] | string): number {
   if (typeof input === 'string') return estimateText(input);
   let tokens = 0;
   for (const message of input) {
@@ -49,12 +49,11 @@ export function findCall(m: Message | undefined, id: string): ToolCallBlock | un
   return m?.role === 'assistant' ? m.content.find((b): b is ToolCallBlock => b.type === 'tool_call' && b.id === id) : undefined;
 }
 
-/** The argument that says what a call was about: a path, a command, a pattern… (first string otherwise). */
-export function mainArgOf(call: ToolCallBlock): string {
-  const input = call.input;
-  const keys = ['path', 'file_path', 'command', 'pattern', 'url', 'query'];
-  const value = keys.map((k) => input[k]).find((v) => typeof v === 'string') ?? Object.values(input).find((v) => typeof v === 'string');
-  if (typeof value !== 'string') return '';
-  const line = value.replace(/\s+/g, ' ').trim();
-  return line.length > 80 ? line.slice(0, 79) + '…' : line;
+/** A call's title as its tool describes it, or undefined. */
+export type TitleOf = (call: ToolCallBlock) => string | undefined;
+
+/** The tool's name and what the call was about, on one line. */
+export function callName(call: ToolCallBlock, titleOf: TitleOf | undefined): string {
+  const line = (titleOf?.(call) ?? '').replace(/\s+/g, ' ').trim();
+  return [call.name, line.length > 80 ? line.slice(0, 79) + '…' : line].filter(Boolean).join(' ');
 }

@@ -2,7 +2,7 @@
 // (--output-schema, offered to the model as the submit_result tool).
 // Ajv is loaded on first use; compiled validators are cached per schema object.
 
-import type { JsonSchema, Tool } from '../types.js';
+import { toolError, type JsonSchema, type Tool } from '../types.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 type AjvError = { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string };
@@ -21,7 +21,7 @@ async function ajv() {
   return instances;
 }
 
-function describe(e: AjvError): string {
+function ajvProblem(e: AjvError): string {
   const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
   switch (e.keyword) {
     case 'required':
@@ -51,7 +51,7 @@ export async function validate(schema: JsonSchema, data: unknown, lenient: boole
     compiled[which].set(schema, check);
   }
   if (check(data)) return null;
-  return [...new Set((check.errors ?? []).map(describe))].join('; ');
+  return [...new Set((check.errors ?? []).map(ajvProblem))].join('; ');
 }
 
 /** Tool arguments: an error message for the model, or null. Coerces scalars in place. */
@@ -79,7 +79,7 @@ export function submitResultTool(schema: JsonSchema): Tool<Record<string, unknow
     async run(args) {
       const value = wrapped ? args.result : args;
       const problem = await validate(schema, value, false);
-      if (problem) return { output: `The result does not match the schema: ${problem}. Call submit_result again with a corrected value.`, isError: true };
+      if (problem) return toolError(`The result does not match the schema: ${problem}. Call submit_result again with a corrected value.`);
       return { output: 'Result accepted.', summary: { key: 'ok' }, endTurn: { structured: value, text: JSON.stringify(value) } };
     },
   };

@@ -4,9 +4,10 @@
 // Never throws (the provider does not); knows nothing of the agent's state.
 
 import { estimateTokens as estimateText } from '../util/tokens.js';
-import { findCall, imagePlaceholder, mainArgOf } from './history.js';
+import { callName, findCall, imagePlaceholder, type TitleOf } from './history.js';
 import { headLength, readPinned } from './pinned.js';
-import { zeroUsage, type AgentEvent, type Message, type Provider, type ProviderError, type Usage, type UserBlock } from '../types.js';
+import { oneShot, type OneShotResult } from '../util/oneshot.js';
+import type { AgentEvent, Message, Provider, UserBlock } from '../types.js';
 
 /** The summary's output limit; its request is budgeted so that input plus this fits the window. */
 const SUMMARY_MAX_TOKENS = 8192;
@@ -27,14 +28,6 @@ Open items: what is not done yet; questions still open.
 Next step: the exact next action.
 Keep names, paths, commands, numbers and error messages exact. Be concise.`;
 
-export type SummaryResult = {
-  text: string;
-  stopReason: 'end' | 'tool_use' | 'max_tokens' | 'error' | 'aborted';
-  usage: Usage;
-  usageEstimated: boolean;
-  error?: ProviderError;
-};
-
 /** The output limit of a summary request for this window: the summary's size in the next history. */
 export const summaryMaxTokens = (provider: Provider, contextWindow: number): number =>
   Math.min(provider.config.maxOutputTokens, SUMMARY_MAX_TOKENS, Math.floor(contextWindow / 8));
@@ -46,31 +39,21 @@ export const summaryMaxTokens = (provider: Provider, contextWindow: number): num
 export async function summarize(
   provider: Provider,
   messages: Message[],
-  opts: { contextWindow: number; focus?: string; signal?: AbortSignal; emit?: (event: AgentEvent) => void },
-): Promise<SummaryResult> {
+  opts: { contextWindow: number; focus?: string; signal?: AbortSignal; emit?: (event: AgentEvent) => void; titleOf?: TitleOf },
+): Promise<OneShotResult> {
   const maxTokens = summaryMaxTokens(provider, opts.contextWindow);
   const focus = opts.focus?.trim() ? `\nPay particular attention to: ${opts.focus.trim()}` : '';
   const instructions = SUMMARY_INSTRUCTIONS + focus;
   const budget = Math.floor(opts.contextWindow * REQUEST_SHARE) - maxTokens - estimateText(SUMMARY_SYSTEM + instructions);
-  const text = `<conversation>\n${renderHistory(messages, budget)}\n</conversation>\n\n${instructions}`;
-  const request = { system: SUMMARY_SYSTEM, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text }] }], tools: [], maxTokens };
-  for await (const event of provider.stream(request, opts.signal)) {
-    if (event.type === 'retry') opts.emit?.(event);
-    if (event.type !== 'done') continue;
-    const summary = event.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('').trim();
-    const result: SummaryResult = { text: summary, stopReason: event.stopReason, usage: event.usage, usageEstimated: event.usageEstimated === true };
-    if (event.error) result.error = event.error;
-    return result;
-  }
-  // Unreachable by the Provider contract.
-  return { text: '', stopReason: 'error', usage: zeroUsage(), usageEstimated: false };
+  const text = `<conversation>\n${renderHistory(messages, budget, opts.titleOf)}\n</conversation>\n\n${instructions}`;
+  return oneShot(provider, { system: SUMMARY_SYSTEM, text, maxTokens, signal: opts.signal, onRetry: opts.emit });
 }
 
 /**
  * The history as text: the earlier summary and the requests first (within half the budget), then
  * the other messages newest first into what is left; what does not fit is cut from the oldest end.
  */
-function renderHistory(messages: Message[], budget: number): string {
+function renderHistory(messages: Message[], budget: number, titleOf: TitleOf | undefined): string {
   const pinned = readPinned(messages);
   let head = headLength(messages);
   if (head === 0 && pinned.taskIndex === 0) head = 1;
@@ -84,7 +67,7 @@ function renderHistory(messages: Message[], budget: number): string {
   const parts: string[] = [];
   let left = budget - estimateText(pinnedText) - 2;
   for (let i = messages.length - 1; i >= head; i--) {
-    const part = renderMessage(messages[i]!, messages[i - 1]);
+    const part = renderMessage(messages[i]!, messages[i - 1], titleOf);
     const cost = estimateText(part) + 2;
     if (cost <= left) {
       parts.unshift(part);
@@ -107,7 +90,7 @@ function blocksText(blocks: UserBlock[]): string {
   return blocks.map((b) => (b.type === 'text' ? b.text : b.type === 'image' ? imagePlaceholder(b) : b.content)).join('\n');
 }
 
-function renderMessage(m: Message, prev: Message | undefined): string {
+function renderMessage(m: Message, prev: Message | undefined, titleOf: TitleOf | undefined): string {
   const lines = m.content.map((b) => {
     switch (b.type) {
       case 'text':
@@ -118,7 +101,7 @@ function renderMessage(m: Message, prev: Message | undefined): string {
         return `CALL ${b.name} ${clip(b.invalidJson ?? JSON.stringify(b.input), CALL_CHARS)}`;
       case 'tool_result': {
         const call = findCall(prev, b.callId);
-        const what = call ? [call.name, mainArgOf(call)].filter(Boolean).join(' ') : 'a tool';
+        const what = call ? callName(call, titleOf) : 'a tool';
         const images = (b.images ?? []).map((img) => '\n' + imagePlaceholder(img)).join('');
         return `RESULT of ${what}${b.isError ? ' (error)' : ''}:\n${clip(b.content, RESULT_CHARS)}${images}`;
       }

@@ -1,7 +1,8 @@
-// Provider failures in plain words: which model, which key, what to do next. Shared by the REPL
-// and headless mode; words come from the catalogue.
+// Events in plain words, in the interface language: provider failures (which model, which key,
+// what to do next), notices, hook failures and verify results. Shared by the REPL and headless
+// mode; words come from the catalogue.
 
-import type { ModelConfig, ProviderError } from '../types.js';
+import type { AgentEvent, CommandFailure, ModelConfig, NoticeCode, NoticeEvent, ProviderError } from '../types.js';
 import { t, type MessageKey } from './index.js';
 
 /** A provider failure in plain words: which model, which key, what to do next. */
@@ -19,4 +20,70 @@ export function explainError(error: ProviderError, model: ModelConfig): string {
     url: model.baseURL ?? (model.provider === 'anthropic' ? 'https://api.anthropic.com' : 'https://api.openai.com/v1'),
     keySource,
   });
+}
+
+const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
+  max_rounds: 'notice.max_rounds',
+  max_tokens: 'notice.max_tokens',
+  usage_estimated: 'notice.usage_estimated',
+  schema_retry: 'notice.schema_retry',
+  schema_failed: 'notice.schema_failed',
+  no_model: 'cli.no_model_repl',
+  trust_ignored: 'trust.ignored',
+  memory_dropped: 'memory.dropped',
+  auto_unsandboxed: 'sandbox.auto_unsandboxed',
+  todo_reminded: 'todo.reminded',
+  stop_hook_sent_back: 'hook.sent_back',
+  prompt_blocked: 'hook.prompt_blocked',
+  context_full: 'notice.context_full',
+  session_write_failed: 'session.write_failed',
+  session_write_recovered: 'session.write_recovered',
+  trace_write_failed: 'trace.write_failed',
+  trace_write_recovered: 'trace.write_recovered',
+  resume_model: 'resume.model',
+  resume_forked: 'resume.forked',
+  session_skipped: 'session.skipped',
+  files_changed: 'session.files_changed',
+  file_not_regular: 'file.not_regular',
+  file_too_big: 'file.too_big',
+  keys_made_private: 'keys.mode_fixed',
+  keys_exposed: 'keys.mode_open',
+  groups_reaped: 'jobs.reaped',
+};
+
+/** Why commands run without a sandbox: a failed probe's reason code, or 'flag' (--sandbox off). */
+export function unsandboxedWhy(reason: string | number | undefined, detail: string | number = ''): string {
+  if (reason === 'bwrap_missing' || reason === 'userns_disabled' || reason === 'bwrap_failed') return t(`sandbox.${reason}`, { detail });
+  return reason === 'turned_off' ? t('sandbox.turned_off') : '--sandbox off';
+}
+
+/** A notice in words; `headless` picks the wording that fits a -p run where one differs. */
+export function noticeText(n: NoticeEvent, headless = false): string {
+  const params = n.params ?? {};
+  if (n.code === 'auto_unsandboxed') return t('sandbox.auto_unsandboxed', { why: unsandboxedWhy(params.why, params.detail) });
+  if (n.code === 'max_rounds' && headless) return t('notice.max_rounds_headless', params);
+  // A file's kind (FIFO, device…) is a word of the interface language too.
+  if (n.code === 'file_not_regular') return t('file.not_regular', { ...params, kind: t(`file.kind_${String(params.kind).replace(' ', '_')}` as MessageKey) });
+  return t(NOTICE_KEYS[n.code], params);
+}
+
+/** How a hook or verify command failed: fail.exit {code}, fail.signal {signal}, fail.timeout {secs}, fail.spawn {message}. */
+const failureText = (f: CommandFailure): string => t(`fail.${f.kind}`, f);
+
+/** What the interface says about a notice, a failed hook or a verify run; undefined for other events. */
+export function explainEvent(event: AgentEvent, headless = false): string | undefined {
+  switch (event.type) {
+    case 'notice':
+      return noticeText(event, headless);
+    case 'hook_failed': {
+      const why = failureText(event.failure) + (event.stderr ? ` (${event.stderr})` : '');
+      return t(event.blocked ? 'hook.failed_blocked' : 'hook.failed', { event: event.event, command: event.command, why });
+    }
+    case 'verify':
+      return event.failure
+        ? t('verify.failed', { command: event.command, why: failureText(event.failure), secs: event.secs })
+        : t('verify.passed', { command: event.command, secs: event.secs });
+    default:
+      return undefined;
+  }
 }

@@ -2,6 +2,7 @@
 // (anthropic.ts, openai.ts): content blocks, tool calls whose JSON is still arriving, usage.
 
 import type { AssistantBlock, ProviderEvent, ProviderRequest, ToolCallBlock, Usage } from '../types.js';
+import { isObject } from '../util/jsonfile.js';
 
 /**
  * What one attempt has received so far. Wire modules push blocks into `content` as they stream;
@@ -34,7 +35,7 @@ export class Draft {
     if (raw.trim() === '') return; // a call without arguments
     try {
       const input = JSON.parse(raw);
-      if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
+      if (isObject(input)) {
         block.input = input;
         return;
       }

@@ -8,7 +8,7 @@ export type RetryPolicy = { maxAttempts: number; maxTotalMs: number; baseDelayMs
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, maxTotalMs: 60_000, baseDelayMs: 1000 };
 
 /** A failure, plus the wait the server asked for (retry-after), if any. */
-export type Failure = { error: ProviderError; retryAfterMs?: number };
+export type ProviderFailure = { error: ProviderError; retryAfterMs?: number };
 
 const RETRYABLE: ReadonlySet<ProviderError['kind']> = new Set(['rate_limit', 'overloaded', 'server', 'connection']);
 
@@ -36,11 +36,11 @@ const KIND_BY_TYPE: Record<string, ProviderError['kind']> = {
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
- * Turns anything the SDKs or the network throw into a Failure. Both SDKs (Stainless) throw
+ * Turns anything the SDKs or the network throw into a ProviderFailure. Both SDKs (Stainless) throw
  * APIError with `status`, `headers` and the parsed body in `error`; a connection failure is an
  * APIError with neither status nor body; an `error` event inside a stream has a body but no status.
  */
-export function describeFailure(e: unknown): Failure {
+export function describeFailure(e: unknown): ProviderFailure {
   const err = (typeof e === 'object' && e !== null ? e : {}) as { status?: unknown; headers?: unknown; error?: unknown; message?: unknown };
   const text = typeof err.message === 'string' ? err.message : String(e);
   if (typeof err.status === 'number') {
@@ -100,7 +100,7 @@ function retryAfter(headers: unknown): number | undefined {
  * How long to wait before attempt `attempt + 1`, or undefined to give up: the error is not
  * retryable, attempts are used up, or the wait would pass the total time budget.
  */
-export function retryDelay(failure: Failure, attempt: number, elapsedMs: number, policy: RetryPolicy): number | undefined {
+export function retryDelay(failure: ProviderFailure, attempt: number, elapsedMs: number, policy: RetryPolicy): number | undefined {
   if (!RETRYABLE.has(failure.error.kind) || attempt >= policy.maxAttempts) return undefined;
   // Exponential backoff with ±25% jitter, so many clients hit by one outage do not retry in step.
   const backoff = policy.baseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);

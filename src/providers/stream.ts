@@ -5,7 +5,7 @@
 
 import { Draft, type Attempt } from './draft.js';
 import { estimateTokens } from '../util/tokens.js';
-import { DEFAULT_RETRY, describeFailure, retryDelay, sleep, type Failure, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, describeFailure, retryDelay, sleep, type ProviderFailure, type RetryPolicy } from './retry.js';
 import {
   zeroUsage,
   type AssistantBlock,
@@ -63,7 +63,7 @@ async function* withRetries(
   for (let attempt = 1; ; attempt++) {
     const draft = new Draft();
     let yielded = false;
-    let failure: Failure;
+    let failure: ProviderFailure;
     try {
       const send = await open();
       for await (const event of send(request, draft, signal)) {

@@ -5,7 +5,7 @@
 
 import { spawn } from 'node:child_process';
 import { BWRAP } from './sandbox.js';
-import type { WrapCommand } from './sandbox.js';
+import type { WrapCommand } from '../types.js';
 
 const CONTAIN = ['--bind', '/', '/', '--proc', '/proc', '--unshare-pid', '--die-with-parent'];
 

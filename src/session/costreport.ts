@@ -4,9 +4,10 @@
 // the lines it counts: time is linear in the logs' size and memory does not grow with it.
 
 import { join } from 'node:path';
-import { dayOf, logsDir } from './trace.js';
+import { logsDir } from './trace.js';
 import { forEachLine } from '../util/lines.js';
-import { formatCost } from '../util/text.js';
+import { isObject } from '../util/jsonfile.js';
+import { formatCost, localDate, localDateTime } from '../util/text.js';
 
 export type TaskCost = {
   /** ISO time the request was sent. */
@@ -55,7 +56,7 @@ export function costReport(stateDir: string, root: string, now = new Date(), day
   const total = emptySum();
   /** A task is added to the sums once it is over (its turn ended, the run went on to another, or the logs end). */
   const finish = (task: TaskCost) => {
-    const day = dayOf(new Date(task.when));
+    const day = localDate(new Date(task.when));
     if (!byDay.has(day)) byDay.set(day, { day, ...emptySum() });
     addTo(byDay.get(day)!, task);
     addTo(total, task);
@@ -116,7 +117,7 @@ function eachRecord(stateDir: string, root: string, now: Date, days: number, fn:
   const prefixes = COUNTED.map((type) => `{"type":"${type}"`);
   const skip = (text: string, at: number) => text.startsWith('{"type":"', at) && !prefixes.some((p) => text.startsWith(p, at));
   for (let d = days - 1; d >= 0; d--) {
-    const day = dayOf(new Date(now.getFullYear(), now.getMonth(), now.getDate() - d));
+    const day = localDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() - d));
     try {
       forEachLine(join(logsDir(stateDir), `${day}.jsonl`), (line) => {
         if (!line.includes(rootField)) return;
@@ -126,7 +127,7 @@ function eachRecord(stateDir: string, root: string, now: Date, days: number, fn:
         } catch {
           return; // a torn line
         }
-        if (typeof value === 'object' && value !== null && !Array.isArray(value)) fn(value as LogLine);
+        if (isObject(value)) fn(value as LogLine);
       }, skip);
     } catch {
       // no log that day
@@ -186,11 +187,8 @@ function sumCost(sum: CostSum): string {
   return sum.unknown === sum.tasks ? formatCost(null) : `${formatCost(sum.cost)} + ?`;
 }
 
-function shortTime(iso: string): string {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${dayOf(d).slice(5)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
+/** "03-04 15:06" in local time. */
+const shortTime = (iso: string): string => localDateTime(new Date(iso)).slice(5);
 
 function shorten(text: string): string {
   return text.length > REQUEST_CHARS ? text.slice(0, REQUEST_CHARS - 1) + '…' : text;

@@ -2,7 +2,7 @@
 // message completes by the one process that holds its lock, loaded back robustly (torn lines,
 // interrupted tool calls, other versions). Never writes image data; a failed write never throws
 // into the caller: it is reported once and retried with the next write, nothing missed.
-// Knows nothing of the interface: errors carry codes. Finding sessions is list.ts.
+// Knows nothing of the interface: errors carry codes. Finding sessions is listing.ts.
 
 import { randomBytes } from 'node:crypto';
 import { chmodSync, unlinkSync } from 'node:fs';
@@ -11,6 +11,8 @@ import type { Totals } from '../core/agent.js';
 import { imagePlaceholder } from '../core/compact.js';
 import { interruptedResult } from '../core/runtool.js';
 import { forEachLine } from '../util/lines.js';
+import { isObject } from '../util/jsonfile.js';
+import { fileVersion } from '../util/paths.js';
 import { LineFile } from '../util/linefile.js';
 import { acquireLock, type Held } from '../util/lock.js';
 import type { AgentEvent, FileVersion, Message, PermissionMode, ToolCallBlock, UserBlock } from '../types.js';
@@ -44,20 +46,6 @@ export type LoadedSession = {
   state: SessionState;
   /** Lines that could not be read (a torn last line, garbage). */
   skipped: number;
-};
-
-export type SessionInfo = {
-  id: string;
-  file: string;
-  created: string;
-  /** ISO time of the last write. */
-  updated: string;
-  /** The first line of the first user request. */
-  firstRequest: string;
-  /** Tool rounds: assistant replies that called tools. */
-  rounds: number;
-  /** null when a price was unknown or no totals were saved. */
-  cost: number | null;
 };
 
 export type SessionErrorCode = 'session_newer' | 'session_invalid' | 'session_unreadable';
@@ -310,7 +298,6 @@ export function parseRecord(line: string): Record<string, unknown> | undefined {
   }
 }
 
-export const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function isHeader(v: unknown): v is SessionHeader {
   return (
@@ -377,3 +364,21 @@ function pushMerged(out: Message[], m: Message): void {
 }
 
 export const callsOf = (m: Message): ToolCallBlock[] => (m.role === 'assistant' ? m.content.filter((b): b is ToolCallBlock => b.type === 'tool_call') : []);
+
+/**
+ * Puts the saved read-before-write records whose file is unchanged on disk into `files`; a file
+ * that changed or is gone is left out, so the model must read it again. Returns the dropped paths.
+ */
+export async function restoreFiles(saved: Record<string, FileVersion>, files: Map<string, FileVersion>): Promise<string[]> {
+  const entries = Object.entries(saved);
+  const current = await Promise.all(entries.map(([real]) => fileVersion(real).catch(() => undefined)));
+  const dropped: string[] = [];
+  // In the saved order: compaction lists the most recent records last.
+  entries.forEach(([real, version], i) => {
+    const now = current[i];
+    const same = now && now.hash === version.hash && now.size === version.size && now.mtimeMs === version.mtimeMs;
+    if (same) files.set(real, version);
+    else dropped.push(real);
+  });
+  return dropped;
+}

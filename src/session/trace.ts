@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { LineFile } from '../util/linefile.js';
+import { localDate } from '../util/text.js';
 import type { AgentEvent } from '../types.js';
 
 export type TraceOptions = {
@@ -43,12 +44,6 @@ const UNLOGGED: ReadonlySet<AgentEvent['type']> = new Set(['text_delta', 'thinki
 
 export const logsDir = (stateDir: string) => join(stateDir, 'logs');
 
-/** The local calendar date, YYYY-MM-DD: the daily file's name. */
-export function dayOf(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
 /** Opens the run's trace and writes its run_start line; null when FEIYU_NO_LOG is set. */
 export function openTrace(opts: TraceOptions): Trace | null {
   const env = opts.env ?? process.env;
@@ -60,7 +55,7 @@ export function openTrace(opts: TraceOptions): Trace | null {
   let file: LineFile | undefined;
   const append = (record: Record<string, unknown>, at: Date) => {
     if (closed) return;
-    const path = join(dir, `${dayOf(at)}.jsonl`);
+    const path = join(dir, `${localDate(at)}.jsonl`);
     // Other processes write the same daily file: a torn tail is ended, never cut back.
     if (file?.file !== path) file = new LineFile(path, { maxPending: MAX_PENDING, onError: opts.onError, onRecovered: opts.onRecovered });
     file.append([JSON.stringify(record)]);
@@ -86,6 +81,15 @@ function forLog(event: AgentEvent): Record<string, unknown> | null {
   if (UNLOGGED.has(event.type)) return null;
   // User pieces repeat turn_start and tool_result (and may hold images); assistant messages carry the text.
   if (event.type === 'message') return event.message.role === 'assistant' ? event : null;
+  // A preview repeats the call's arguments (a whole file for write_file): the input is logged once.
+  if (event.type === 'tool_call' && event.preview) {
+    const { preview: _, ...call } = event;
+    return call;
+  }
+  if (event.type === 'approval' && event.approval.kind === 'call' && event.approval.request.preview) {
+    const { preview: _, ...request } = event.approval.request;
+    return { ...event, approval: { ...event.approval, request } };
+  }
   if (event.type === 'tool_result' && event.change) {
     // Whole files before and after each edit would make the log grow by their size: sizes say enough.
     const { path, before, after } = event.change;
@@ -97,7 +101,7 @@ function forLog(event: AgentEvent): Record<string, unknown> | null {
 /** Deletes daily files older than `days` days. Never throws; returns how many were deleted. */
 export function pruneLogs(stateDir: string, days = 30, now = new Date()): number {
   const oldest = new Date(now.getFullYear(), now.getMonth(), now.getDate() - days);
-  const cutoff = dayOf(oldest);
+  const cutoff = localDate(oldest);
   let names: string[];
   try {
     names = readdirSync(logsDir(stateDir));

@@ -8,17 +8,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { relPath, resolveInWorkspace } from '../util/paths.js';
 import { SECRET_SEARCH_EXCLUDES } from '../safety/secrets.js';
-import type { Tool, ToolContext, ToolOutput } from '../types.js';
+import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types.js';
 import { SKIPPED, TIME_LIMIT_MS, walkFiles, type Walk } from './walk.js';
 
 const MAX_FILES = 500;
 const MAX_MATCHES = 200;
 const MAX_COLUMNS = 300;
 const SECRET_GLOBS = SECRET_SEARCH_EXCLUDES.flatMap((g) => [`**/${g}`, `**/${g}/**`]);
-
-function fail(output: string): ToolOutput {
-  return { output, isError: true };
-}
 
 /** fast-glob follows "..", "/" and "~" out of its folder; a glob here only ever selects inside it. */
 function leavesFolder(glob: string): boolean {
@@ -32,12 +28,12 @@ type ListArgs = { pattern?: string; path?: string };
 
 async function listFilesTool(args: ListArgs, ctx: ToolContext): Promise<ToolOutput> {
   const pattern = args.pattern || '**/*';
-  if (leavesFolder(pattern)) return fail(`pattern ${pattern} reaches outside the folder; choose the folder with path and keep the pattern relative`);
+  if (leavesFolder(pattern)) return toolError(`pattern ${pattern} reaches outside the folder; choose the folder with path and keep the pattern relative`);
   const r = await resolveInWorkspace(ctx.root, args.path || '.');
-  if (!r.ok) return fail(r.error);
+  if (!r.ok) return toolError(r.error);
   const shown = relPath(ctx.root, r.real);
-  if (!r.exists) return fail(`folder ${shown} does not exist`);
-  if (!r.isDir) return fail(`${shown} is a file, not a folder; read it with read_file`);
+  if (!r.exists) return toolError(`folder ${shown} does not exist`);
+  if (!r.isDir) return toolError(`${shown} is a file, not a folder; read it with read_file`);
   const { files, partial, unapplied } = await walkFiles(ctx.root, r.real, pattern);
   const notes = walkNotes('listing', partial, unapplied);
   if (files.length === 0) return { output: [`No files match ${pattern} in ${shown}`, ...notes].join('\n'), summary: { key: 'files', n: 0 } };
@@ -205,22 +201,25 @@ export async function searchWithJs(q: SearchQuery): Promise<SearchResult> {
 type SearchArgs = { pattern: string; path?: string; glob?: string; ignore_case?: boolean };
 
 async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<ToolOutput> {
-  if (typeof args.pattern !== 'string' || args.pattern === '') return fail('pattern is empty');
-  if (args.glob && leavesFolder(args.glob)) return fail(`glob ${args.glob} reaches outside the folder; choose the folder with path`);
+  if (typeof args.pattern !== 'string' || args.pattern === '') return toolError('pattern is empty');
+  if (args.glob && leavesFolder(args.glob)) return toolError(`glob ${args.glob} reaches outside the folder; choose the folder with path`);
   const r = await resolveInWorkspace(ctx.root, args.path || '.');
-  if (!r.ok) return fail(r.error);
+  if (!r.ok) return toolError(r.error);
   const target = relPath(ctx.root, r.real);
-  if (!r.exists) return fail(`${target} does not exist`);
+  if (!r.exists) return toolError(`${target} does not exist`);
   const q: SearchQuery = { root: ctx.root, target, pattern: args.pattern, glob: args.glob || undefined, ignoreCase: args.ignore_case === true, signal: ctx.signal };
   const rgPath = process.env.FEIYU_RG_PATH || (await import('@vscode/ripgrep').then((m) => m.rgPath, () => ''));
   const result = (rgPath && (await searchWithRg(rgPath, q))) || (await searchWithJs(q));
-  if ('error' in result) return fail(result.error);
+  if ('error' in result) return toolError(result.error);
   const notes = walkNotes('search', result.partial);
   if (result.total === 0) return { output: [`No matches for ${args.pattern} in ${target}`, ...notes].join('\n'), summary: { key: 'matches', n: 0 } };
   const lines = [...result.lines];
   if (result.total > lines.length) lines.push(`[… ${result.total - lines.length} more matching lines not shown; narrow the pattern, path or glob]`);
   return { output: [...lines, ...notes].join('\n'), summary: { key: 'matches', n: result.total } };
 }
+
+/** The folder a search covers: the one given, else the workspace. */
+const folderOf = (path: unknown): string => (typeof path === 'string' && path ? path : '.');
 
 export const listFiles: Tool<ListArgs> = {
   name: 'list_files',
@@ -234,7 +233,7 @@ export const listFiles: Tool<ListArgs> = {
     additionalProperties: false,
   },
   kind: 'read',
-  mainArg: (a) => [a.path, a.pattern].filter(Boolean).join(' ') || '.',
+  describe: (a) => ({ title: [a.path, a.pattern].filter(Boolean).join(' ') || '.', path: folderOf(a.path) }),
   run: listFilesTool,
 };
 
@@ -253,6 +252,6 @@ export const search: Tool<SearchArgs> = {
     additionalProperties: false,
   },
   kind: 'read',
-  mainArg: (a) => a.pattern,
+  describe: (a) => ({ title: a.pattern, path: folderOf(a.path) }),
   run: searchTool,
 };

@@ -1,12 +1,13 @@
 // Workspace confinement and read-before-write records: every path a tool touches goes through
 // resolveInWorkspace (which refuses when the workspace itself is gone, rather than re-create it),
-// every write through checkFresh and writeAtomic (temporary files named so a later run can tell
-// a dead process's from a live one's, and clean them up).
+// every write through checkFresh and writeAtomic (temporary files named with the writer's pid, so
+// a later run can tell a killed process's leftovers and remove them).
 // Must not decode or format file contents; it deals in paths, bytes and versions only.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { unlinkSync, type Stats } from 'node:fs';
-import { chmod, lstat, mkdir, readdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstat, readdir, readFile, realpath, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { processAlive } from './lock.js';
 import type { FileVersion } from '../types.js';
@@ -125,54 +126,43 @@ export function checkFresh(files: Map<string, FileVersion>, real: string, bytes:
   return changed ? `${shown} changed since you read it (edited outside this conversation?); read it again with read_file` : null;
 }
 
-/** Temporary files of writeAtomic: `.<name>.feiyu-<pid>-<8 hex>.tmp`, beside the file they become. */
-const TEMP_NAME = /^\..+\.feiyu-(\d+)-[0-9a-f]{8}\.tmp$/;
-
-/** This process's temporary files not renamed yet: removed if it exits first (a kill -9 leaves them to sweepTemps). */
-const inFlight = new Set<string>();
-let exitHookInstalled = false;
-
-function track(tmp: string): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on('exit', () => {
-      for (const file of inFlight) {
-        try {
-          unlinkSync(file);
-        } catch {
-          // renamed or gone
-        }
-      }
-    });
+/**
+ * Writes `data` to `file` through a temporary file in the same folder and a rename, so an error
+ * or a crash never leaves half a file. `private`: the file becomes 0600 whatever its old mode, and
+ * folders created for it 0700 (an existing folder keeps its mode); otherwise the file keeps the
+ * mode of the one it replaces. The one atomic write: workspace files, config files, notes.
+ */
+export function writeFileAtomic(file: string, data: string | Buffer, o: { private?: boolean } = {}): void {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true, ...(o.private && { mode: 0o700 }) });
+  let mode: number | undefined = o.private ? 0o600 : undefined;
+  if (!o.private) {
+    try {
+      mode = statSync(file).mode & 0o7777;
+    } catch {
+      // A new file: the default mode.
+    }
   }
-  inFlight.add(tmp);
+  const tmp = join(dir, `.${basename(file)}.feiyu-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(tmp, data, { flag: 'wx', ...(o.private && { mode: 0o600 }) });
+    if (mode !== undefined) chmodSync(tmp, mode);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
-/**
- * Writes `bytes` to `real` through a temporary file in the same folder and a rename, so an error
- * never leaves half a file; keeps the mode of the file it replaces. Returns the new version.
- * Contract: the temporary file is gone afterwards, whatever happened, unless the process was
- * killed; then the next write in that folder (or sweepTemps) removes it.
- */
+/** Writes a workspace file atomically (writeFileAtomic), keeping its mode; returns the new version. */
 export async function writeAtomic(real: string, bytes: Buffer): Promise<FileVersion> {
-  const dir = dirname(real);
-  await mkdir(dir, { recursive: true });
-  const mode = await stat(real).then((st) => st.mode & 0o7777, () => undefined);
-  const tmp = join(dir, `.${basename(real)}.feiyu-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-  track(tmp);
-  try {
-    await writeFile(tmp, bytes, { flag: 'wx' });
-    if (mode !== undefined) await chmod(tmp, mode);
-    await rename(tmp, real);
-  } catch (err) {
-    await unlink(tmp).catch(() => {});
-    throw err;
-  } finally {
-    inFlight.delete(tmp);
-  }
-  await sweepTemps(dir);
+  writeFileAtomic(real, bytes);
+  await sweepTemps(dirname(real));
   return versionOf(bytes, await stat(real));
 }
+
+/** Temporary files of writeFileAtomic: `.<name>.feiyu-<pid>-<8 hex>.tmp`, beside the file they become. */
+const TEMP_NAME = /^\..+\.feiyu-(\d+)-[0-9a-f]{8}\.tmp$/;
 
 /** Removes from `dir` the temporary files of feiyu processes that are gone (killed mid-write). Returns their names. */
 export async function sweepTemps(dir: string): Promise<string[]> {
@@ -184,4 +174,3 @@ export async function sweepTemps(dir: string): Promise<string[]> {
   await Promise.all(stale.map((name) => unlink(join(dir, name)).catch(() => {})));
   return stale;
 }
-

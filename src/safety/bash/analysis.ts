@@ -8,6 +8,7 @@ import { basename, isAbsolute, join, resolve } from 'node:path';
 import { checkArgv, isAllowlisted, type ArgCode } from './allowlist.js';
 import { parseBash, type ConstructCode, type ShellWord } from './parse.js';
 import { inside } from '../../util/paths.js';
+import { showCodePoints } from '../../util/text.js';
 import { findSecret, rawPattern, secretRefusal, type SecretContext, type SecretHit } from '../secrets.js';
 import { GLOB_BUDGET, globPaths, hasGlob, realPath, unescapePattern } from './expand.js';
 
@@ -66,7 +67,7 @@ const OPAQUE_WRAPPERS = new Set(['eval', 'source', '.', 'exec', 'builtin', 'comm
 
 /** The command with hidden characters shown as ⟨U+00A0⟩, for prompts. */
 export function visible(command: string): string {
-  return command.replace(HIDDEN_ALL, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
+  return showCodePoints(command, HIDDEN_ALL);
 }
 
 export async function analyzeBash(command: string, ctx: BashContext): Promise<BashAnalysis> {

@@ -6,9 +6,10 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Completer } from 'node:readline';
-import { ConfigError } from '../../app/app.js';
+import { ConfigError } from '../../app/config.js';
 import { clearCommand, compactCommand, contextCommand, costCommand, memoryCommand, resumeCommand, undoCommand } from './session.js';
-import { getLang, setLang, t, type MessageKey } from '../../i18n/index.js';
+import { getLang, Problem, problemText, setLang, t, type MessageKey } from '../../i18n/index.js';
+import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
 import { saveUserSettings } from '../../config/settings.js';
@@ -124,12 +125,12 @@ function sandboxCommand(arg: string, s: Session): void {
   const { app, ui } = s;
   const { level, off } = app.sandbox;
   if (!arg) {
-    ui.line(off ? t('sandbox.off_because', { why: t(off.key, off.params) }) : t('sandbox.state', { level }));
+    ui.line(off ? t('sandbox.off_because', { why: unsandboxedWhy(off.reason, off.detail) }) : t('sandbox.state', { level }));
     for (const line of table(SANDBOX_LEVELS.map((l) => [l, t(`sandbox.level_${l}`)]), ui.columns())) ui.line(line);
     return;
   }
   if (!SANDBOX_LEVELS.includes(arg as SandboxLevel)) return ui.fail(t('sandbox.unknown', { level: arg, levels: SANDBOX_LEVELS.join(', ') }));
-  if (!app.setSandbox(arg as SandboxLevel)) return ui.fail(t('sandbox.cannot', { why: off ? t(off.key, off.params) : '' }));
+  if (!app.setSandbox(arg as SandboxLevel)) return ui.fail(t('sandbox.cannot', { why: off ? unsandboxedWhy(off.reason, off.detail) : '' }));
   ui.line(t('sandbox.state', { level: arg }));
   if (arg === 'off' && app.mode === 'auto') ui.warn(t('sandbox.auto_unsandboxed', { why: t('sandbox.turned_off') }));
 }
@@ -143,7 +144,7 @@ function langCommand(arg: string, s: Session): void {
     saveUserSettings({ lang: arg }, app.env);
   } catch (err) {
     saved = false;
-    ui.fail(t('lang.not_saved', { msg: (err as Error).message }));
+    ui.fail(t('lang.not_saved', { msg: err instanceof Problem ? problemText(err) : (err as Error).message }));
   }
   s.refreshPrompt();
   ui.line(t(saved ? 'lang.set' : 'lang.set_unsaved', { lang: t(arg === 'zh' ? 'lang.zh' : 'lang.en') }));

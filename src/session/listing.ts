@@ -1,13 +1,13 @@
 // Finding sessions to resume: this workspace's sessions newest first, each read once and in one
-// streaming pass (a header check first, so other workspaces' files are not read at all); a
-// session by id; and which saved read records still match the disk. Reads only.
+// streaming pass (a header check first, so other workspaces' files are not read at all), the last
+// one, or one by its id or a unique prefix. Reads session files only; store.ts writes and loads them.
 
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileVersion } from '../util/paths.js';
 import { forEachLine } from '../util/lines.js';
-import { callsOf, isHeader, isObject, parseRecord, SESSION_FORMAT, sessionsDir, type SessionHeader, type SessionInfo } from './store.js';
-import type { FileVersion, Message } from '../types.js';
+import { callsOf, isHeader, parseRecord, SESSION_FORMAT, sessionsDir, type SessionHeader } from './store.js';
+import { isObject } from '../util/jsonfile.js';
+import type { Message } from '../types.js';
 
 /** This workspace's sessions that hold at least one message, most recently updated first; at most `limit`. */
 export function listSessions(stateDir: string, root: string, limit = Infinity): SessionInfo[] {
@@ -32,6 +32,20 @@ export function findSession(stateDir: string, id: string): string | null {
   const matches = exact ? [exact] : names.filter((n) => id !== '' && n.startsWith(id));
   return matches.length === 1 ? join(sessionsDir(stateDir), matches[0]!) : null;
 }
+
+export type SessionInfo = {
+  id: string;
+  file: string;
+  created: string;
+  /** ISO time of the last write. */
+  updated: string;
+  /** The first line of the first user request. */
+  firstRequest: string;
+  /** Tool rounds: assistant replies that called tools. */
+  rounds: number;
+  /** null when a price was unknown or no totals were saved. */
+  cost: number | null;
+};
 
 type Candidate = { file: string; header: SessionHeader; updated: string };
 
@@ -96,22 +110,4 @@ function sessionFiles(stateDir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/**
- * Puts the saved read-before-write records whose file is unchanged on disk into `files`; a file
- * that changed or is gone is left out, so the model must read it again. Returns the dropped paths.
- */
-export async function restoreFiles(saved: Record<string, FileVersion>, files: Map<string, FileVersion>): Promise<string[]> {
-  const entries = Object.entries(saved);
-  const current = await Promise.all(entries.map(([real]) => fileVersion(real).catch(() => undefined)));
-  const dropped: string[] = [];
-  // In the saved order: compaction lists the most recent records last.
-  entries.forEach(([real, version], i) => {
-    const now = current[i];
-    const same = now && now.hash === version.hash && now.size === version.size && now.mtimeMs === version.mtimeMs;
-    if (same) files.set(real, version);
-    else dropped.push(real);
-  });
-  return dropped;
 }
