@@ -1,10 +1,11 @@
 // npm run bench, the REPL memory part: an interactive feiyu, its stdin and stdout piped, runs 150
 // messages against the fake model server (each reads a 40 KB file, rewrites it, and answers with
-// a page of Markdown), and its resident memory is read from /proc after 0, 50, 100 and 150.
+// a page of Markdown), and its resident memory is read from /proc after 0, 50, 100 and 150, and
+// the heap it keeps (after a full collection, heap-probe.cjs) after 50 and 150.
 // Usage: node bench/repl-memory.mjs [rounds] [cli.js]  (prints one JSON line: MB at each point, and
 // after 20 s at the prompt, once V8 has given back what the last requests used)
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -31,8 +32,10 @@ const page = (n) => Array.from({ length: 800 }, (_, i) => `export const value${i
 writeFileSync(join(work, 'big.ts'), page(0));
 const answer = (n) => `## Answer ${n}\n\n` + Array.from({ length: 30 }, (_, i) => `- point ${i}: **the value** of \`value${i}\` is now ${n * 1000 + i}`).join('\n') + `\n\nDone with message ${n}.`;
 
-const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), LANG: 'en_US.UTF-8' };
-const child = spawn(process.execPath, [cli, '--mode', 'auto', '--sandbox', 'off'], { cwd: work, env, stdio: ['pipe', 'pipe', 'inherit'] });
+const heapFile = join(home, 'heap.txt');
+const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), LANG: 'en_US.UTF-8', FEIYU_BENCH_HEAP_FILE: heapFile };
+const probe = ['--expose-gc', '--require', join(here, 'bench', 'heap-probe.cjs')];
+const child = spawn(process.execPath, [...probe, cli, '--mode', 'auto', '--sandbox', 'off'], { cwd: work, env, stdio: ['pipe', 'pipe', 'inherit'] });
 let out = '';
 child.stdout.on('data', (d) => {
   out += d;
@@ -46,6 +49,17 @@ const waitFor = async (text) => {
 await waitFor('› ');
 await new Promise((r) => setTimeout(r, 300));
 const samples = { 0: rssMb() };
+const kept = {};
+/** The heap in use after a full collection, in MB. */
+const keptMb = async () => {
+  const before = existsSync(heapFile) ? readFileSync(heapFile, 'utf8').split('\n').length : 1;
+  child.kill('SIGUSR2');
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+    const lines = existsSync(heapFile) ? readFileSync(heapFile, 'utf8').split('\n') : [''];
+    if (lines.length > before) return Number(lines.at(-2));
+  }
+  return NaN;
+};
 for (let n = 1; n <= rounds; n++) {
   server.enqueue(
     { toolCalls: [{ name: 'read_file', input: { path: 'big.ts' } }] },
@@ -57,6 +71,7 @@ for (let n = 1; n <= rounds; n++) {
   if (n % 50 === 0) {
     await new Promise((r) => setTimeout(r, 300));
     samples[n] = rssMb();
+    if (n % 100 === 50) kept[n] = await keptMb();
   }
 }
 await new Promise((r) => setTimeout(r, 20_000));
@@ -64,4 +79,4 @@ samples.idle = rssMb();
 child.stdin.end();
 await new Promise((r) => child.on('close', r));
 await server.close();
-console.log(JSON.stringify({ rounds, rssMb: samples, violations: server.violations.length }));
+console.log(JSON.stringify({ rounds, rssMb: samples, keptMb: kept, violations: server.violations.length }));
