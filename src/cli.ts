@@ -10,6 +10,9 @@ import { parseArgs, UsageError, type CliArgs } from './app/args.js';
 import { EXIT, runHeadless, startFailure } from './app/headless.js';
 import { detectLang, setLang, t } from './i18n/index.js';
 import { installExitHandlers } from './tools/jobs.js';
+import { isSecretVariable } from './safety/envfilter.js';
+import { hideFromEnviron } from './util/environ.js';
+import { inert } from './util/text.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -28,7 +31,7 @@ async function askYesNo(question: string): Promise<boolean> {
 async function headless(app: App, args: CliArgs): Promise<number> {
   const message = args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim());
   if (!message) throw new UsageError('cli.no_prompt', {});
-  for (const n of app.notices) process.stderr.write(noticeText(n, true) + '\n');
+  for (const n of app.notices) process.stderr.write(inert(noticeText(n, true)) + '\n');
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
@@ -55,6 +58,8 @@ async function interactive(app: App, args: CliArgs): Promise<number> {
 }
 
 async function main(): Promise<number> {
+  // Commands run outside the sandbox could read the API keys in /proc/$PPID/environ.
+  hideFromEnviron(isSecretVariable);
   let args: CliArgs | undefined;
   try {
     args = parseArgs(process.argv.slice(2));

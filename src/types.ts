@@ -16,7 +16,16 @@ export type ImageBlock = { type: 'image'; mediaType: string; data: string; path?
  * that does not parse, `input` is {} and `invalidJson` holds the raw text, so the loop can
  * answer with an error the model can act on.
  */
-export type ToolCallBlock = { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; invalidJson?: string };
+export type ToolCallBlock = {
+  type: 'tool_call';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  invalidJson?: string;
+  /** Fields of the wire's tool call that feiyu does not read, sent back unchanged (Gemini's
+   *  `extra_content` with its thought signature: the next request is rejected without it). */
+  extra?: Record<string, unknown>;
+};
 export type ToolResultBlock = { type: 'tool_result'; callId: string; content: string; isError?: boolean; images?: ImageBlock[] };
 
 export type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolCallBlock;
@@ -74,10 +83,20 @@ export type StopReason = 'end' | 'tool_use' | 'max_tokens' | 'error' | 'aborted'
 
 /** What went wrong with a provider request, in terms the interface can explain. */
 export type ProviderError = {
-  /** HTTP status, or undefined for a connection failure. */
+  /** HTTP status, or undefined for a connection failure or an error inside a stream. */
   status?: number;
-  kind: 'auth' | 'forbidden' | 'not_found' | 'bad_request' | 'rate_limit' | 'overloaded' | 'server' | 'connection' | 'other';
+  /** `quota`: the account has no credit or quota left (not worth retrying); `timeout`: the server
+   *  sent nothing for the idle timeout; `refusal`: the model or a content filter declined the request. */
+  kind:
+    | 'auth' | 'forbidden' | 'not_found' | 'bad_request' | 'rate_limit' | 'quota' | 'overloaded' | 'server'
+    | 'connection' | 'timeout' | 'refusal' | 'other';
   message: string;
+  /** Requests made, when more than one (retries). */
+  attempts?: number;
+  /** How long the server asked to wait (retry-after), when it said. */
+  retryAfterMs?: number;
+  /** For a timeout: how long the server had been silent. */
+  idleMs?: number;
 };
 
 export type ProviderEvent =
@@ -367,4 +386,6 @@ export type AgentEvent =
       error?: string;
     }
   | { type: 'error'; error: ProviderError; model: string }
+  /** The history was set back (the refused exchange removed); `message` events with the whole new history follow. */
+  | { type: 'history_reset'; reason: 'refusal' }
   | { type: 'turn_end'; stopReason: TurnStopReason; text: string; rounds: number; structured?: unknown };

@@ -5,18 +5,15 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { loadSession, SessionWriter } from '../src/session/store.js';
 import type { AgentEvent, FileVersion, Provider, Tool, ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeReply, type FakeServer } from './fake-server.js';
+import { fakeModel, type FakeReply } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+const server = await useFakeServer();
 
 const WINDOW = 4000;
 const ROUNDS = 10;
@@ -49,8 +46,6 @@ function scripted(inner: Provider, work: (round: number) => FakeReply, summary: 
 describe.each(['anthropic', 'openai'] as const)('a long task over %s', (format) => {
   it('compacts by itself and finishes without any request passing the window', async () => {
     const state = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-long-')));
-    server.requests.length = 0;
-    server.violations.length = 0;
     const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shell: { cwd: state }, env: {} };
     const provider = scripted(
       createProvider(fakeModel(server, format, { contextWindow: WINDOW, maxOutputTokens: 1000 }), { retry: { baseDelayMs: 1 } }),
@@ -85,7 +80,6 @@ describe('a request that would not fit the window', () => {
   const ctx = (): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: {} });
 
   it('is never sent: the turn ends with an error and a notice saying why', async () => {
-    server.reset();
     const provider = createProvider(fakeModel(server, 'anthropic', { contextWindow: WINDOW, maxOutputTokens: 1000 }), { retry: { baseDelayMs: 1 } });
     const agent = new Agent({ provider, tools: [readBig], system: 'Rules. '.repeat(2000), ctx: ctx() });
     const notices: AgentEvent[] = [];
@@ -96,7 +90,6 @@ describe('a request that would not fit the window', () => {
   });
 
   it('is sent with its output limit lowered to the room left in the window', async () => {
-    server.reset();
     server.enqueue({ text: 'ok' });
     const provider = createProvider(fakeModel(server, 'openai', { contextWindow: WINDOW, maxOutputTokens: 2000 }), { retry: { baseDelayMs: 1 } });
     const agent = new Agent({ provider, tools: [readBig], system: 'Rules. '.repeat(1300), ctx: ctx() });
@@ -135,7 +128,6 @@ const requestTokens = (body: any) => Math.ceil(JSON.stringify(body).length / 4) 
 describe.each(['anthropic', 'openai'] as const)('300 rounds on a 16k window over %s', (format) => {
   it('keeps every request under the window and the task verbatim in each', async () => {
     const root = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-long300-')));
-    server.reset();
     const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: {} };
     const provider = scripted(
       createProvider(fakeModel(server, format, { contextWindow: LONG_WINDOW, maxOutputTokens: 4000 }), { retry: { baseDelayMs: 1 } }),

@@ -5,19 +5,16 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentEvent } from '../src/types.js';
 import { createApp } from '../src/app/app.js';
 import { parseArgs } from '../src/app/args.js';
 import { logsDir } from '../src/session/trace.js';
-import { startFakeServer, writeFakeKeys, type FakeServer } from './fake-server.js';
+import { writeFakeKeys } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
+import { currentTest } from './scope.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = await useFakeServer();
 
 /** A home with keys.json pointing at the fake server and `settings`, a workspace, and the app's environment. */
 async function place(settings: object = {}) {
@@ -28,7 +25,7 @@ async function place(settings: object = {}) {
   writeFakeKeys(config, server, 'openai');
   mkdirSync(join(config, 'feiyu'), { recursive: true });
   writeFileSync(join(config, 'feiyu', 'settings.json'), JSON.stringify(settings));
-  const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: config, XDG_STATE_HOME: join(home, 'state'), LANG: 'en_US.UTF-8' };
+  const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: config, XDG_STATE_HOME: join(home, 'state'), LANG: 'en_US.UTF-8', ...currentTest().env };
   return { home, work, env, state: join(home, 'state', 'feiyu') };
 }
 

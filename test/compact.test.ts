@@ -2,29 +2,22 @@
 // it suffices; one summary request (no tools, newest content first, within the window) when it
 // does not, and the next request carrying the summary, the latest request and the todo list; a
 // failing summary request dropping the oldest rounds instead; every history valid for the API.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compactHistory, elideOldToolResults, estimateTokens, imagePlaceholder, needsCompaction, type CompactOptions, type TitleOf } from '../src/core/compact.js';
 import { readFileTool } from '../src/tools/fs.js';
 import { describeCall } from '../src/util/calls.js';
 import { createProvider } from '../src/providers/stream.js';
 import type { FileVersion, Message, ModelConfig, ToolResultBlock, WireFormat } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
+const server = await useFakeServer();
 const WINDOW = 4000;
 const ROOT = '/work/project';
 const TOOLS = [{ name: 'read_file', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
 /** What the system prompt and tool schemas cost on every request, in this test's terms. */
 const OVERHEAD = 600;
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.violations.length = 0;
-});
 
 function model(format: WireFormat, overrides: Partial<ModelConfig> = {}) {
   return createProvider(fakeModel(server, format, { contextWindow: WINDOW, ...overrides }), { retry: { baseDelayMs: 1, maxAttempts: 2 } });

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { containArgv } from '../src/safety/contain.js';
 import { reapOrphanGroups } from '../src/util/groups.js';
 import { bundleForChildren } from './child-bundle.js';
+import { currentTest } from './scope.js';
 
 /** Live processes (not zombies) whose command line holds `marker`. */
 const running = (marker: string) =>
@@ -24,7 +25,7 @@ const running = (marker: string) =>
 describe('containment', () => {
   it('keeps the file system as it is and adds only a PID namespace that dies with feiyu', () => {
     expect(containArgv('make test', '/work/p/src')).toEqual([
-      '/usr/bin/bwrap', '--bind', '/', '/', '--proc', '/proc', '--unshare-pid', '--die-with-parent', '--chdir', '/work/p/src', '--', '/bin/bash', '-c', 'make test',
+      '/usr/bin/bwrap', '--bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--unshare-pid', '--die-with-parent', '--chdir', '/work/p/src', '--', '/bin/bash', '-c', 'make test',
     ]);
   });
 });
@@ -36,7 +37,7 @@ describe('without bwrap: the record of process groups', () => {
     const bundle = await bundleForChildren(["export { recordGroupsIn } from './src/util/groups.ts';", "export { spawnInGroup } from './src/util/process.ts';"]);
     const script = `const m = await import(${JSON.stringify(bundle)}); m.recordGroupsIn(${JSON.stringify(state)});
       m.spawnInGroup('exec -a ${mark} sleep 300', { cwd: '/', env: process.env }, 2); setTimeout(() => console.log('ready'), 200); setInterval(() => {}, 1000);`;
-    const feiyu = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const feiyu = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, ...currentTest().env }, stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise((r) => feiyu.stdout.once('data', r));
     feiyu.kill('SIGKILL');
     await new Promise((r) => feiyu.once('close', r));

@@ -7,16 +7,12 @@ import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startCli, useCliFixture } from './cli-harness.js';
-import type { FakeServer } from './fake-server.js';
+import { useCliFixture } from './fixtures.js';
 
-let server: FakeServer;
-let home: string;
-let work: string;
+const cli = await useCliFixture('feiyu-files', {});
+const { server, home, work } = cli;
 
-useCliFixture('feiyu-files', {}, (f) => ({ server, home, work } = f));
-
-const run = (args: string[], input?: string) => startCli(args, { cwd: work, home, input }).done;
+const run = (args: string[], input?: string) => cli.run(args, { input });
 const keysFile = () => join(home, 'config', 'feiyu', 'keys.json');
 const fifo = (path: string) => expect(spawnSync('mkfifo', [path]).status).toBe(0);
 

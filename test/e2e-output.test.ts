@@ -5,14 +5,11 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, cliEnv, useCliFixture } from './cli-harness.js';
-import type { FakeServer } from './fake-server.js';
+import { CLI, cliEnv } from './cli-harness.js';
+import { useCliFixture } from './fixtures.js';
+import { currentTest, waitFor } from './scope.js';
 
-let server: FakeServer;
-let home: string;
-let work: string;
-
-useCliFixture('feiyu-output', {}, (f) => ({ server, home, work } = f));
+const { server, home, work } = await useCliFixture('feiyu-output', {});
 
 /** About 330 KB: five times what a pipe holds. */
 const BIG = Array.from({ length: 5000 }, (_, i) => `line ${i} ` + 'x'.repeat(60)).join('\n');
@@ -22,14 +19,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits until the session file holds the final answer: feiyu is done and about to print and exit. */
 async function answered(): Promise<void> {
   const dir = join(home, 'state', 'feiyu', 'sessions');
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await sleep(20)) {
-    for (const f of await readdir(dir).catch(() => [] as string[])) if ((await readFile(join(dir, f), 'utf8')).includes('line 4999 ')) return;
-  }
-  throw new Error('no answer in the session file');
+  await waitFor(async () => {
+    for (const f of await readdir(dir).catch(() => [] as string[])) if ((await readFile(join(dir, f), 'utf8')).includes('line 4999 ')) return true;
+    return false;
+  }, 'the answer in the session file');
 }
 
 function startHeadless(format: string) {
-  const child = spawn(process.execPath, [CLI, '-p', 'print it all', '--output-format', format], { cwd: work, env: cliEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, '-p', 'print it all', '--output-format', format], { cwd: work, env: cliEnv(home, currentTest().env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const closed = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
@@ -63,6 +60,5 @@ describe('a reader that closes early', () => {
     run.child.stdout.destroy();
     expect(await run.closed).toBe(0);
     expect(run.stderr()).toBe('');
-    expect(server.pending()).toBe(0);
   });
 });

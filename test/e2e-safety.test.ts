@@ -5,28 +5,11 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/safety/sandbox.js';
-import { startCli, useCliFixture } from './cli-harness.js';
-import type { FakeServer } from './fake-server.js';
+import { toolResults, useCliFixture } from './fixtures.js';
+import { waitFor } from './scope.js';
 
-let server: FakeServer;
-let home: string;
-let work: string;
 const bwrapWorks = (await probeSandbox()).ok;
-
-useCliFixture('feiyu-safe', {}, (f) => ({ server, home, work } = f));
-
-
-const run = (args: string[]) => startCli(args, { cwd: work, home }).done;
-
-/** The text of every tool result the model was sent in the last request. */
-function toolResults(): string[] {
-  const body = server.requests.at(-1)!.body as { messages: { content: unknown }[] };
-  return body.messages.flatMap((m) =>
-    Array.isArray(m.content)
-      ? m.content.filter((b: { type: string }) => b.type === 'tool_result').map((b: { content: unknown }) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)))
-      : [],
-  );
-}
+const { server, home, work, run, start } = await useCliFixture('feiyu-safe', {});
 
 const call = (name: string, input: Record<string, unknown>) => ({ toolCalls: [{ name, input }] });
 
@@ -35,7 +18,7 @@ describe('the permission policy through the CLI', () => {
     await writeFile(join(work, 'a.txt'), 'x');
     server.enqueue({ toolCalls: [{ name: 'bash', input: { command: 'ls' } }, { name: 'bash', input: { command: 'npm test' } }] }, { text: 'done' });
     expect((await run(['-p', 'go'])).code).toBe(0);
-    const [ls, npm] = toolResults();
+    const [ls, npm] = toolResults(server);
     expect(ls).toContain('a.txt');
     expect(npm).toContain('--mode auto');
     expect(npm).toContain('bash(npm test *)');
@@ -50,7 +33,7 @@ describe('the permission policy through the CLI', () => {
       { text: 'refused' },
     );
     expect((await run(['-p', 'show me the keys', '--mode', 'auto'])).code).toBe(0);
-    const results = toolResults();
+    const results = toolResults(server);
     expect(results).toHaveLength(3);
     for (const r of results) expect(r).toMatch(/Permission denied/);
     const everything = JSON.stringify(server.requests);
@@ -65,7 +48,7 @@ describe('the permission policy through the CLI', () => {
     await run(['-p', 'write', '--mode', 'auto']);
     expect(existsSync(outside)).toBe(false);
     expect(await readFile(join(work, 'inside.txt'), 'utf8')).toBe('inside\n');
-    expect(toolResults()[0]).toMatch(/Read-only file system/);
+    expect(toolResults(server)[0]).toMatch(/Read-only file system/);
     server.enqueue(call('bash', { command: `echo hi > ${outside}` }), { text: 'ok' });
     await run(['-p', 'write', '--mode', 'auto', '--sandbox', 'off']);
     expect(existsSync(outside)).toBe(true);
@@ -110,7 +93,7 @@ describe('project trust, hooks and verify through the CLI', () => {
     expect(r.code).toBe(0);
     const second = (server.requests[1]!.body as { messages: unknown[] }).messages;
     expect(JSON.stringify(second)).toContain('TEST FAILED: state is broken');
-    expect(toolResults().at(-1)).toContain('verify passed');
+    expect(toolResults(server).at(-1)).toContain('verify passed');
   });
 });
 
@@ -125,7 +108,7 @@ describe('plan mode headless', () => {
   it('refuses writes in plan mode, telling the model to present its plan', async () => {
     server.enqueue(call('write_file', { path: 'x.txt', content: 'x' }), { text: 'ok' });
     await run(['-p', 'go', '--mode', 'plan']);
-    expect(toolResults()[0]).toContain('exit_plan');
+    expect(toolResults(server)[0]).toContain('exit_plan');
     expect(existsSync(join(work, 'x.txt'))).toBe(false);
   });
 });
@@ -143,11 +126,6 @@ describe('processes commands start, --sandbox off', () => {
         }
       })
       .map(Number);
-  const until = async (what: string, check: () => boolean) => {
-    for (const deadline = Date.now() + 10_000; !check(); await new Promise((res) => setTimeout(res, 50))) {
-      if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    }
-  };
   const marker = () => `feiyu-test-${Math.random().toString(36).slice(2)}`;
 
   it('background jobs are stopped when feiyu exits', async () => {
@@ -155,19 +133,19 @@ describe('processes commands start, --sandbox off', () => {
     server.enqueue(call('bash', { command: `exec -a ${mark} sleep 300`, background: true }), call('bash', { command: 'sleep 0.3' }), { text: 'started' });
     const r = await run(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off']);
     expect(r.code).toBe(0);
-    await until('the job to be gone', () => running(mark).length === 0);
+    await waitFor(() => running(mark).length === 0, 'the job to be gone');
   });
 
   it('background jobs are stopped when feiyu is hung up on (SIGHUP) or killed (SIGKILL) mid-turn', async () => {
     for (const signal of ['SIGHUP', 'SIGKILL'] as const) {
       const mark = marker();
+      const sent = server.requests.length;
       server.enqueue(call('bash', { command: `exec -a ${mark} sleep 300`, background: true }), { text: 'still thinking', hang: true });
-      const cli = startCli(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off'], { cwd: work, home });
-      await until('the job to start', () => running(mark).length > 0 && server.requests.length >= 2);
+      const cli = start(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off']);
+      await waitFor(() => running(mark).length > 0 && server.requests.length === sent + 2, 'the job to start and the second request');
       cli.child.kill(signal);
       await cli.done;
-      await until(`the job to be gone after ${signal}`, () => running(mark).length === 0);
-      server.reset();
+      await waitFor(() => running(mark).length === 0, `the job to be gone after ${signal}`);
     }
   });
 
@@ -176,8 +154,8 @@ describe('processes commands start, --sandbox off', () => {
     server.enqueue(call('bash', { command: `setsid bash -c 'exec -a ${mark} sleep 300' & sleep 0.3; echo started` }), { text: 'done' });
     const r = await run(['-p', 'start a daemon', '--mode', 'auto', '--sandbox', 'off']);
     expect(r.code).toBe(0);
-    expect(toolResults()[0]).toContain('started');
-    await until('the daemon to be gone', () => running(mark).length === 0);
+    expect(toolResults(server)[0]).toContain('started');
+    await waitFor(() => running(mark).length === 0, 'the daemon to be gone');
   });
 });
 

@@ -1,23 +1,20 @@
 // Hooks and verify with real processes: each event with exit 0, exit 2, another failure and a
 // timeout; the JSON each hook reads; and verify end to end through a real Agent over real HTTP,
 // the model fixing what a failing test reports.
-import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createHookRunner, type HookRunnerOptions } from '../src/hooks/runner.js';
 import { createProvider } from '../src/providers/stream.js';
 import { coreTools } from '../src/tools/index.js';
 import type { AgentEvent, ToolCallBlock, ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
+import { alive, currentTest, waitFor } from './scope.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+const server = await useFakeServer();
 
 type Setup = { root: string; notices: AgentEvent[]; hook: (name: string, body: string) => Promise<string>; input: (name: string) => Promise<unknown> };
 
@@ -40,7 +37,7 @@ async function setup(): Promise<Setup> {
 }
 
 function runner(s: Setup, hooks: HookRunnerOptions['hooks'], extra: Partial<HookRunnerOptions> = {}) {
-  return createHookRunner({ hooks, root: s.root, sessionId: () => 's1', env: process.env, emit: (e) => s.notices.push(e), ...extra });
+  return createHookRunner({ hooks, root: s.root, sessionId: () => 's1', env: { ...process.env, ...currentTest().env }, emit: (e) => s.notices.push(e), ...extra });
 }
 
 const call = (name: string, input: Record<string, unknown>): ToolCallBlock => ({ type: 'tool_call', id: 'c1', name, input });
@@ -52,14 +49,6 @@ const BODIES = {
   fail: 'echo boom >&2; exit 1',
   slow: 'sleep 30',
 };
-
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 describe('PreToolUse', () => {
   it('exit 0 goes on, with the protocol JSON on stdin; the matcher selects tools', async () => {
@@ -99,8 +88,7 @@ describe('PreToolUse', () => {
       reason: `blocked by a PreToolUse hook: the hook ${slow} failed (it timed out after 0.3 s and was stopped), so the call is refused; tell the user if this persists`,
     });
     const pid = Number(await readFile(slow.replace(/\.sh$/, '.pid'), 'utf8'));
-    for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(alive(pid)).toBe(false);
+    await waitFor(() => !alive(pid), `hook ${pid} to end`);
     expect(s.notices).toEqual([{ type: 'hook_failed', event: 'PreToolUse', command: slow, failure: { kind: 'timeout', secs: 0.3 }, stderr: '', blocked: true }]);
   });
 
@@ -172,7 +160,6 @@ describe('Stop', () => {
   });
 
   it('works as the agent’s onStop', async () => {
-    server.reset();
     const s = await setup();
     const hooks = runner(s, { Stop: [{ command: await s.hook('block', 'echo "run the linter first" >&2; exit 2') }] });
     const ctx: ToolContext = { root: s.root, signal: new AbortController().signal, files: new Map(), shell: { cwd: s.root }, env: process.env };
@@ -193,7 +180,6 @@ describe('Stop', () => {
 
 describe('verify', () => {
   it('feeds a failing test back into the edit’s result, and passes once the model fixes it', async () => {
-    server.reset();
     const s = await setup();
     await writeFile(join(s.root, 'sum.mjs'), 'export const sum = (a, b) => a - b;\n');
     await writeFile(

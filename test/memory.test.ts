@@ -3,19 +3,16 @@
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { deleteNote, listNotes, loadMemory, notesFile, projectId, rememberTool } from '../src/tools/memory.js';
 import { systemPrompt } from '../src/core/prompt.js';
 import { createProvider } from '../src/providers/stream.js';
 import type { ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+const server = await useFakeServer();
 
 async function dirs() {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-memory-')));
@@ -34,7 +31,6 @@ function today(): string {
 
 describe('memory', () => {
   it('a note the model saves is in the next session’s system prompt', async () => {
-    server.reset();
     const { state, root } = await dirs();
     const provider = createProvider(fakeModel(server, 'anthropic'), { retry: { baseDelayMs: 5 } });
     const first = new Agent({ provider, tools: [rememberTool(state)], system: systemPrompt(root), ctx: ctx(root) });

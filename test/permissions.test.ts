@@ -12,6 +12,7 @@ import { checkCall, judge, type PolicyInput } from '../src/safety/policy.js';
 import { parseRule } from '../src/safety/rules.js';
 import { coreTools } from '../src/tools/index.js';
 import { exitPlanTool } from '../src/tools/plan.js';
+import { rememberTool } from '../src/tools/memory.js';
 import { TodoList, todoTool } from '../src/tools/todo.js';
 import { webFetchTool } from '../src/tools/web.js';
 import type { AgentEvent, AskAnswer, AskRequest, PermissionMode, Tool, ToolCallBlock } from '../src/types.js';
@@ -28,7 +29,7 @@ symlinkSync(join(root, '.env'), join(root, 'innocent.txt'));
 
 /** The real tools as the policy sees them (name, kind, describe), with nothing to run. */
 const policyView = (real: Tool): Tool => ({ name: real.name, kind: real.kind, describe: real.describe, description: '', parameters: {}, run: async () => ({ output: '' }) });
-const byName = Object.fromEntries([...coreTools(), webFetchTool({ allowPrivate: [] }), todoTool(new TodoList()), exitPlanTool({ restoreMode: () => {}, inPlanMode: () => true })].map((t) => [t.name, policyView(t)]));
+const byName = Object.fromEntries([...coreTools(), webFetchTool({ allowPrivate: [] }), todoTool(new TodoList()), exitPlanTool({ restoreMode: () => {}, inPlanMode: () => true }), rememberTool(join(base, 'state'))].map((t) => [t.name, policyView(t)]));
 const TOOLS = {
   read_file: byName.read_file!,
   write_file: byName.write_file!,
@@ -37,6 +38,7 @@ const TOOLS = {
   web_fetch: byName.web_fetch!,
   todo: byName.todo!,
   exit_plan: byName.exit_plan!,
+  remember: byName.remember!,
 };
 type ToolName = keyof typeof TOOLS;
 const call = (name: ToolName, input: Record<string, unknown>): ToolCallBlock => ({ type: 'tool_call', id: 'c1', name, input });
@@ -95,6 +97,7 @@ const CALLS: [string, ToolName, Record<string, unknown>][] = [
   ['network', 'web_fetch', { url: 'https://docs.python.org/3/' }],
   ['meta', 'todo', { items: [] }],
   ['exit_plan', 'exit_plan', { plan: 'x' }],
+  ['remember', 'remember', { note: 'x', scope: 'project' }],
 ];
 
 describe('the policy alone', () => {
@@ -146,10 +149,10 @@ describe('the policy alone', () => {
 
 describe('modes × tool kinds (headless)', () => {
   const expected: Record<PermissionMode, string[]> = {
-    default: ['read', 'headless', 'allowlist', 'headless', 'headless', 'meta', 'meta'],
-    auto: ['read', 'auto_mode', 'allowlist', 'auto_mode', 'auto_mode', 'meta', 'meta'],
-    plan: ['read', 'plan_mode', 'allowlist', 'plan_mode', 'plan_mode', 'meta', 'meta'],
-    readonly: ['read', 'readonly_mode', 'allowlist', 'readonly_mode', 'readonly_mode', 'meta', 'readonly_mode'],
+    default: ['read', 'headless', 'allowlist', 'headless', 'headless', 'meta', 'meta', 'meta'],
+    auto: ['read', 'auto_mode', 'allowlist', 'auto_mode', 'auto_mode', 'meta', 'meta', 'meta'],
+    plan: ['read', 'plan_mode', 'allowlist', 'plan_mode', 'plan_mode', 'meta', 'meta', 'plan_mode'],
+    readonly: ['read', 'readonly_mode', 'allowlist', 'readonly_mode', 'readonly_mode', 'meta', 'readonly_mode', 'readonly_mode'],
   };
   it.each(Object.keys(expected) as PermissionMode[])('%s', async (mode) => {
     const { decide, modeChanges } = setup({ mode });

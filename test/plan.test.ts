@@ -3,19 +3,15 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { exitPlanTool, PLAN_APPROVED, type PlanOptions } from '../src/tools/plan.js';
 import { createProvider } from '../src/providers/stream.js';
 import type { AgentEvent, PermissionMode, PlanVerdict, ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = await useFakeServer();
 
 const PLAN = '## Plan\n\n1. Rename `foo` to `bar` in src/a.ts\n2. Run the tests';
 

@@ -5,20 +5,16 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, cliEnv, startCli, useCliFixture } from './cli-harness.js';
-import type { FakeServer } from './fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { CLI, cliEnv } from './cli-harness.js';
+import { useCliFixture } from './fixtures.js';
+import { currentTest } from './scope.js';
 
-let server: FakeServer;
-let home: string;
-let work: string;
-
-useCliFixture('feiyu-pipe', { price: { input: 3, output: 15 } }, (f) => ({ server, home, work } = f));
-
-afterEach(() => expect(server.violations).toEqual([]));
+const cli = await useCliFixture('feiyu-pipe', { price: { input: 3, output: 15 } });
+const { server, home, work } = cli;
 
 const run = async (args: string[], lines: string[], env: Record<string, string> = {}) => {
-  const r = await startCli(args, { cwd: work, home, env, input: lines.map((l) => l + '\n').join('') }).done;
+  const r = await cli.run(args, { env, input: lines.map((l) => l + '\n').join('') });
   expect(r.stdout).not.toMatch(/\x1b/);
   return r;
 };
@@ -96,7 +92,7 @@ describe('the REPL without a terminal', () => {
   it.skipIf(!existsSync('/usr/bin/bwrap'))('/lang says the choice holds for this session only when it cannot be saved (read-only config folder, needs bwrap)', async () => {
     const config = join(home, 'config');
     const args = ['--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--ro-bind', config, config, '--', process.execPath, CLI, '--sandbox', 'off'];
-    const child = spawn('/usr/bin/bwrap', args, { cwd: work, env: cliEnv(home), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('/usr/bin/bwrap', args, { cwd: work, env: cliEnv(home, currentTest().env), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stdin.end('/lang zh\n');

@@ -13,6 +13,7 @@ import { setLang } from '../src/i18n/index.js';
 import { MarkdownBlocks } from '../src/ui/markdown.js';
 import type { AgentEvent, ModelConfig } from '../src/types.js';
 import { Renderer } from '../src/ui/render.js';
+import { waitFor } from './scope.js';
 
 afterEach(() => setLang('en'));
 
@@ -224,5 +225,49 @@ describe('History', () => {
     expect(new History(file, 4).entries).toEqual(['four', 'five', 'six', 'seven']);
     await writeFile(file, (await readFile(file, 'utf8')) + 'not json\n"multi\\nline"\n');
     expect(new History(file, 4).entries).toEqual(['five', 'six', 'seven', 'multi\nline']);
+  });
+});
+
+describe('the waiting line on a terminal', () => {
+  const model = { name: 'm', provider: 'anthropic', model: 'x', contextWindow: 1000, maxOutputTokens: 100 } as ModelConfig;
+  const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** A renderer on a fake terminal whose model counts as silent after 200 ms; `since()` is what was drawn after the mark. */
+  function terminal() {
+    let out = '';
+    let mark = 0;
+    const ui = new Renderer({ write: (s: string) => (out += s), isTTY: true, columns: 120 }, { model: () => model, totals: () => totals }, { NO_COLOR: '1' }, { stallNoticeMs: 200 });
+    return { ui, mark: () => void (mark = out.length), since: () => out.slice(mark) };
+  }
+
+  it('says how long the model has sent nothing, and stops saying it once data comes', async () => {
+    const t = terminal();
+    t.ui.handle({ type: 'turn_start', text: 'go' });
+    t.ui.handle({ type: 'request_start', round: 1, model: 'm' });
+    await waitFor(() => /waiting for the model \(no data for \d+ s\) · \d+ s · 0 tokens/.test(t.since()), () => `the stalled line in ${JSON.stringify(t.since())}`);
+    t.ui.handle({ type: 'thinking_delta', text: 'hmm' });
+    t.mark();
+    await waitFor(() => t.since().includes('thinking ·'), () => `the thinking line in ${JSON.stringify(t.since())}`);
+    expect(t.since()).not.toContain('no data');
+    t.ui.handle({ type: 'turn_end', stopReason: 'end', text: '', rounds: 0 });
+  });
+
+  it('names a retry after the idle timeout', () => {
+    let out = '';
+    const ui = new Renderer({ write: (s: string) => (out += s), isTTY: false }, { model: () => model, totals: () => totals }, {});
+    ui.handle({ type: 'retry', attempt: 1, maxAttempts: 5, delayMs: 1000, error: { kind: 'timeout', message: 'no data from the server for 20 s', idleMs: 20_000 } });
+    expect(out).toBe('  ↻ no data from the server, retrying in 1 s (attempt 2 of 5)\n');
+  });
+
+  it('does not blame the model while a tool runs', async () => {
+    const t = terminal();
+    t.ui.handle({ type: 'turn_start', text: 'go' });
+    t.ui.handle({ type: 'request_start', round: 1, model: 'm' });
+    t.ui.handle({ type: 'tool_call', id: 'c1', name: 'bash', input: { command: 'sleep 1' }, title: 'sleep 1' });
+    await sleep(400); // past the 200 ms after which a silent model would be named
+    t.mark();
+    await waitFor(() => t.since().includes('running bash'), () => `the running line in ${JSON.stringify(t.since())}`);
+    expect(t.since()).not.toContain('no data');
+    t.ui.handle({ type: 'turn_end', stopReason: 'end', text: '', rounds: 0 });
   });
 });

@@ -77,6 +77,8 @@ describe('loadSettings', () => {
     ['a bad timeout', { hooks: { PreToolUse: [{ command: 'x', timeout: -1 }] } }, '"hooks.PreToolUse[0].timeout" must be a positive number of seconds'],
     ['verify not a string', { verify: ['npm test'] }, '"verify" must be a string (a command)'],
     ['allowPrivate not a list', { webFetch: { allowPrivate: '10.0.0.1' } }, '"webFetch.allowPrivate" must be a list of strings'],
+    ['a negative idle timeout', { streamIdleTimeout: -5 }, '"streamIdleTimeout" must be a number of seconds (0 turns it off), not -5'],
+    ['an idle timeout as text', { streamIdleTimeout: '120' }, '"streamIdleTimeout" must be a number of seconds (0 turns it off), not "120"'],
   ];
   it.each(broken)('%s in the user file names the file, the field and the problem', (_name, user, message) => {
     const f = fixture({ user });

@@ -1,21 +1,18 @@
 // The task tool through real Agent runs on the fake model server: two sub-agents in parallel (a
 // barrier tool proves they overlap), only their conclusions reaching the main conversation, their
 // tokens counted as side usage; the round cap, the read-only tool set, cancellation.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { taskTool } from '../src/delegate/task.js';
 import { coreTools } from '../src/tools/index.js';
 import type { AgentEvent, Tool, ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
+import { waitFor } from './scope.js';
 import { workspace } from './tools-helpers.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = await useFakeServer();
 
 /** Returns "together" once `n` callers have arrived; a lone caller gives up after a while with "alone". */
 function barrier(n: number): Tool {
@@ -134,7 +131,7 @@ describe('the task sub-agent', () => {
     const controller = new AbortController();
     server.enqueue({ text: 'Thinking', hang: true });
     const pending = task.run({ prompt: 'anything' }, { ...ctx, signal: controller.signal });
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => server.requests.length === 1, 'the request');
     controller.abort();
     expect(await pending).toMatchObject({ output: 'interrupted', isError: true });
 

@@ -4,27 +4,23 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync,
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { logsDir, openTrace, pruneLogs } from '../src/session/trace.js';
 import { localDate } from '../src/util/text.js';
 import type { Tool, ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
 let state: string;
 const ROOT = '/work/project';
 const base = { root: ROOT, env: {}, model: 'fake-openai', version: '0.1.0', mode: 'default' };
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+const server = await useFakeServer();
 
 beforeEach(async () => {
   state = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-trace-')));
-  server.requests.length = 0;
 });
 
 const readLog = (day: string) =>

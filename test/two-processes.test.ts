@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundleForChildren } from './child-bundle.js';
+import { currentTest } from './scope.js';
 
 let bundle: string;
 let dir: string;
@@ -22,7 +23,7 @@ async function inTwoProcesses(code: string): Promise<void> {
   const runs = ['A', 'B'].map((who) => {
     const script = `const m = await import(${JSON.stringify(bundle)}); const who = '${who}'; const dir = ${JSON.stringify(dir)};
       while (Date.now() < ${start}); ${code}`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, ...currentTest().env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     return new Promise<void>((resolve, reject) => child.on('close', (c) => (c === 0 ? resolve() : reject(new Error(`child ${who} failed: ${stderr}`)))));
@@ -47,11 +48,11 @@ describe('two feiyu processes at once', () => {
       const h = new m.History(${JSON.stringify(file)}, 50);
       for (let i = 0; i < 75; i++) h.add('A' + i);
       console.log('ready');
-      process.stdin.once('data', () => { h.add('A75'); process.exit(0); });`], { stdio: ['pipe', 'pipe', 'inherit'] });
+      process.stdin.once('data', () => { h.add('A75'); process.exit(0); });`], { env: { ...process.env, ...currentTest().env }, stdio: ['pipe', 'pipe', 'inherit'] });
     await new Promise((r) => a.stdout.once('data', r));
     const b = spawn(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(bundle)});
       const h = new m.History(${JSON.stringify(file)}, 50);
-      for (let i = 0; i < 20; i++) h.add('B' + i);`], { stdio: 'inherit' });
+      for (let i = 0; i < 20; i++) h.add('B' + i);`], { env: { ...process.env, ...currentTest().env }, stdio: 'inherit' });
     expect(await new Promise((r) => b.on('close', r))).toBe(0);
     a.stdin.write('go\n');
     expect(await new Promise((r) => a.on('close', r))).toBe(0);

@@ -30,6 +30,7 @@ import { plainBash } from '../util/process.js';
 import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
 import { sweepTemps } from '../util/paths.js';
 import { dirname } from 'node:path';
+import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
 
@@ -125,7 +126,7 @@ async function wire(config: AppConfig): Promise<App> {
       warnIfUnsandboxed();
     }
     if (what === 'model') {
-      agent.provider = createProvider(state.model);
+      agent.provider = createProvider(state.model, config.providerOptions);
       session.saveState({ model: state.model.name });
     }
   });
@@ -175,7 +176,7 @@ async function wire(config: AppConfig): Promise<App> {
   });
   const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []));
   const agent = new Agent({
-    provider: createProvider(state.model),
+    provider: createProvider(state.model, config.providerOptions),
     tools,
     system: buildSystem(config.conventions, config.memory),
     ctx,
@@ -217,6 +218,8 @@ async function wire(config: AppConfig): Promise<App> {
       reminder.resetForTurn();
       hooks.resetForTurn();
     }
+    // The bash grammar (tens of ms to load) loads while the model is still writing the command.
+    if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
     session.onEvent(event);
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });

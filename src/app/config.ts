@@ -17,6 +17,7 @@ import { noticeText } from '../i18n/explain.js';
 import { formatSize } from '../content/filetype.js';
 import { approvalsFile, loadApprovals } from '../safety/approvals.js';
 import { filterEnv } from '../safety/envfilter.js';
+import type { ProviderOptions } from '../providers/stream.js';
 import { parseRule, type Rule } from '../safety/rules.js';
 import { probeSandbox } from '../safety/sandbox.js';
 import { probeContainment } from '../safety/contain.js';
@@ -120,6 +121,8 @@ export type AppConfig = {
   hooks: Partial<Record<HookEvent, HookSpec[]>>;
   verify: string[];
   allowPrivate: string[];
+  /** How the model's provider is made: settings' `streamIdleTimeout` (seconds) as milliseconds. */
+  providerOptions: ProviderOptions;
   /** A person answers questions (the REPL); false: headless, questions are refused. */
   interactive: boolean;
   /** Set on the command line: a resumed session does not change them. */
@@ -172,6 +175,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   const approvals = approvalsFile(config);
   const memory = loadMemory(state, root);
   if (memory.dropped) notices.push({ type: 'notice', code: 'memory_dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
+  const idleTimeout = effective.merged.streamIdleTimeout;
   const sandboxOff = probe && !probe.ok ? { reason: probe.reasonCode, detail: probe.detail } : undefined;
   return {
     root,
@@ -193,6 +197,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     hooks: effective.hooks,
     verify: trusted && conventions?.verify ? [conventions.verify, ...effective.verify] : effective.verify,
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
+    providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
     interactive: !args.print,
     pinned: { model: args.model !== undefined, mode: args.mode !== undefined },
     maxRounds: args.maxRounds,

@@ -7,6 +7,7 @@ import type { OutputFormat } from './args.js';
 import { t } from '../i18n/index.js';
 import type { AgentEvent } from '../types.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
+import { inert } from '../util/text.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, maxRounds: 3 } as const;
 
@@ -38,7 +39,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
     const text = event.type === 'error' ? explainError(event.error, app.model) : explainEvent(event, true);
     if (!text) return;
     problems.push(text);
-    if (o.format !== 'stream-json') o.stderr.write(text + '\n');
+    if (o.format !== 'stream-json') o.stderr.write(inert(text) + '\n');
   });
   let result: TurnResult;
   try {
@@ -48,7 +49,8 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
   }
   const subtype = subtypeOf(result);
   if (o.format === 'text') {
-    if (result.text) o.stdout.write(result.text.endsWith('\n') ? result.text : result.text + '\n');
+    // The model's text may carry escape sequences (from a file it read); a terminal must not act on them.
+    if (result.text) o.stdout.write(inert(result.text.endsWith('\n') ? result.text : result.text + '\n'));
   } else {
     const totals = app.agent.totals;
     const record: Record<string, unknown> = {

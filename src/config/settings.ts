@@ -23,6 +23,8 @@ export type Settings = {
   webFetch?: { allowPrivate?: string[] };
   /** A command run after every successful write, like a `verify:` line in FEIYU.md. */
   verify?: string;
+  /** Seconds a model's reply may stay silent before the request is stopped (default 120; 0 = never). */
+  streamIdleTimeout?: number;
 };
 
 export type LoadedSettings = { user: Settings; project: Settings; userFile: string; projectFile: string };
@@ -95,6 +97,9 @@ function validate(data: unknown): Found | null {
     enumField('sandbox', SANDBOX_LEVELS) ??
     enumField('lang', ['en', 'zh']) ??
     (data.verify === undefined || typeof data.verify === 'string' ? null : mustBe('verify', 'expect.command')) ??
+    (data.streamIdleTimeout === undefined || (typeof data.streamIdleTimeout === 'number' && data.streamIdleTimeout >= 0)
+      ? null
+      : { key: 'settings.type_value', params: { field: 'streamIdleTimeout', expected: new Problem('expect.seconds_or_off'), value: JSON.stringify(data.streamIdleTimeout) } }) ??
     validatePermissions(data.permissions) ??
     validateHooks(data.hooks) ??
     validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate))

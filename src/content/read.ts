@@ -77,32 +77,42 @@ async function readDocument(real: string, bytes: Buffer, shown: string, args: Re
   const note = extractedNote(real, shown)!;
   if (text === '') return { output: `${note}\n(the document holds no text)`, summary: { key: 'lines', n: 0 } };
   const lines = text.split('\n');
-  const page = pageLines(lines, args, note);
+  const { start, limit } = pageRange(args);
+  const page = pageLines({ lines: lines.slice(start - 1, start - 1 + limit), start, total: lines.length }, note);
   if ('pastEnd' in page) return toolError(`the text extracted from ${shown} has ${lines.length} lines; offset ${page.pastEnd} is past the end`);
   return { output: page.text, summary: { key: 'lines', n: page.n } };
 }
 
+/** The lines a read_file call asks for: from `start` (1-based), at most `limit` (≤ MAX_LINES). */
+export function pageRange(args: { offset?: number; limit?: number }): { start: number; limit: number } {
+  return {
+    start: Math.max(1, Math.floor(Number(args.offset) || 1)),
+    limit: Math.min(MAX_LINES, Math.max(1, Math.floor(Number(args.limit) || MAX_LINES))),
+  };
+}
+
+/** Lines `start`… of a text `total` lines long: the lines a pageRange asked for (fewer at the end). */
+export type LineWindow = { lines: readonly string[]; start: number; total: number };
+
 /**
- * One page of `lines`, numbered as cat -n, from `offset` (1-based): at most `limit` lines and
- * about 28,000 characters with `head` above them, and a last line saying how to read on. At least
- * one line is always given; `pastEnd` is the offset when it is past the last line.
+ * One page numbered as cat -n: the window's lines, up to about 28,000 characters with `head`
+ * above them, and a last line saying how to read on. At least one line is always given;
+ * `pastEnd` is the offset when it is past the last line.
  */
-export function pageLines(lines: string[], args: { offset?: number; limit?: number }, head?: string): { text: string; n: number } | { pastEnd: number } {
-  const start = Math.max(1, Math.floor(Number(args.offset) || 1));
-  const limit = Math.min(MAX_LINES, Math.max(1, Math.floor(Number(args.limit) || MAX_LINES)));
-  if (start > lines.length) return { pastEnd: start };
+export function pageLines(w: LineWindow, head?: string): { text: string; n: number } | { pastEnd: number } {
+  if (w.start > w.total) return { pastEnd: w.start };
   const rows = head === undefined ? [] : [head];
   const first = rows.length;
   let used = head?.length ?? 0;
-  let n = start;
-  for (; n < start + limit && n <= lines.length; n++) {
-    const row = numberLine(lines[n - 1]!, n);
+  let n = w.start;
+  for (const line of w.lines) {
+    const row = numberLine(line, n);
     if (rows.length > first && used + row.length > READ_BUDGET) break;
     rows.push(row);
     used += row.length + 1;
+    n++;
   }
   const last = n - 1;
-  if (last < lines.length) rows.push(`[lines ${start}–${last} of ${lines.length}; call read_file with offset ${last + 1} to continue]`);
-  return { text: rows.join('\n'), n: last - start + 1 };
+  if (last < w.total) rows.push(`[lines ${w.start}–${last} of ${w.total}; call read_file with offset ${last + 1} to continue]`);
+  return { text: rows.join('\n'), n: last - w.start + 1 };
 }
-

@@ -103,12 +103,14 @@ export class Agent {
   /** Runs one user message to completion. Contract: never throws for provider or tool failures. */
   async send(text: string, signal: AbortSignal = new AbortController().signal): Promise<TurnResult> {
     this.emit({ type: 'turn_start', text });
+    const before = this.checkpoint();
     this.appendUser([{ type: 'text', text }]);
     let rounds = 0;
     let corrections = this.config.outputSchema ? 1 : 0;
     let sendBacks = 0;
     for (;;) {
       const reply = await this.request(rounds + 1, signal);
+      if (reply.error?.kind === 'refusal') return this.refused(before, rounds);
       if (reply.message.content.length) this.append(reply.message);
       const text = textOf(reply.message);
       const calls = reply.message.content.filter((b): b is ToolCallBlock => b.type === 'tool_call');
@@ -170,6 +172,26 @@ export class Agent {
   private end(stopReason: TurnStopReason, text: string, rounds: number, structured?: unknown): TurnResult {
     this.emit({ type: 'turn_end', stopReason, text, rounds, structured });
     return structured === undefined ? { stopReason, text, rounds } : { stopReason, text, rounds, structured };
+  }
+
+  /** The history as it is, to go back to: the last message is copied, since appendUser adds to it. */
+  private checkpoint(): Message[] {
+    const last = this.messages.at(-1);
+    return last ? [...this.messages.slice(0, -1), { ...last, content: [...last.content] } as Message] : [];
+  }
+
+  /**
+   * The model (or a content filter) refused: the whole exchange since the user's message goes,
+   * or every later request would be refused again (Anthropic's guidance). The session file
+   * starts its history over, as after a compaction.
+   */
+  private refused(before: Message[], rounds: number): TurnResult {
+    this.messages.splice(0, this.messages.length, ...before);
+    this.lastInput = 0;
+    this.lastCount = 0;
+    this.emit({ type: 'history_reset', reason: 'refusal' });
+    for (const message of this.messages) this.emit({ type: 'message', message });
+    return this.end('error', '', rounds);
   }
 
   /** Structured output failed: the result text says why, for the JSON result and the log. */

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { BWRAP } from './sandbox.js';
 import type { WrapCommand } from '../types.js';
 
-const CONTAIN = ['--bind', '/', '/', '--proc', '/proc', '--unshare-pid', '--die-with-parent'];
+// /dev again with its devices: a plain bind of / leaves /dev/null unwritable in the namespace.
+const CONTAIN = ['--bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--unshare-pid', '--die-with-parent'];
 
 /** The argv that runs `command` with bash in `cwd`, contained. */
 export function containArgv(command: string, cwd: string): string[] {

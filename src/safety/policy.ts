@@ -86,13 +86,14 @@ export async function subjectOf(call: ToolCallBlock, tool: Tool, where: Omit<Pol
 export function judge(call: ToolCallBlock, tool: Tool, subject: Subject, input: PolicyInput): Verdict {
   const { mode, rules } = input;
   const places = { root: input.root, home: input.home };
-  const secret = secretOf(subject, input.configDir);
+  const secret = secretOf(subject, input.configDir, input.home);
   if (secret) return { decision: 'deny', code: 'secret', reason: secret };
   const denied = firstMatch(rules.deny, tool.name, subject, places, true);
   if (denied) return { decision: 'deny', code: 'deny_rule', reason: `The user's rule ${denied.text} forbids this call. Do not try to get around it.` };
 
   if (tool.kind === 'meta') {
     if (tool.name === 'exit_plan' && mode === 'readonly') return refuseInMode('readonly', 'exit_plan only works in plan mode');
+    if (tool.name === 'remember' && (mode === 'plan' || mode === 'readonly')) return refuseInMode(mode, "remember writes a note into every later session's prompt");
     return { decision: 'allow', code: 'meta', reason: 'meta tool' };
   }
   const readOnly = subject.kind === 'bash' ? subject.analysis.verdict === 'safe' : tool.kind === 'read' && subject.kind !== 'network';
@@ -115,10 +116,10 @@ export function judge(call: ToolCallBlock, tool: Tool, subject: Subject, input: 
 
 type Places = { root: string; home: string };
 
-function secretOf(subject: Subject, configDir: string): string | null {
+function secretOf(subject: Subject, configDir: string, home: string): string | null {
   if (subject.kind === 'bash') return subject.analysis.verdict === 'deny' ? subject.analysis.reason! : null;
   if (subject.kind !== 'path') return null;
-  const what = checkSecretPath(subject.abs, configDir);
+  const what = checkSecretPath(subject.abs, configDir, home);
   return what ? secretRefusal(subject.shown, what) : null;
 }
 

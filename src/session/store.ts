@@ -136,8 +136,9 @@ export class SessionWriter {
   /** Feed every AgentEvent: messages are appended; a compaction starts the history over. */
   onEvent(event: AgentEvent): void {
     if (event.type === 'message') this.write({ type: 'message', message: withoutImages(event.message) });
-    // The agent emits the new history as message events right after the compaction event.
+    // The agent emits the new history as message events right after these events.
     if (event.type === 'compaction') this.write({ type: 'reset', method: event.method, before: event.before, after: event.after });
+    if (event.type === 'history_reset') this.write({ type: 'reset', method: event.reason });
   }
 
   /** Records the fields that changed since the last call (call after usage, turn_end, /mode, /model, todo changes). */

@@ -4,10 +4,11 @@
 // Must not read files on ripgrep's path: its speed is the point of using it.
 
 import { spawn } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { relPath, resolveInWorkspace } from '../util/paths.js';
-import { SECRET_SEARCH_EXCLUDES } from '../safety/secrets.js';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { inside, relPath, resolveInWorkspace } from '../util/paths.js';
+import { expandBraces } from '../safety/bash/expand.js';
+import { SECRET_SEARCH_EXCLUDES, secretFileKind } from '../safety/secrets.js';
 import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types.js';
 import { SKIPPED, TIME_LIMIT_MS, walkFiles, type Walk } from './walk.js';
 
@@ -16,9 +17,13 @@ const MAX_MATCHES = 200;
 const MAX_COLUMNS = 300;
 const SECRET_GLOBS = SECRET_SEARCH_EXCLUDES.flatMap((g) => [`**/${g}`, `**/${g}/**`]);
 
-/** fast-glob follows "..", "/" and "~" out of its folder; a glob here only ever selects inside it. */
+/**
+ * fast-glob follows "..", "/" and "~" out of its folder, also when braces spell them (`.{.,}/*` is
+ * `../*`); a glob here only ever selects inside it. walkFiles checks every result all the same.
+ */
 function leavesFolder(glob: string): boolean {
-  return /^[/~]|(^|\/)\.\.(\/|$)/.test(glob.replace(/^!/, ''));
+  const variants = expandBraces(glob.replace(/^!/, ''));
+  return variants === null || variants.some((g) => /^[/~]|(^|\/)\.\.(\/|$)/.test(g));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -77,10 +82,10 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
     '--line-number', '--no-heading', '--with-filename', '--color', 'never', '--no-config', '--null',
     '--max-columns', String(MAX_COLUMNS), '--max-columns-preview', '--hidden', '--no-require-git', '--engine', 'auto',
     ...SKIPPED.flatMap((d) => ['--glob', `!${d}`]),
-    // Secrets (.env, private keys) never come back as search results, whatever the glob.
-    ...SECRET_SEARCH_EXCLUDES.flatMap((g) => ['--glob', `!${g}`]),
     ...(q.ignoreCase ? ['--ignore-case'] : []),
     ...rgGlob(q.glob),
+    // Secrets (.env, private keys) never come back as search results, whatever the glob: the last glob wins.
+    ...SECRET_SEARCH_EXCLUDES.flatMap((g) => ['--glob', `!${g}`]),
     '-e', q.pattern, '--',
     // Without a path ripgrep searches its cwd and prints paths without "./".
     ...(q.target === '.' ? [] : [q.target]),
@@ -100,8 +105,12 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
       const buf = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
       let start = 0;
       for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10, start)) {
-        total++;
-        if (kept.length < MAX_MATCHES) kept.push(buf.toString('utf8', start, nl));
+        const nul = buf.indexOf(0, start);
+        const secret = nul >= 0 && nul < nl && isSecretResult(q.root, buf.toString('utf8', start, nul));
+        if (!secret) {
+          total++;
+          if (kept.length < MAX_MATCHES) kept.push(buf.toString('utf8', start, nl));
+        }
         start = nl + 1;
       }
       pending = kept.length < MAX_MATCHES ? buf.subarray(start) : Buffer.alloc(0);
@@ -116,6 +125,8 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      // Globs that leave nothing to search (every match a secret) are no matches, not a failure.
+      if (code === 2 && kept.length === 0 && /No files were searched/.test(stderr)) return resolve({ lines: [], total: 0 });
       if (code === 2 && kept.length === 0) {
         const message = stderr.replace(/^~+$/gm, '').replace(/\n{2,}/g, '\n').trim();
         resolve({ error: /regex/i.test(message) ? invalidRegex(message) : `search failed: ${message || `rg exit code ${code}`}` });
@@ -151,6 +162,9 @@ function jsGlob(glob: string | undefined): { anchored: boolean; pattern: string;
   return negated ? { anchored, pattern: '**/*', exclude: [pattern] } : { anchored, pattern, exclude: [] };
 }
 
+/** A result path (root-relative) that names a secret file: dropped whatever glob selected it. */
+const isSecretResult = (root: string, rel: string): boolean => secretFileKind(resolve(root, rel)) !== null;
+
 const invalidRegex = (message: string): string =>
   `invalid regular expression: ${message}\nEscape special characters such as ( [ { . * + ? with a backslash to search for them literally.`;
 
@@ -174,16 +188,19 @@ export async function searchWithJs(q: SearchQuery): Promise<SearchResult> {
     ? { files: [q.target], partial: false, unapplied: [] }
     : await walkFiles(q.root, anchored ? q.root : target, pattern, [...exclude, ...SECRET_GLOBS], deadline);
   const files = anchored ? walk.files.filter(under) : walk.files;
+  let partial = walk.partial;
   const lines: string[] = [];
   let total = 0;
-  let partial = walk.partial;
   for (const file of files) {
     if (q.signal?.aborted) return { error: '[interrupted]' };
     if (Date.now() > deadline) {
       partial = true;
       break;
     }
-    const bytes = await readFile(join(q.root, file)).catch(() => undefined);
+    // What is read must be a workspace file that is not a secret, after links too.
+    const real = await realpath(join(q.root, file)).catch(() => '');
+    if (!inside(q.root, real) || isSecretResult(q.root, file) || secretFileKind(real)) continue;
+    const bytes = await readFile(real).catch(() => undefined);
     if (!bytes || bytes.subarray(0, 8192).includes(0)) continue;
     const fileLines = bytes.toString('utf8').split('\n');
     if (fileLines[fileLines.length - 1] === '') fileLines.pop();

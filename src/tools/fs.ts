@@ -4,20 +4,13 @@
 
 import { open, readFile, stat } from 'node:fs/promises';
 import { countNewlines } from '../util/cap.js';
-import { decode, encode, formatSize, numberLine, SNIFF_BYTES, sniffType, type Sniffed, type TextEncoding } from '../content/filetype.js';
-import { MAX_LINES, pageLines, readContent } from '../content/read.js';
+import { decode, encode, formatSize, numberLine, SNIFF_BYTES, sniffType, splitLines, textPage, type Sniffed, type TextEncoding } from '../content/filetype.js';
+import { MAX_LINES, pageLines, pageRange, readContent } from '../content/read.js';
 import { extractedRefusal } from '../content/docs.js';
 import { checkFresh, relPath, resolveInWorkspace, versionOf, writeAtomic } from '../util/paths.js';
 import { toolError, type FileChange, type Tool, type ToolContext, type ToolOutput } from '../types.js';
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
-
-/** The file's lines without their line ends; a final newline does not start another line. */
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-}
 
 // ---------------------------------------------------------------------------------------------
 // read_file
@@ -51,17 +44,11 @@ async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOutput> {
   }
   ctx.files.set(r.real, versionOf(bytes, st));
   if (bytes.length === 0) return { output: `${shown} is empty (0 bytes)`, summary: { key: 'lines', n: 0 } };
-  let text: string;
-  let note = '';
-  try {
-    text = decode(bytes, sniffed.encoding, true);
-  } catch {
-    text = decode(bytes, sniffed.encoding, false);
-    note = '\n[the file has bytes that are not valid text in its encoding, shown as �; edit_file and write_file will refuse it]';
-  }
-  const lines = splitLines(text);
-  const page = pageLines(lines, args);
-  if ('pastEnd' in page) return toolError(`${shown} has ${lines.length} lines; offset ${page.pastEnd} is past the end`);
+  const { start, limit } = pageRange(args);
+  const text = textPage(bytes, sniffed.encoding, start, limit);
+  const note = text.invalid ? '\n[the file has bytes that are not valid text in its encoding, shown as �; edit_file and write_file will refuse it]' : '';
+  const page = pageLines({ ...text, start });
+  if ('pastEnd' in page) return toolError(`${shown} has ${text.total} lines; offset ${page.pastEnd} is past the end`);
   return { output: page.text + note, summary: { key: 'lines', n: page.n } };
 }
 

@@ -1,9 +1,11 @@
 // Walking the workspace for list_files and the search fallback: fast-glob for the files, the
 // .gitignore files (read with a size limit, matched by gitignore.ts) for what to leave out, and a
-// time limit after which what was found so far is returned, marked partial. Reads, never writes.
+// time limit after which what was found so far is returned, marked partial; every result checked
+// to lie in the workspace, links included. Reads, never writes.
 
-import { join } from 'node:path';
-import { relPath } from '../util/paths.js';
+import { realpath } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { inside, relPath } from '../util/paths.js';
 import { FileReadError, readRegularFile } from '../util/readfile.js';
 import { GitignoreRules } from './gitignore.js';
 
@@ -43,7 +45,7 @@ export async function walkFiles(root: string, dir: string, pattern: string, excl
   const ignored = gitignores(root, base, nested.paths.map(toRoot), unapplied);
   const files: string[] = [];
   let partial = found.partial || nested.partial;
-  for (const path of found.paths) {
+  for (const path of await containedIn(root, dir, found.paths)) {
     if (Date.now() > deadline) {
       partial = true;
       break;
@@ -52,6 +54,27 @@ export async function walkFiles(root: string, dir: string, pattern: string, excl
     if (!ignored(rel)) files.push(rel);
   }
   return { files: files.sort(), partial, unapplied };
+}
+
+/**
+ * The results that lie in the workspace, by path and by the real path of their folder: a glob may
+ * still spell its way out, or pass through a symbolic link to a folder (`links/out/*`).
+ */
+async function containedIn(root: string, dir: string, found: string[]): Promise<string[]> {
+  const folders = new Map<string, Promise<boolean>>();
+  const folderInside = (folder: string): Promise<boolean> => {
+    let known = folders.get(folder);
+    if (!known) {
+      known = realpath(folder).then((real) => inside(root, real), () => false);
+      folders.set(folder, known);
+    }
+    return known;
+  };
+  const keep = await Promise.all(found.map(async (p) => {
+    const abs = resolve(dir, p);
+    return inside(root, abs) && (await folderInside(dirname(abs)));
+  }));
+  return found.filter((_, i) => keep[i]);
 }
 
 /** The paths a fast-glob stream gives until it ends or the deadline passes. */

@@ -67,14 +67,16 @@ export class Renderer {
   /** Lines previewed by calls whose results have not come yet. */
   private readonly listed = new Map<string, string[]>();
 
+  /** `stallNoticeMs`: the model's silence after which the waiting line says how long (tests shorten it). */
   constructor(
     private readonly out: Out,
     private readonly view: View,
     env: NodeJS.ProcessEnv = process.env,
+    opts: { stallNoticeMs?: number } = {},
   ) {
     this.paint = painter(out, env);
     this.rich = colourOn(out, env);
-    if (out.isTTY) this.spinner = new Spinner(out, (s) => this.paint(color.dim, s), () => this.columns(), () => !this.midLine && !this.held);
+    if (out.isTTY) this.spinner = new Spinner(out, (s) => this.paint(color.dim, s), () => this.columns(), () => !this.midLine && !this.held, opts.stallNoticeMs);
   }
 
   columns(): number {
@@ -133,6 +135,7 @@ export class Renderer {
   handle(event: AgentEvent): void {
     const p = this.paint;
     const spin = (what: string) => this.spinner && (this.spinner.what = what);
+    this.listen(event);
     switch (event.type) {
       case 'turn_start':
         // The context stays what the last request measured until a new one reports (a failed one does not).
@@ -206,6 +209,18 @@ export class Renderer {
         return;
       default:
         return;
+    }
+  }
+
+  /** Keeps the spinner's account of the model's silence: a request and its deltas are the model talking. */
+  private listen(event: AgentEvent): void {
+    if (!this.spinner) return;
+    const fromModel = event.type === 'request_start' || event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'toolcall_start' || event.type === 'toolcall_delta' || event.type === 'retry';
+    if (fromModel) {
+      this.spinner.listening = true;
+      this.spinner.heard();
+    } else if (event.type === 'tool_call' || event.type === 'turn_end') {
+      this.spinner.listening = false;
     }
   }
 
@@ -337,5 +352,5 @@ export class Renderer {
 }
 
 function retryKind(error: ProviderError): string {
-  return ['rate_limit', 'overloaded', 'server', 'connection'].includes(error.kind) ? error.kind : 'other';
+  return ['rate_limit', 'overloaded', 'server', 'connection', 'timeout'].includes(error.kind) ? error.kind : 'other';
 }

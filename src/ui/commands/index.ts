@@ -17,6 +17,7 @@ import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLeve
 import { color } from '../render.js';
 import { modeName } from '../welcome.js';
 import { table } from '../width.js';
+import { inert } from '../../util/text.js';
 
 /** What a command may use: the app, the terminal, and the REPL's own state. */
 export type { Session } from './session-type.js';
@@ -153,7 +154,7 @@ function langCommand(arg: string, s: Session): void {
 function todoCommand(_arg: string, s: Session): void {
   const items = s.app.todo.render();
   if (!items) return s.ui.note(t('todo.empty'));
-  for (const line of items.split('\n')) s.ui.line(`  ${line}`);
+  for (const line of inert(items).split('\n')) s.ui.line(`  ${line}`);
 }
 
 function jobState(job: JobInfo): string {
@@ -180,7 +181,7 @@ async function jobsCommand(arg: string, s: Session): Promise<void> {
   if (arg) return ui.fail(t('jobs.usage'));
   const jobs = app.jobs.list();
   if (!jobs.length) return ui.note(t('jobs.none'));
-  const rows: [string, string][] = jobs.map((j) => [`#${j.id}`, `${j.state.kind === 'running' ? ui.paint(color.green, jobState(j)) : jobState(j)}  ${j.command}`]);
+  const rows: [string, string][] = jobs.map((j) => [`#${j.id}`, `${j.state.kind === 'running' ? ui.paint(color.green, jobState(j)) : inert(jobState(j))}  ${inert(j.command)}`]);
   for (const line of table(rows, ui.columns())) ui.line(line);
   ui.note(t('jobs.hint'));
 }
