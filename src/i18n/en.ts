@@ -1,5 +1,5 @@
-// The English half of the interface catalogue (index.ts): every user-facing string, by key.
-// Its keys are the catalogue's keys; zh.ts must have each of them.
+// The English half of the core part of the interface catalogue (catalogue.ts joins the parts):
+// every user-facing string of the core, by key; zh.ts must have each of them.
 
 export const en = {
   'cli.usage': `Usage: feiyu [options] [message]
@@ -388,6 +388,3 @@ Options:
   'keys.not_saved': 'Not saved.',
   'keys.saved': 'Saved "{name}" in {file}. /model {name} switches to it.',
 } as const;
-
-/** A key of the catalogue. */
-export type MessageKey = keyof typeof en;

@@ -1,15 +1,14 @@
-// The one catalogue of user-facing strings, in English and Simplified Chinese (its two halves are
-// en.ts and zh.ts), and the choice of language. Strings meant for the model
+// The one catalogue of user-facing strings, in English and Simplified Chinese (joined from its
+// parts in catalogue.ts), and the choice of language. Strings meant for the model
 // (tool results, refusals) are not here: they stay English.
 // Contract: every key exists in both languages (the compiler and a test check it).
 
-import { en } from './en.js';
-import { zh } from './zh.js';
+import { en, zh } from './catalogue.js';
 
 export type Lang = 'en' | 'zh';
 
-export type { MessageKey } from './en.js';
-import type { MessageKey } from './en.js';
+export type { MessageKey } from './catalogue.js';
+import type { MessageKey } from './catalogue.js';
 
 const catalogue: Record<Lang, Record<MessageKey, string>> = { en, zh };
 

@@ -1,9 +1,9 @@
-// The Simplified Chinese half of the interface catalogue (index.ts). The compiler checks that it
-// has every key of en.ts and no other.
+// The Simplified Chinese half of the core part of the catalogue. The compiler checks that it has
+// every key of en.ts and no other.
 
-import type { MessageKey } from './en.js';
+import type { en } from './en.js';
 
-export const zh: Record<MessageKey, string> = {
+export const zh: Record<keyof typeof en, string> = {
   'cli.usage': `用法：feiyu [选项] [消息]
 
   feiyu                       在当前目录开始交互式会话

@@ -1,0 +1,14 @@
+// The catalogue joined from its parts. The core part is en.ts + zh.ts; a feature with many strings
+// keeps its own part, one file holding both languages side by side:
+//   export const en = { 'area.key': '…' } as const;
+//   export const zh: Record<keyof typeof en, string> = { 'area.key': '…' };
+// and is added to both spreads below. Keys are prefixed by area, so parts never collide.
+
+import { en as coreEn } from './en.js';
+import { zh as coreZh } from './zh.js';
+
+export const en = { ...coreEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh };
+
+/** A key of the catalogue. */
+export type MessageKey = keyof typeof en;
