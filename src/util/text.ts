@@ -14,3 +14,6 @@ const TERMINAL_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069
 export function inert(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(TERMINAL_CONTROL, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
+
+/** `s` cut to `max` characters with an ellipsis: one line of context in a list. */
+export const clipLine = (s: string, max = 140): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);

@@ -1,0 +1,86 @@
+// The shapes the code index keeps per file: symbols, call sites, imports and the search terms of
+// each chunk, as the parser produces them and the cache stores them. Types and tiny helpers only.
+
+import type { ImportRecord, SymbolKind } from './languages.js';
+
+export type { ImportRecord, SymbolKind };
+
+/** One definition. Lines are 1-based and inclusive. */
+export type SymbolRecord = {
+  name: string;
+  kind: SymbolKind;
+  /** The enclosing class, interface, impl, namespace or module. */
+  container?: string;
+  line: number;
+  endLine: number;
+  /** The declaration after the name, on one line: parameters and return type, heritage, a type. */
+  sig: string;
+  /** The doc comment's first line. */
+  doc?: string;
+  exported: boolean;
+  /** A declaration without a body (a prototype, an overload, an interface method). */
+  decl?: boolean;
+};
+
+/** One call site: `name` is what is called, `recv` the receiver as written (`this`, `ns`, `this.store`). */
+export type CallRecord = { name: string; line: number; recv?: string; /** The calling symbol's index; -1 at top level. */ from: number };
+
+/** The search fields of a chunk, in the order of the packed term frequencies. */
+export const FIELDS = ['name', 'sig', 'doc', 'body', 'path'] as const;
+export type Field = (typeof FIELDS)[number];
+/** Bits per field in a packed term frequency (saturating): name, sig, doc, body, path. */
+export const FIELD_BITS = [4, 4, 5, 10, 4] as const;
+
+/** A chunk's terms as the parser hands them over: each term once, with its packed frequencies. */
+export type ChunkTerms = {
+  /** The symbol the chunk belongs to; -1 for the file's top-level code outside any symbol. */
+  sym: number;
+  /** Tokens per field. */
+  lengths: number[];
+  terms: string[];
+  tfs: number[];
+};
+
+export type ParseNote = 'no_grammar' | 'syntax_errors' | 'parse_failed' | 'generated';
+
+/** Everything the index knows about one file. */
+export type FileRecord = {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** sha1 of the content, hex. */
+  hash: string;
+  lang: string;
+  lines: number;
+  symbols: SymbolRecord[];
+  calls: CallRecord[];
+  imports: ImportRecord[];
+  chunks: ChunkTerms[];
+  /** Why the symbols are missing or incomplete. */
+  note?: ParseNote;
+  /** A parser's message, for a parse that failed. */
+  detail?: string;
+};
+
+/** Packs per-field counts into one integer, each saturating at its width. */
+export function packTf(counts: number[]): number {
+  return (
+    Math.min(counts[0]!, 15) | (Math.min(counts[1]!, 15) << 4) | (Math.min(counts[2]!, 31) << 8) | (Math.min(counts[3]!, 1023) << 13) | (Math.min(counts[4]!, 15) << 23)
+  );
+}
+
+/** The count of field `f` in a packed term frequency. */
+export function unpackTf(packed: number, f: number): number {
+  return (packed >>> SHIFTS[f]!) & ((1 << FIELD_BITS[f]!) - 1);
+}
+
+const SHIFTS = [0, 4, 8, 13, 23];
+
+/** `Container.name` or `name`. */
+export const qualifiedName = (s: SymbolRecord): string => (s.container ? `${s.container}.${s.name}` : s.name);
+
+/** `kind name(signature)` of a symbol, as one line. */
+export function describeSymbol(s: SymbolRecord): string {
+  const sig = s.sig && (/^[(<:[]/.test(s.sig) ? s.sig : ` ${s.sig}`);
+  return `${s.kind} ${qualifiedName(s)}${sig}`;
+}
