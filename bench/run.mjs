@@ -1,7 +1,11 @@
 // npm run bench: measures what tests must not time, and prints a table.
 // start-up to the prompt, resident memory at the idle prompt, fixed tokens per request,
 // and the search tool against raw ripgrep. Targets are from the core issue.
+// With a corpus (`npm run bench -- --corpus DIR [--localize FILE]`, or FEIYU_BENCH_CORPUS and
+// FEIYU_BENCH_LOCALIZE) the code index is measured too; `--only codeindex` measures only that.
 import { spawn, spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { codeIndexBench } from './codeindex.mjs';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,14 +139,21 @@ async function searchRatio() {
 const rows = [];
 const row = (what, value, target, ok) => rows.push([what, value, target, ok ? 'ok' : 'OVER']);
 
-const s = await startup();
-row('start-up to prompt (median of 10)', `${s.ms.toFixed(0)} ms`, '≤ 150 ms', s.ms <= 150);
-row('bare `node -e 0` (reference)', `${s.bare.toFixed(0)} ms`, '', true);
-row('resident memory at idle prompt', `${s.rssMb.toFixed(1)} MB`, '≤ 80 MB', s.rssMb <= 80);
-const tk = await fixedTokens();
-row(`fixed tokens per request (system + ${tk.count} tools, o200k)`, `${tk.system + tk.tools} (${tk.system} + ${tk.tools})`, '≤ 1,500', tk.system + tk.tools <= 1500);
-const sr = await searchRatio();
-row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
+const { values: opts } = parseArgs({ options: { corpus: { type: 'string' }, localize: { type: 'string' }, only: { type: 'string' } } });
+const corpus = opts.corpus ?? process.env.FEIYU_BENCH_CORPUS;
+const localize = opts.localize ?? process.env.FEIYU_BENCH_LOCALIZE;
+
+if (opts.only !== 'codeindex') {
+  const s = await startup();
+  row('start-up to prompt (median of 10)', `${s.ms.toFixed(0)} ms`, '≤ 150 ms', s.ms <= 150);
+  row('bare `node -e 0` (reference)', `${s.bare.toFixed(0)} ms`, '', true);
+  row('resident memory at idle prompt', `${s.rssMb.toFixed(1)} MB`, '≤ 80 MB', s.rssMb <= 80);
+  const tk = await fixedTokens();
+  row(`fixed tokens per request (system + ${tk.count} tools, o200k)`, `${tk.system + tk.tools} (${tk.system} + ${tk.tools})`, '≤ 1,500', tk.system + tk.tools <= 1500);
+  const sr = await searchRatio();
+  row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
+}
+if (corpus) await codeIndexBench(corpus, localize, row);
 
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'value', 'target', ''], ...rows].map((r) => r[i].length)));
 const fmt = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');

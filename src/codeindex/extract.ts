@@ -4,7 +4,7 @@
 
 import type { Node, Parser, Query, QueryMatch } from '@vscode/tree-sitter-wasm';
 import { CALLABLE_KINDS, LANGUAGES, SCOPE_KINDS, TYPE_KINDS, type LanguageSpec, type SymbolKind } from './languages.js';
-import { FIELDS, packTf, type CallRecord, type ChunkTerms, type FileRecord, type ImportRecord, type SymbolRecord } from './model.js';
+import { FIELDS, packTf, typeName, type Binding, type CallRecord, type ChunkTerms, type FileRecord, type ImportRecord, type SymbolRecord } from './model.js';
 import { eachToken } from './tokenize.js';
 
 /** A parser and the compiled query of one language, or why there is none. */
@@ -18,7 +18,7 @@ const GENERATED = /@generated\b|\bDO NOT EDIT\b|\bauto-?generated\b|\bcode gener
 /** The record of one file. `grammar` is null when the language's grammar could not be loaded. */
 export function extractFile(path: string, text: string, lang: string, grammar: Grammar, meta: { size: number; mtimeMs: number; hash: string }): FileRecord {
   const lines = lineStarts(text);
-  const base: FileRecord = { path, ...meta, lang, lines: lines.length, symbols: [], calls: [], imports: [], chunks: [] };
+  const base: FileRecord = { path, ...meta, lang, lines: lines.length, symbols: [], calls: [], imports: [], bindings: [], chunks: [] };
   if (GENERATED.test(text.slice(0, lines[5] ?? text.length))) return { ...base, note: 'generated' };
   const spec = LANGUAGES[lang]!;
   if ('error' in grammar) return { ...base, chunks: chunksOf(path, text, lines, [], []), note: 'no_grammar', detail: grammar.error };
@@ -28,7 +28,7 @@ export function extractFile(path: string, text: string, lang: string, grammar: G
   } catch (err) {
     return { ...base, chunks: chunksOf(path, text, lines, [], []), note: 'parse_failed', detail: (err as Error).message };
   }
-  const record: FileRecord = { ...base, symbols: parsed.symbols, calls: parsed.calls, imports: parsed.imports, chunks: chunksOf(path, text, lines, parsed.symbols, parsed.docs) };
+  const record: FileRecord = { ...base, symbols: parsed.symbols, calls: parsed.calls, imports: parsed.imports, bindings: parsed.bindings, chunks: chunksOf(path, text, lines, parsed.symbols, parsed.docs) };
   if (parsed.syntaxErrors) record.note = 'syntax_errors';
   return record;
 }
@@ -36,7 +36,10 @@ export function extractFile(path: string, text: string, lang: string, grammar: G
 /** A symbol's doc comment and the line it starts on. */
 type Doc = { text: string; from: number };
 
-type Parsed = { symbols: SymbolRecord[]; docs: Doc[]; calls: CallRecord[]; imports: ImportRecord[]; syntaxErrors: boolean };
+type Parsed = { symbols: SymbolRecord[]; docs: Doc[]; calls: CallRecord[]; imports: ImportRecord[]; bindings: Binding[]; syntaxErrors: boolean };
+
+/** A binding as captured: where it is, its name, and its type or constructor. */
+type Bound = { start: number; name: Node; type?: Node; ctor?: Node; alias?: Node; field: boolean };
 
 type Def = { kind: SymbolKind; start: number; end: number; name: Node; body?: Node; value?: Node; owner?: Node };
 
@@ -45,33 +48,43 @@ function parse(text: string, lines: number[], spec: LanguageSpec, { parser, quer
   const tree = parser.parse(text, null, { progressCallback: () => Date.now() - started > PARSE_BUDGET_MS });
   if (!tree) throw new Error(`parsing took longer than ${PARSE_BUDGET_MS / 1000} s`);
   try {
-    const defs: Def[] = [];
-    const calls: { start: number; callee: Node; recv?: Node }[] = [];
-    const imports: ImportRecord[] = [];
-    for (const match of query.matches(tree.rootNode)) collect(match, defs, calls, imports, text, spec);
-    defs.sort((a, b) => a.start - b.start || b.end - a.end);
-    calls.sort((a, b) => a.start - b.start);
-    const { symbols, docs, spans } = symbolsOf(defs, text, lines, spec);
-    return { symbols, docs, calls: attributeCalls(calls, spans, text, lines), imports, syntaxErrors: tree.rootNode.hasError };
+    const found: Found = { defs: [], calls: [], imports: [], bound: [] };
+    for (const match of query.matches(tree.rootNode)) collect(match, found, text, spec);
+    found.defs.sort((a, b) => a.start - b.start || b.end - a.end);
+    found.calls.sort((a, b) => a.start - b.start);
+    found.bound.sort((a, b) => a.start - b.start);
+    const { symbols, docs, spans } = symbolsOf(found.defs, text, lines, spec);
+    return {
+      symbols,
+      docs,
+      calls: attributeCalls(found.calls, spans, text, lines),
+      imports: found.imports,
+      bindings: bindingsOf(found.bound, spans, symbols, text),
+      syntaxErrors: tree.rootNode.hasError,
+    };
   } finally {
     tree.delete();
   }
 }
 
-function collect(match: QueryMatch, defs: Def[], calls: { start: number; callee: Node; recv?: Node }[], imports: ImportRecord[], text: string, spec: LanguageSpec): void {
+type Found = { defs: Def[]; calls: { start: number; callee: Node; recv?: Node }[]; imports: ImportRecord[]; bound: Bound[] };
+
+function collect(match: QueryMatch, found: Found, text: string, spec: LanguageSpec): void {
   let main: { name: string; node: Node } | undefined;
   const parts: Record<string, Node> = {};
   for (const c of match.captures) {
-    if (c.name.startsWith('def.') || c.name === 'call' || c.name === 'import') main = c;
+    if (c.name.startsWith('def.') || c.name === 'call' || c.name === 'import' || c.name === 'bind' || c.name === 'bind.field') main = c;
     else parts[c.name] = c.node;
   }
   if (!main) return;
   if (main.name === 'import') {
-    if (spec.imports) imports.push(...spec.imports(text.slice(main.node.startIndex, main.node.endIndex)));
+    if (spec.imports) found.imports.push(...spec.imports(text.slice(main.node.startIndex, main.node.endIndex)));
   } else if (main.name === 'call') {
-    if (parts.callee) calls.push({ start: main.node.startIndex, callee: parts.callee, recv: parts.recv });
+    if (parts.callee) found.calls.push({ start: main.node.startIndex, callee: parts.callee, recv: parts.recv });
+  } else if (main.name.startsWith('bind')) {
+    if (parts['bind.name']) found.bound.push({ start: main.node.startIndex, name: parts['bind.name'], type: parts['bind.type'], ctor: parts['bind.new'], alias: parts['bind.alias'], field: main.name === 'bind.field' });
   } else if (parts.name) {
-    defs.push({ kind: main.name.slice(4) as SymbolKind, start: main.node.startIndex, end: main.node.endIndex, name: parts.name, body: parts.body, value: parts.value, owner: parts.owner });
+    found.defs.push({ kind: main.name.slice(4) as SymbolKind, start: main.node.startIndex, end: main.node.endIndex, name: parts.name, body: parts.body, value: parts.value, owner: parts.owner });
   }
 }
 
@@ -219,6 +232,43 @@ function attributeCalls(found: { start: number; callee: Node; recv?: Node }[], s
     calls.push(call);
   }
   return calls;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Receiver types
+
+function bindingsOf(bound: Bound[], spans: Span[], symbols: SymbolRecord[], text: string): Binding[] {
+  const out: Binding[] = [];
+  const open: Span[] = [];
+  let next = 0;
+  for (const b of bound) {
+    while (next < spans.length && spans[next]!.start <= b.start) {
+      while (open.length && open.at(-1)!.end <= spans[next]!.start) open.pop();
+      open.push(spans[next++]!);
+    }
+    while (open.length && open.at(-1)!.end <= b.start) open.pop();
+    const name = text.slice(b.name.startIndex, b.name.endIndex);
+    const scope = open.length ? open.at(-1)!.index : -1;
+    const written = b.type ?? b.ctor;
+    let type: string;
+    if (written) type = typeName(text.slice(written.startIndex, written.endIndex));
+    else {
+      // `this.store = store`: the type of the parameter or variable `store` of the same scope.
+      const alias = b.alias && text.slice(b.alias.startIndex, b.alias.endIndex);
+      const known = alias ? out.find((o) => !o.field && o.scope === scope && o.name === alias) : undefined;
+      if (!known) continue;
+      type = known.type;
+    }
+    if (!b.field) {
+      out.push({ name, type, scope });
+      continue;
+    }
+    // A field belongs to its class: the scope symbol itself, or the class of the method (a constructor) it is set in.
+    const inside = symbols[scope];
+    const cls = inside && (TYPE_KINDS.has(inside.kind) ? scope : symbols.findIndex((s) => s.name === inside.container && TYPE_KINDS.has(s.kind)));
+    if (cls !== undefined && cls >= 0) out.push({ name, type, scope: cls, field: true });
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

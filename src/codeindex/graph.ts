@@ -5,7 +5,7 @@
 // Must not parse or read files: it works from the records.
 
 import { CALLABLE_KINDS, LANGUAGES, SCOPE_KINDS, TYPE_KINDS, type LanguageSpec } from './languages.js';
-import type { CallRecord, FileRecord, SymbolRecord } from './model.js';
+import { typeName, type CallRecord, type FileRecord, type SymbolRecord } from './model.js';
 import { isNodeBuiltin, ModuleResolver, type ModuleConfig } from './modules.js';
 
 export type SymRef = { path: string; index: number };
@@ -102,9 +102,15 @@ export class CallGraph {
     const head = path[0]!;
     if (spec.selfNames.includes(call.recv)) {
       const cls = caller && (caller.container ?? (TYPE_KINDS.has(caller.kind) ? caller.name : undefined));
-      const own = cls ? this.members(cls, call.name, record.path) : [];
-      return own.length ? { targets: own, how: 'file' } : this.byName(call.name);
+      // this.m(): the class's own method or an inherited one; super.m(): the base class's.
+      const own = cls && this.typeDefs(record, cls)[0];
+      const start = own && SUPER.has(call.recv) ? baseOf(this.symbol(own)!.sig) : cls;
+      if (start) return this.typed(record, start, call.name, 0);
+      return this.byName(call.name);
     }
+    // A receiver whose type is declared or constructed in view: a field, a parameter, a variable.
+    const type = this.receiverType(record, call, caller, spec, path);
+    if (type !== undefined) return type ? this.typed(record, type, call.name, 0) : null;
     if (spec.selfNames.includes(head)) return this.byName(call.name);
     const imported = record.imports.find((i) => i.local === head && !i.reexport);
     if (imported) return this.viaImport(record, imported, path.slice(1), call.name);
@@ -124,6 +130,64 @@ export class CallGraph {
     const family = spec.imports === LANGUAGES.typescript!.imports ? 'es' : record.lang;
     if (BUILTIN_RECEIVERS[family]?.has(head)) return null;
     return this.byName(call.name);
+  }
+
+  /**
+   * The type of `this.f`, or of a parameter or variable `x` of the calling symbol (or of the file):
+   * a class name, '' for a type that is no class (a string, an array, a union), undefined when unknown.
+   */
+  private receiverType(record: FileRecord, call: CallRecord, caller: SymbolRecord | undefined, spec: LanguageSpec, path: string[]): string | undefined {
+    if (path.length === 2 && spec.selfNames.includes(path[0]!)) {
+      const cls = caller && (caller.container ?? (TYPE_KINDS.has(caller.kind) ? caller.name : undefined));
+      return cls ? record.bindings.find((b) => b.field && b.name === path[1] && record.symbols[b.scope]?.name === cls)?.type : undefined;
+    }
+    if (path.length !== 1) return undefined;
+    const own = record.bindings.find((b) => !b.field && b.name === path[0] && b.scope === call.from);
+    return (own ?? record.bindings.find((b) => !b.field && b.name === path[0] && b.scope === -1))?.type;
+  }
+
+  /**
+   * `member` of the workspace type `type` as seen from `record`, through its base classes. Null
+   * when the type is not the workspace's (a library's) or has no such member of its own; an
+   * interface's member may be any implementation, so that is matched by name (ambiguous).
+   */
+  private typed(record: FileRecord, type: string, member: string, depth: number): Resolution | null {
+    const classes = this.typeDefs(record, type);
+    for (const c of classes) {
+      const found = this.members(this.symbol(c)!.name, member, c.path);
+      if (found.length) return { targets: found, how: c.path === record.path ? 'file' : 'import' };
+    }
+    if (depth < 3) {
+      for (const c of classes) {
+        const base = baseOf(this.symbol(c)!.sig);
+        const from = this.get(c.path);
+        const r = base && from ? this.typed(from, base, member, depth + 1) : null;
+        if (r) return r;
+      }
+    }
+    if (classes.some((c) => ['interface', 'trait'].includes(this.symbol(c)!.kind))) {
+      const any = this.byName(member);
+      return any && { targets: any.targets, how: 'ambiguous' };
+    }
+    return null;
+  }
+
+  /** The classes, interfaces and structs `name` means in `record`: its own, an import's, or a unique one elsewhere. */
+  private typeDefs(record: FileRecord, name: string): SymRef[] {
+    const isType = (r: SymRef) => {
+      const s = this.symbol(r);
+      return !!s && TYPE_KINDS.has(s.kind) && s.kind !== 'impl';
+    };
+    const own = this.definitions(name).filter((r) => r.path === record.path && isType(r));
+    if (own.length) return own;
+    const imp = record.imports.find((i) => i.local === name && !i.reexport && i.name !== '*');
+    if (imp) {
+      const target = this.modules.resolve(record.path, imp.from, record.lang);
+      if (target) return this.exported(target, imp.name === 'default' ? name : imp.name, 0).filter(isType);
+      if (isNodeBuiltin(imp.from) || imp.from.startsWith('.')) return [];
+    } else if (LANGUAGES[record.lang]?.scope === 'module') return [];
+    const all = this.definitions(name).filter((r) => isType(r) && !this.symbol(r)!.container);
+    return all.length === 1 ? all : [];
   }
 
   /** A call with no receiver: the file, its imports, then the language's wider scope. */
@@ -174,10 +238,11 @@ export class CallGraph {
       // A package that is not resolvable here may still be this workspace's own (a monorepo
       // without manifests); a name defined once and exported is taken, marked as such.
       if (isNodeBuiltin(imp.from) || imp.from.startsWith('.') || member !== null) return null;
-      const unique = this.definitions(wanted).filter((r) => {
+      const exported = this.definitions(wanted).filter((r) => {
         const s = this.symbol(r);
         return s && s.exported && !s.container && CALLABLE_KINDS.has(s.kind) && !s.decl;
       });
+      const unique = exported.length > 1 ? inPackageNamed(exported, imp.from) : exported;
       return unique.length === 1 ? { targets: unique, how: 'global' } : null;
     }
     if (isModule || member === null) {
@@ -259,6 +324,28 @@ export class CallGraph {
     });
     return dedupe(edges);
   }
+}
+
+/**
+ * Of several definitions, those under a folder the package name spells out: `@scope/pi-coding-agent`
+ * → packages/coding-agent/… (a monorepo's package folders are named after its packages).
+ */
+function inPackageNamed(refs: SymRef[], spec: string): SymRef[] {
+  const name = spec.split('/').filter((s) => !s.startsWith('@'))[0] ?? spec;
+  const matching = refs.filter((r) => r.path.split('/').slice(0, -1).some((dir) => dir.length > 2 && name.includes(dir)));
+  // The longest folder name that fits wins (coding-agent over agent).
+  const best = Math.max(0, ...matching.map((r) => Math.max(...r.path.split('/').slice(0, -1).filter((d) => name.includes(d)).map((d) => d.length))));
+  return matching.filter((r) => r.path.split('/').slice(0, -1).some((d) => d.length === best && name.includes(d)));
+}
+
+/** Receivers that mean the base class. */
+const SUPER = new Set(['super', 'base', 'parent', 'super()']);
+
+/** The base class a class signature names: `extends Base` (TS, Java, PHP), `(Base)` (Python), `: Base` (C#, C++), `< Base` (Ruby). */
+function baseOf(sig: string): string | undefined {
+  const m = /\bextends\s+([\w$.]+)|^\(\s*([\w.]+)|^:\s*(?:public\s+|protected\s+|private\s+)?([\w.]+)|^<\s*([\w:]+)/.exec(sig);
+  const written = m && (m[1] ?? m[2] ?? m[3] ?? m[4]);
+  return written ? typeName(written.replace(/::/g, '.')) || undefined : undefined;
 }
 
 /** Definitions with bodies over mere declarations of the same thing (prototypes, overloads). */

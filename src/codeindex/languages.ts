@@ -53,7 +53,27 @@ const JS_DEFS = `
 (export_statement source: (_)) @import
 `;
 
-const TS_DEFS = `${JS_DEFS}
+/**
+ * Receiver types, for resolving `x.method()` and `this.field.method()`: parameters and variables
+ * with a declared type or a `new` value (@bind), and fields (@bind.field); @bind.type is a type,
+ * @bind.new a constructor, @bind.alias another name of the same scope (`this.store = store`).
+ */
+const JS_BINDINGS = `
+(variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (_) @bind.new)) @bind
+(assignment_expression left: (member_expression object: (this) property: (property_identifier) @bind.name) right: (new_expression constructor: (_) @bind.new)) @bind.field
+(assignment_expression left: (member_expression object: (this) property: (property_identifier) @bind.name) right: (identifier) @bind.alias) @bind.field
+`;
+
+const TS_BINDINGS = `${JS_BINDINGS}
+(required_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(optional_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(required_parameter (accessibility_modifier) pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind.field
+(variable_declarator name: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(public_field_definition name: (property_identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind.field
+(public_field_definition name: (property_identifier) @bind.name value: (new_expression constructor: (_) @bind.new)) @bind.field
+`;
+
+const TS_DEFS = `${JS_DEFS}${TS_BINDINGS}
 (function_signature name: (_) @name) @def.function
 (abstract_class_declaration name: (_) @name body: (_) @body) @def.class
 (abstract_method_signature name: (_) @name) @def.method
@@ -68,7 +88,8 @@ const JS_REQUIRE = `
 (program (lexical_declaration (variable_declarator value: (call_expression function: (identifier) @_req (#eq? @_req "require")))) @import)
 (program (variable_declaration (variable_declarator value: (call_expression function: (identifier) @_req (#eq? @_req "require")))) @import)
 (field_definition property: (_) @name value: [(arrow_function) (function_expression)] @value) @def.method
-`;
+(field_definition property: (property_identifier) @bind.name value: (new_expression constructor: (_) @bind.new)) @bind.field
+${JS_BINDINGS}`;
 
 const PYTHON = `
 (function_definition name: (identifier) @name body: (_) @body) @def.function
@@ -77,6 +98,12 @@ const PYTHON = `
 (call function: [(identifier) @callee (attribute object: (_) @recv attribute: (identifier) @callee)]) @call
 (import_statement) @import
 (import_from_statement) @import
+(typed_parameter (identifier) @bind.name type: (type (_) @bind.type)) @bind
+(typed_default_parameter name: (identifier) @bind.name type: (type (_) @bind.type)) @bind
+(assignment left: (identifier) @bind.name type: (type (_) @bind.type)) @bind
+(assignment left: (identifier) @bind.name right: (call function: (identifier) @bind.new)) @bind
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @bind.name) right: (call function: (identifier) @bind.new) (#eq? @_self "self")) @bind.field
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @bind.name) right: (identifier) @bind.alias (#eq? @_self "self")) @bind.field
 `;
 
 const GO = `

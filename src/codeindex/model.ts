@@ -25,6 +25,13 @@ export type SymbolRecord = {
 /** One call site: `name` is what is called, `recv` the receiver as written (`this`, `ns`, `this.store`). */
 export type CallRecord = { name: string; line: number; recv?: string; /** The calling symbol's index; -1 at top level. */ from: number };
 
+/**
+ * A declared or constructed type of a name, for resolving calls on it: a parameter or variable
+ * of symbol `scope` (-1: the file's top level), or with `field` a field of the class around it.
+ * `type` is a type name, or '' for a type that is no class of the workspace (string, T[], a union).
+ */
+export type Binding = { name: string; type: string; scope: number; field?: true };
+
 /** The search fields of a chunk, in the order of the packed term frequencies. */
 export const FIELDS = ['name', 'sig', 'doc', 'body', 'path'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -55,6 +62,7 @@ export type FileRecord = {
   symbols: SymbolRecord[];
   calls: CallRecord[];
   imports: ImportRecord[];
+  bindings: Binding[];
   chunks: ChunkTerms[];
   /** Why the symbols are missing or incomplete. */
   note?: ParseNote;
@@ -83,4 +91,14 @@ export const qualifiedName = (s: SymbolRecord): string => (s.container ? `${s.co
 export function describeSymbol(s: SymbolRecord): string {
   const sig = s.sig && (/^[(<:[]/.test(s.sig) ? s.sig : ` ${s.sig}`);
   return `${s.kind} ${qualifiedName(s)}${sig}`;
+}
+
+const NOT_A_CLASS = /^(?:string|number|boolean|bigint|symbol|any|unknown|void|never|object|undefined|null|int|float|str|bool|bytes|dict|list|tuple|set)$/;
+
+/** A type as written, reduced to the class it names: `Foo<T> | undefined` → Foo; `string[]`, `A | B` → ''. */
+export function typeName(written: string): string {
+  const bare = written.replace(/\s+/g, '').replace(/\|(?:undefined|null)\b|\b(?:undefined|null)\||^Optional\[(.*)\]$/g, '$1').replace(/^readonly/, '');
+  const m = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:<.*>|\[.*\])?$/.exec(bare);
+  if (!m || bare.endsWith('[]') || NOT_A_CLASS.test(m[1]!)) return '';
+  return m[1]!.split('.').pop()!;
 }
