@@ -2,7 +2,7 @@
 // with removal by tombstone and compaction when tombstones pile up. Field weights and length
 // normalisation follow Robertson & Zaragoza's BM25F. Must not know files, symbols or queries' words.
 
-import { FIELDS, type ChunkTerms } from './model.js';
+import { FIELDS, type IndexedChunk } from './model.js';
 
 /**
  * How much a match in each field counts (name, signature, doc comment, body, path). A name says
@@ -19,11 +19,40 @@ const SHIFTS = [0, 4, 8, 13, 23];
 
 export type Hit = { doc: number; score: number };
 
-export class Bm25Index {
+/** The terms of the indexes of one workspace, numbered once, shared by the chunk and the file index. */
+export class Terms {
   private readonly ids = new Map<string, number>();
-  /** Per term: [doc, packed, doc, packed, …], tombstoned docs included until compaction. */
-  private postings: number[][] = [];
-  /** Per term: live documents holding it. */
+  readonly list: string[];
+
+  constructor(list: string[] = []) {
+    this.list = list;
+    list.forEach((t, i) => this.ids.set(t, i));
+  }
+
+  get(term: string): number | undefined {
+    return this.ids.get(term);
+  }
+
+  idOf(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.list.length;
+      this.ids.set(term, id);
+      this.list.push(term);
+    }
+    return id;
+  }
+}
+
+export class Bm25Index {
+  /**
+   * Postings per term id: [doc, packed, …] in one compact array (built in bulk from the cache or
+   * by compaction) plus what was added since; removed documents stay until compaction.
+   */
+  private offsets = new Int32Array(1);
+  private data = new Int32Array(0);
+  private extra: (number[] | undefined)[] = [];
+  /** Per term id: live documents holding it. */
   private df: number[] = [];
   /** Per document, per field: its length in tokens; -1 in field 0 marks a removed document. */
   private lengths: number[][] = FIELDS.map(() => []);
@@ -32,36 +61,67 @@ export class Bm25Index {
   private removed = 0;
   private scores = new Float64Array(0);
 
+  constructor(private readonly terms: Terms) {}
+
   get size(): number {
     return this.live;
   }
 
-  /** Adds a chunk; returns its document number. */
-  add(chunk: ChunkTerms): number {
+  private addLengths(chunk: IndexedChunk): number {
     const doc = this.lengths[0]!.length;
     for (let f = 0; f < FIELDS.length; f++) {
       const len = chunk.lengths[f] ?? 0;
       this.lengths[f]!.push(len);
       this.totals[f]! += len;
     }
-    for (let i = 0; i < chunk.terms.length; i++) {
-      const id = this.idOf(chunk.terms[i]!);
-      this.postings[id]!.push(doc, chunk.tfs[i]!);
-      this.df[id]!++;
-    }
     this.live++;
     return doc;
   }
 
+  /** Adds a chunk; returns its document number. */
+  add(chunk: IndexedChunk): number {
+    const doc = this.addLengths(chunk);
+    for (let i = 0; i < chunk.ids.length; i++) {
+      const id = chunk.ids[i]!;
+      while (this.df.length <= id) this.df.push(0);
+      (this.extra[id] ??= []).push(doc, chunk.tfs[i]!);
+      this.df[id]!++;
+    }
+    return doc;
+  }
+
+  /**
+   * Adds many chunks at once into the compact arrays: the load from the cache, where growing a
+   * list per term would cost more than the rest of the load. Returns their document numbers.
+   */
+  bulk(chunks: IndexedChunk[]): number[] {
+    if (this.lengths[0]!.length) return chunks.map((c) => this.add(c));
+    const n = this.terms.list.length;
+    const counts = new Int32Array(n + 1);
+    for (const c of chunks) for (const id of c.ids) counts[id + 1]!++;
+    this.df = Array.from(counts.subarray(1));
+    for (let id = 0; id < n; id++) counts[id + 1]! += counts[id]!;
+    this.offsets = counts.map((c) => c * 2);
+    this.data = new Int32Array(this.offsets[n]!);
+    const cursor = this.offsets.slice();
+    return chunks.map((c) => {
+      const doc = this.addLengths(c);
+      for (let i = 0; i < c.ids.length; i++) {
+        const at = cursor[c.ids[i]!]!;
+        this.data[at] = doc;
+        this.data[at + 1] = c.tfs[i]!;
+        cursor[c.ids[i]!] = at + 2;
+      }
+      return doc;
+    });
+  }
+
   /** Removes a document added from `chunk` (its postings stay as tombstones until compact()). */
-  remove(doc: number, chunk: ChunkTerms): void {
+  remove(doc: number, chunk: IndexedChunk): void {
     if (this.lengths[0]![doc] === undefined || this.lengths[0]![doc]! < 0) return;
     for (let f = 0; f < FIELDS.length; f++) this.totals[f]! -= this.lengths[f]![doc]!;
     this.lengths[0]![doc] = -1;
-    for (const term of chunk.terms) {
-      const id = this.ids.get(term);
-      if (id !== undefined) this.df[id]!--;
-    }
+    for (const id of chunk.ids) this.df[id]!--;
     this.live--;
     this.removed++;
   }
@@ -71,22 +131,39 @@ export class Bm25Index {
     return this.removed > 1000 && this.removed > this.live / 3;
   }
 
+  /** Calls `visit` for each live posting of term `id`. */
+  private each(id: number, visit: (doc: number, packed: number) => void): void {
+    const alive = this.lengths[0]!;
+    const end = id + 1 < this.offsets.length ? this.offsets[id + 1]! : 0;
+    for (let i = id + 1 < this.offsets.length ? this.offsets[id]! : 0; i < end; i += 2) if (alive[this.data[i]!]! >= 0) visit(this.data[i]!, this.data[i + 1]!);
+    const more = this.extra[id];
+    if (more) for (let i = 0; i < more.length; i += 2) if (alive[more[i]!]! >= 0) visit(more[i]!, more[i + 1]!);
+  }
+
   /**
-   * Drops tombstones and numbers the live documents anew, in order. Returns the old→new numbers
-   * (-1 for removed ones) so the caller can renumber what it keeps.
+   * Drops tombstones, numbers the live documents anew in order and moves every posting into the
+   * compact arrays. Returns the old→new numbers (-1 for removed ones) for the caller's own lists.
    */
   compact(): Int32Array {
     const count = this.lengths[0]!.length;
     const renumber = new Int32Array(count).fill(-1);
     let next = 0;
     for (let d = 0; d < count; d++) if (this.lengths[0]![d]! >= 0) renumber[d] = next++;
-    this.lengths = this.lengths.map((lens) => lens.filter((_, d) => renumber[d]! >= 0));
-    for (let id = 0; id < this.postings.length; id++) {
-      const old = this.postings[id]!;
-      const kept: number[] = [];
-      for (let i = 0; i < old.length; i += 2) if (renumber[old[i]!]! >= 0) kept.push(renumber[old[i]!]!, old[i + 1]!);
-      this.postings[id] = kept;
+    const n = this.df.length;
+    const offsets = new Int32Array(n + 1);
+    for (let id = 0; id < n; id++) offsets[id + 1] = offsets[id]! + this.df[id]! * 2;
+    const data = new Int32Array(offsets[n]!);
+    for (let id = 0; id < n; id++) {
+      let at = offsets[id]!;
+      this.each(id, (doc, packed) => {
+        data[at++] = renumber[doc]!;
+        data[at++] = packed;
+      });
     }
+    this.lengths = this.lengths.map((lens) => lens.filter((_, d) => renumber[d]! >= 0));
+    this.offsets = offsets;
+    this.data = data;
+    this.extra = [];
     this.removed = 0;
     return renumber;
   }
@@ -101,29 +178,26 @@ export class Bm25Index {
     const scores = this.scores;
     const touched: number[] = [];
     const avg = this.totals.map((t) => (this.live ? t / this.live : 1) || 1);
+    const lengths = this.lengths;
     for (const term of new Set(terms)) {
-      const id = this.ids.get(term);
-      if (id === undefined || this.df[id]! === 0) continue;
+      const id = this.terms.get(term);
+      if (id === undefined || !this.df[id]) continue;
       const df = this.df[id]!;
       const idf = Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
-      const list = this.postings[id]!;
-      for (let i = 0; i < list.length; i += 2) {
-        const doc = list[i]!;
-        if (this.lengths[0]![doc]! < 0) continue;
-        const packed = list[i + 1]!;
+      this.each(id, (doc, packed) => {
         let tf = 0;
         for (let f = 0; f < 5; f++) {
           const n = (packed >>> SHIFTS[f]!) & MASKS[f]!;
-          if (n) tf += (WEIGHTS[f]! * n) / (1 - B[f]! + (B[f]! * this.lengths[f]![doc]!) / avg[f]!);
+          if (n) tf += (WEIGHTS[f]! * n) / (1 - B[f]! + (B[f]! * lengths[f]![doc]!) / avg[f]!);
         }
         if (scores[doc] === 0) touched.push(doc);
         scores[doc]! += (idf * tf) / (K1 + tf);
-      }
+      });
     }
     const hits: Hit[] = [];
     for (const doc of touched) {
       let tokens = 0;
-      for (let f = 0; f < 4; f++) tokens += this.lengths[f]![doc]!;
+      for (let f = 0; f < 4; f++) tokens += lengths[f]![doc]!;
       const penalty = tokens >= TINY ? 1 : 0.5 + (0.5 * tokens) / TINY;
       hits.push({ doc, score: scores[doc]! * penalty });
       scores[doc] = 0;
@@ -131,15 +205,12 @@ export class Bm25Index {
     return topK(hits, limit);
   }
 
-  private idOf(term: string): number {
-    let id = this.ids.get(term);
-    if (id === undefined) {
-      id = this.postings.length;
-      this.ids.set(term, id);
-      this.postings.push([]);
-      this.df.push(0);
-    }
-    return id;
+  /** The live documents holding `term`, with their packed frequencies. */
+  holding(term: string): { doc: number; tf: number }[] {
+    const id = this.terms.get(term);
+    const out: { doc: number; tf: number }[] = [];
+    if (id !== undefined) this.each(id, (doc, tf) => out.push({ doc, tf }));
+    return out;
   }
 }
 

@@ -7,13 +7,76 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { FileRecord } from './model.js';
+import type { CallRecord, FileRecord, IndexedChunk } from './model.js';
 
 /** Bumped whenever records, the tokenizer or the queries change meaning: an old cache is rebuilt. */
-export const CACHE_VERSION = 1;
+export const CACHE_VERSION = 2;
 const MAGIC = 'feiyu-codeindex';
 
-export type Snapshot = { root: string; builtAt: number; files: FileRecord[] };
+/** A file as cached: its record, and its chunks and whole-file terms numbered in `Snapshot.terms`. */
+export type StoredFile = { record: FileRecord; chunks: IndexedChunk[]; whole: IndexedChunk };
+
+export type Snapshot = { root: string; builtAt: number; terms: string[]; files: StoredFile[] };
+
+/** A chunk on disk: its term ids and frequencies are `n` numbers each at `at` in the snapshot's one array. */
+type PackedChunk = { sym: number; lengths: number[]; at: number; n: number };
+/**
+ * A file on disk. Its calls, the most numerous objects, go as two strings (names, receivers; one
+ * a line) and [line, from] pairs in the numbers: reading back objects is what makes loading slow.
+ */
+type PackedFile = { record: Omit<FileRecord, 'calls'>; names: string; recvs: string; callsAt: number; chunks: PackedChunk[]; whole: PackedChunk };
+/** One typed array for all chunks: a typed array each would cost a callback each to read back. */
+type Packed = { root: string; builtAt: number; terms: string[]; files: PackedFile[]; numbers: Int32Array };
+
+function pack(snapshot: Snapshot): Packed {
+  let total = 0;
+  for (const f of snapshot.files) {
+    total += f.record.calls.length * 2;
+    for (const c of [...f.chunks, f.whole]) total += c.ids.length * 2;
+  }
+  const numbers = new Int32Array(total);
+  let at = 0;
+  const calls = (record: FileRecord) => {
+    const callsAt = at;
+    for (const c of record.calls) {
+      numbers[at++] = c.line;
+      numbers[at++] = c.from;
+    }
+    return { names: record.calls.map((c) => c.name).join('\n'), recvs: record.calls.map((c) => c.recv ?? '').join('\n'), callsAt };
+  };
+  const put = (c: IndexedChunk): PackedChunk => {
+    numbers.set(c.ids, at);
+    numbers.set(c.tfs, at + c.ids.length);
+    const packed = { sym: c.sym, lengths: c.lengths, at, n: c.ids.length };
+    at += c.ids.length * 2;
+    return packed;
+  };
+  const files = snapshot.files.map((f) => {
+    const { calls: _calls, ...record } = f.record;
+    return { record, ...calls(f.record), chunks: f.chunks.map(put), whole: put(f.whole) };
+  });
+  return { root: snapshot.root, builtAt: snapshot.builtAt, terms: snapshot.terms, files, numbers };
+}
+
+function unpack(packed: Packed): Snapshot {
+  const { numbers } = packed;
+  const take = (c: PackedChunk): IndexedChunk => {
+    if (c.at < 0 || c.at + c.n * 2 > numbers.length) throw new Error('chunk outside the data');
+    return { sym: c.sym, lengths: c.lengths, ids: numbers.subarray(c.at, c.at + c.n), tfs: numbers.subarray(c.at + c.n, c.at + c.n * 2) };
+  };
+  const files = packed.files.map((f) => {
+    const names = f.names ? f.names.split('\n') : [];
+    const recvs = f.recvs.split('\n');
+    if (f.callsAt < 0 || f.callsAt + names.length * 2 > numbers.length) throw new Error('calls outside the data');
+    const calls = names.map((name, i) => {
+      const call: CallRecord = { name, line: numbers[f.callsAt + i * 2]!, from: numbers[f.callsAt + i * 2 + 1]! };
+      if (recvs[i]) call.recv = recvs[i];
+      return call;
+    });
+    return { record: { ...f.record, calls }, chunks: f.chunks.map(take), whole: take(f.whole) };
+  });
+  return { root: packed.root, builtAt: packed.builtAt, terms: packed.terms, files };
+}
 
 export type Loaded = { snapshot: Snapshot; bytes: number } | { missing: true } | { corrupt: string };
 
@@ -25,7 +88,7 @@ export function cacheFile(stateDir: string, root: string): string {
 
 /** Writes the snapshot: 0600 in a 0700 folder, through a temporary file renamed over the old one. */
 export function saveSnapshot(file: string, snapshot: Snapshot): number {
-  const payload = serialize(snapshot);
+  const payload = serialize(pack(snapshot));
   const header = Buffer.from(`${MAGIC} ${CACHE_VERSION} ${payload.length} ${createHash('sha256').update(payload).digest('hex')}\n`);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
@@ -57,11 +120,13 @@ export function loadSnapshot(file: string, root: string): Loaded {
   if (createHash('sha256').update(payload).digest('hex') !== header[3]) return { corrupt: 'checksum mismatch' };
   let snapshot: Snapshot;
   try {
-    snapshot = deserialize(payload) as Snapshot;
+    const packed = deserialize(payload) as Packed;
+    if (!packed || !Array.isArray(packed.files) || !Array.isArray(packed.terms) || !(packed.numbers instanceof Int32Array)) return { corrupt: 'not a code index snapshot' };
+    if (packed.root !== root) return { corrupt: 'not this project' };
+    snapshot = unpack(packed);
   } catch (err) {
     return { corrupt: `unreadable: ${(err as Error).message}` };
   }
-  if (!snapshot || !Array.isArray(snapshot.files) || snapshot.root !== root) return { corrupt: 'not this project' };
   return { snapshot, bytes: bytes.length };
 }
 

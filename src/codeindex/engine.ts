@@ -5,12 +5,12 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Bm25Index } from './bm25.js';
-import { cacheFile, cacheSize, loadSnapshot, removeCache, saveSnapshot } from './cache.js';
+import { Bm25Index, Terms } from './bm25.js';
+import { cacheFile, cacheSize, loadSnapshot, removeCache, saveSnapshot, type StoredFile } from './cache.js';
 import { folderTimes, foldersChanged, listWorkspace, ripgrepPath, skipReason, type Listing } from './files.js';
 import { CallGraph } from './graph.js';
 import { languageOf } from './languages.js';
-import type { FileRecord } from './model.js';
+import { fileTerms, numbered, type FileRecord, type IndexedChunk } from './model.js';
 import { readModuleConfig } from './modules.js';
 import { FolderWatch } from './watch.js';
 import { hashOf, parseJob, type ParseOutcome } from './parsefile.js';
@@ -36,7 +36,8 @@ export type EngineOptions = {
   onNotice?: (n: IndexNotice) => void;
 };
 
-type Entry = { record: FileRecord; docs: number[] };
+/** A file in the index: its record, its chunks (their terms numbered) and their documents, and the same for the whole file. */
+type Entry = { record: FileRecord; chunks: IndexedChunk[]; docs: number[]; whole: IndexedChunk; fileDoc: number };
 
 /** Above this many changed files a query does not wait for them: they are rebuilt in the background and left out meanwhile. */
 const INLINE_UPDATE_MAX = 48;
@@ -58,9 +59,13 @@ export class CodeIndex {
   /** Why the cache was not used at start, when it was corrupt. */
   cacheProblem?: string;
   readonly store = new Map<string, Entry>();
-  readonly bm25 = new Bm25Index();
+  private terms = new Terms();
+  bm25 = new Bm25Index(this.terms);
   /** For each BM25 document, the file and symbol (-1: top-level code) it came from. */
   owners: { path: string; sym: number }[] = [];
+  /** BM25F over whole files, and the file of each of its documents. */
+  fileBm25 = new Bm25Index(this.terms);
+  fileOwners: string[] = [];
   graph: CallGraph;
   /** Files being parsed in the background after a query found too many changes: left out of results meanwhile. */
   readonly pending = new Set<string>();
@@ -107,22 +112,30 @@ export class CodeIndex {
     this.folders = folderTimes(this.root, listing.folders);
     this.watch = new FolderWatch(this.root, listing.folders);
     this.lastFullCheck = Date.now();
-    const cached = new Map<string, FileRecord>();
+    const cached = new Map<string, StoredFile>();
     if (!fresh) {
       const loaded = loadSnapshot(this.file, this.root);
       if ('corrupt' in loaded) {
         this.cacheProblem = loaded.corrupt;
         this.opts.onNotice?.({ code: 'cache_corrupt', detail: loaded.corrupt });
         removeCache(this.file);
-      } else if ('snapshot' in loaded) for (const r of loaded.snapshot.files) cached.set(r.path, r);
+      } else if ('snapshot' in loaded) {
+        // The cached chunks are numbered in the cached dictionary: it becomes this index's.
+        this.terms = new Terms(loaded.snapshot.terms);
+        for (const f of loaded.snapshot.files) cached.set(f.record.path, f);
+      }
     }
+    this.bm25 = new Bm25Index(this.terms);
+    this.fileBm25 = new Bm25Index(this.terms);
     const jobs = [];
+    const unchanged: StoredFile[] = [];
     for (const path of listing.files) {
       const old = cached.get(path);
       const st = statSync(join(this.root, path), { throwIfNoEntry: false });
-      if (old && st && st.size === old.size && st.mtimeMs === old.mtimeMs) this.apply(path, old);
+      if (old && st && st.size === old.record.size && st.mtimeMs === old.record.mtimeMs) unchanged.push(old);
       else if (st) jobs.push({ path, lang: languageOf(path)! });
     }
+    this.load(unchanged);
     // What came from the cache is already saved.
     this.dirty = false;
     this.progress = { done: 0, total: jobs.length };
@@ -141,6 +154,8 @@ export class CodeIndex {
       });
       this.workers = workers;
       if (this.abort.signal.aborted) return;
+      // What the build added one file at a time moves into the compact arrays.
+      this.compact();
     }
     this.builtAt = Date.now();
     this.setState('ready');
@@ -156,37 +171,66 @@ export class CodeIndex {
     this.apply(o.path, 'record' in o ? o.record : null);
   }
 
-  /** Replaces (or with null removes) one file's record in the store, the chunks and the graph. */
+  /** Puts the unchanged files of the cache in, all at once (the indexes are empty). */
+  private load(files: StoredFile[]): void {
+    const docs = this.bm25.bulk(files.flatMap((f) => f.chunks));
+    const fileDocs = this.fileBm25.bulk(files.map((f) => f.whole));
+    let next = 0;
+    files.forEach((f, i) => {
+      const entry: Entry = { record: f.record, chunks: f.chunks, docs: docs.slice(next, (next += f.chunks.length)), whole: f.whole, fileDoc: fileDocs[i]! };
+      this.store.set(f.record.path, entry);
+      entry.docs.forEach((doc, k) => (this.owners[doc] = { path: f.record.path, sym: f.chunks[k]!.sym }));
+      this.fileOwners[entry.fileDoc] = f.record.path;
+      this.graph.add(f.record);
+    });
+    this.generation++;
+  }
+
+  /**
+   * Replaces (or with null removes) one file's record in the store, the chunks and the graph.
+   */
   private apply(path: string, record: FileRecord | null): void {
     const old = this.store.get(path);
     if (old) {
       this.graph.remove(old.record);
-      old.docs.forEach((doc, i) => this.bm25.remove(doc, old.record.chunks[i]!));
+      old.docs.forEach((doc, i) => this.bm25.remove(doc, old.chunks[i]!));
+      this.fileBm25.remove(old.fileDoc, old.whole);
       this.store.delete(path);
     }
     if (record) {
-      const entry: Entry = { record, docs: [] };
+      const chunks = record.chunks.map((c) => numbered(c, (t) => this.terms.idOf(t)));
+      const whole = fileTerms(chunks);
+      // The terms live on as numbers in the chunks; the strings would only double the memory.
+      record.chunks = [];
+      const fileDoc = this.fileBm25.add(whole);
+      this.fileOwners[fileDoc] = path;
+      const entry: Entry = { record, chunks, docs: [], whole, fileDoc };
       this.store.set(path, entry);
-      for (const chunk of record.chunks) {
+      for (const chunk of chunks) {
         const doc = this.bm25.add(chunk);
         this.owners[doc] = { path, sym: chunk.sym };
         entry.docs.push(doc);
       }
       this.graph.add(record);
     }
-    if (this.bm25.wantsCompaction) this.compact();
+    if (this.bm25.wantsCompaction || this.fileBm25.wantsCompaction) this.compact();
     this.dirty = true;
     this.generation++;
   }
 
   private compact(): void {
     const renumber = this.bm25.compact();
+    const renumberFiles = this.fileBm25.compact();
     const owners: { path: string; sym: number }[] = [];
+    const fileOwners: string[] = [];
     for (const entry of this.store.values()) {
       entry.docs = entry.docs.map((d) => renumber[d]!);
-      entry.docs.forEach((d, i) => (owners[d] = { path: entry.record.path, sym: entry.record.chunks[i]!.sym }));
+      entry.docs.forEach((d, i) => (owners[d] = { path: entry.record.path, sym: entry.chunks[i]!.sym }));
+      entry.fileDoc = renumberFiles[entry.fileDoc]!;
+      fileOwners[entry.fileDoc] = entry.record.path;
     }
     this.owners = owners;
+    this.fileOwners = fileOwners;
   }
 
   /**
@@ -286,7 +330,8 @@ export class CodeIndex {
     // Records are valid one by one, so a build cut short saves what it has: the next start parses the rest.
     if (this.state === 'listing' || this.state === 'off' || this.state === 'failed') return;
     try {
-      saveSnapshot(this.file, { root: this.root, builtAt: this.builtAt, files: [...this.store.values()].map((e) => e.record) });
+      const files = [...this.store.values()].map(({ record, chunks, whole }) => ({ record, chunks, whole }));
+      saveSnapshot(this.file, { root: this.root, builtAt: this.builtAt, terms: this.terms.list, files });
       this.dirty = false;
     } catch (err) {
       this.opts.onNotice?.({ code: 'save_failed', detail: (err as Error).message });

@@ -102,3 +102,26 @@ export function typeName(written: string): string {
   if (!m || bare.endsWith('[]') || NOT_A_CLASS.test(m[1]!)) return '';
   return m[1]!.split('.').pop()!;
 }
+
+/** A chunk as the index keeps and caches it: term ids of the workspace's dictionary (Terms). */
+export type IndexedChunk = { sym: number; lengths: number[]; ids: Int32Array; tfs: Int32Array };
+
+/** A parsed chunk's terms numbered by `idOf`. */
+export function numbered(chunk: ChunkTerms, idOf: (term: string) => number): IndexedChunk {
+  return { sym: chunk.sym, lengths: chunk.lengths, ids: Int32Array.from(chunk.terms, idOf), tfs: Int32Array.from(chunk.tfs) };
+}
+
+/** The terms of a whole file: its chunks' frequencies added up (the path counted once). */
+export function fileTerms(chunks: IndexedChunk[]): IndexedChunk {
+  const counts = new Map<number, number[]>();
+  const lengths = FIELDS.map(() => 0);
+  for (const chunk of chunks) {
+    chunk.lengths.forEach((n, f) => (lengths[f] = f === 4 ? Math.max(lengths[f]!, n) : lengths[f]! + n));
+    chunk.ids.forEach((id, i) => {
+      let c = counts.get(id);
+      if (!c) counts.set(id, (c = [0, 0, 0, 0, 0]));
+      for (let f = 0; f < 5; f++) c[f] = f === 4 ? Math.max(c[f]!, unpackTf(chunk.tfs[i]!, f)) : c[f]! + unpackTf(chunk.tfs[i]!, f);
+    });
+  }
+  return { sym: -1, lengths, ids: Int32Array.from(counts.keys()), tfs: Int32Array.from(counts.values(), packTf) };
+}

@@ -12,11 +12,17 @@ import { clipLine } from '../util/text.js';
 
 /** Reciprocal rank fusion's constant (Cormack, Clarke & Büttcher 2009). */
 const RRF_K = 60;
-/** Neighbours found through the call graph count for half a channel: they share no words with the query. */
-const GRAPH_WEIGHT = 0.5;
+/** A neighbour through the call graph scores this fraction of the hit it hangs off. */
+const GRAPH_DECAY = 0.5;
 /** How many of the top hits the call graph expands, one hop each way. */
 const EXPAND = 5;
 const CHANNEL_DEPTH = 100;
+/** Tests rank a little below the code they test (a fifth off their fused score). */
+const TEST_FACTOR = 0.8;
+const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec)\/|[._-](?:test|spec)\.[^/]+$|_test\.go$|(?:^|\/)test_[^/]+\.py$|Tests?\.(?:java|cs)$/;
+
+/** Test files by the conventions of the languages the index parses. */
+export const isTestPath = (path: string): boolean => TEST_PATH.test(path);
 
 /** A hit: a symbol of a file (sym -1: the file's top-level code), or a line of a file the index does not cover. */
 export type Hit = { path: string; sym: number; line?: number; score: number; via?: string };
@@ -25,10 +31,19 @@ const keyOf = (h: { path: string; sym: number; line?: number }): string => (h.sy
 
 /** The ranked hits for `query`, best first. */
 export async function rankHits(index: CodeIndex, query: string, limit: number, signal?: AbortSignal): Promise<Hit[]> {
-  const lexical = index.bm25
-    .search(tokenize(query), CHANNEL_DEPTH)
+  const terms = tokenize(query);
+  const chunks = index.bm25
+    .search(terms, CHANNEL_DEPTH * 4)
     .map((h) => ({ ...index.owners[h.doc]!, score: h.score }))
     .filter((h) => !index.pending.has(h.path));
+  // Whole files: evidence spread over a file counts too. Each file stands for its best chunk.
+  const bestChunk = new Map<string, Hit>();
+  for (const h of chunks) if (!bestChunk.has(h.path)) bestChunk.set(h.path, h);
+  const files = index.fileBm25
+    .search(terms, CHANNEL_DEPTH)
+    .map((h) => index.fileOwners[h.doc]!)
+    .filter((path) => !index.pending.has(path))
+    .map((path): Hit => bestChunk.get(path) ?? { path, sym: -1, score: 0 });
   const exact = await exactChannel(index, identifiersOf(query), signal);
   const fused = new Map<string, Hit>();
   const add = (list: Hit[], weight: number, via?: string) =>
@@ -39,43 +54,66 @@ export async function rankHits(index: CodeIndex, query: string, limit: number, s
       if (prev) prev.score += score;
       else fused.set(key, { path: h.path, sym: h.sym, line: h.line, score, via: via && h.via });
     });
-  add(lexical, 1);
+  add(chunks.slice(0, CHANNEL_DEPTH), 1);
+  add(files, 1);
   add(exact, 1);
-  const top = [...fused.values()].sort(byScore).slice(0, EXPAND);
-  add(neighbours(index, top), GRAPH_WEIGHT, 'graph');
+  // A query describes behaviour: the code that has it comes before the tests that check it.
+  for (const hit of fused.values()) if (isTestPath(hit.path)) hit.score *= TEST_FACTOR;
+  // One hop of the call graph from the top hits adds what they call and what calls them, each
+  // ranked just under the hit it hangs off; it never lifts a hit found on its own.
+  for (const parent of [...fused.values()].sort(byScore).slice(0, EXPAND)) {
+    for (const n of neighbours(index, parent)) if (!fused.has(keyOf(n))) fused.set(keyOf(n), { ...n, score: parent.score * GRAPH_DECAY });
+  }
   return [...fused.values()].sort(byScore).slice(0, limit);
 }
 
 const byScore = (a: Hit, b: Hit) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.sym - b.sym);
 
 /**
- * Where the query's identifiers occur as whole words, as the chunks holding them: a definition of
- * the identifier first, then chunks by how many of the identifiers they hold. Lines of files the
- * index does not cover (docs, configuration) come as lines.
+ * The chunks holding the query's identifiers whole (multi-part ones: `fooBar`, `foo_bar`; a
+ * single word is the lexical channel's), definitions of an identifier first, then by how many of
+ * them a chunk holds. Identifiers the index does not hold at all are looked for with ripgrep in
+ * every file, so configuration and documents are found too.
  */
 async function exactChannel(index: CodeIndex, identifiers: string[], signal?: AbortSignal): Promise<Hit[]> {
-  if (!identifiers.length || !index.rg) return [];
-  const out = await runRg(index.rg, index.root, ['--fixed-strings', '--word-regexp', '--line-number', '--no-heading', '--with-filename', '--null', '--color', 'never', '--max-count', '50', '--max-columns', '300', ...identifiers.flatMap((id) => ['-e', id])], signal);
-  if (!out) return [];
-  const found = new Map<string, { hit: Hit; ids: Set<string>; defines: boolean }>();
-  for (const m of parseRgLines(out)) {
+  const found = new Map<string, { hit: Hit; ids: number; defines: boolean; tf: number }>();
+  const missing: string[] = [];
+  for (const id of identifiers) {
+    const term = id.toLowerCase();
+    if (tokenize(id).length < 2) continue;
+    const docs = index.bm25.holding(term);
+    if (!docs.length) missing.push(id);
+    for (const { doc, tf } of docs) {
+      const owner = index.owners[doc]!;
+      if (index.pending.has(owner.path)) continue;
+      const hit: Hit = { path: owner.path, sym: owner.sym, score: 0 };
+      const key = keyOf(hit);
+      const entry = found.get(key) ?? { hit, ids: 0, defines: false, tf: 0 };
+      found.set(key, entry);
+      entry.ids++;
+      entry.tf += tf & 1023;
+      const s = owner.sym >= 0 ? index.store.get(owner.path)?.record.symbols[owner.sym] : undefined;
+      if (s?.name === id) entry.defines = true;
+    }
+  }
+  if (missing.length && index.rg) await ripgrepLines(index, missing, found, signal);
+  const rank = (e: { ids: number; defines: boolean; tf: number }) => (e.defines ? 1e6 : 0) + e.ids * 1e3 + Math.min(e.tf, 999);
+  return [...found.values()].sort((a, b) => rank(b) - rank(a) || byScore(a.hit, b.hit)).slice(0, CHANNEL_DEPTH).map((e) => e.hit);
+}
+
+/** Adds ripgrep's whole-word matches of `ids` (files the index does not cover come as lines). */
+async function ripgrepLines(index: CodeIndex, ids: string[], found: Map<string, { hit: Hit; ids: number; defines: boolean; tf: number }>, signal?: AbortSignal): Promise<void> {
+  const out = await runRg(index.rg, index.root, ['--fixed-strings', '--word-regexp', '--line-number', '--no-heading', '--with-filename', '--null', '--color', 'never', '--max-count', '20', '--max-columns', '300', ...ids.flatMap((id) => ['-e', id])], signal);
+  for (const m of parseRgLines(out ?? '')) {
     if (index.pending.has(m.path)) continue;
     const record = index.store.get(m.path)?.record;
     const sym = record ? innermost(record.symbols, m.line) : -2;
     const hit: Hit = sym === -2 ? { path: m.path, sym, line: m.line, score: 0 } : { path: m.path, sym, score: 0 };
-    const key = keyOf(hit);
-    const entry = found.get(key) ?? { hit, ids: new Set<string>(), defines: false };
-    found.set(key, entry);
-    for (const id of identifiers) {
-      if (!new RegExp(`(?<![\\w$])${id.replace(/[$]/g, '\\$')}(?![\\w$])`).test(m.text)) continue;
-      entry.ids.add(id);
-      const s = sym >= 0 ? record!.symbols[sym]! : undefined;
-      if (s && s.name === id && s.line === m.line) entry.defines = true;
-    }
+    const entry = found.get(keyOf(hit)) ?? { hit, ids: 0, defines: false, tf: 0 };
+    found.set(keyOf(hit), entry);
+    entry.ids++;
+    entry.tf++;
   }
-  // Non-source lines rank below code that holds as many identifiers.
-  const rank = (e: { hit: Hit; ids: Set<string>; defines: boolean }) => (e.defines ? 100 : 0) + e.ids.size * 2 + (e.hit.sym === -2 ? 0 : 1);
-  return [...found.values()].sort((a, b) => rank(b) - rank(a) || (a.hit.path < b.hit.path ? -1 : a.hit.path > b.hit.path ? 1 : 0)).slice(0, CHANNEL_DEPTH).map((e) => e.hit);
 }
 
 /** The index of the smallest symbol (with a body) around `line`, or -1 for top-level code. */
@@ -88,20 +126,17 @@ export function innermost(symbols: SymbolRecord[], line: number): number {
   return best;
 }
 
-/** The certain callers and callees of the top hits, ordered by the rank of the hit they hang off. */
-function neighbours(index: CodeIndex, top: Hit[]): Hit[] {
+/** The certain callees and callers of one hit (a symbol), each once. */
+function neighbours(index: CodeIndex, hit: Hit): Hit[] {
+  if (hit.sym < 0) return [];
+  const ref: SymRef = { path: hit.path, index: hit.sym };
+  const name = qualifiedName(index.store.get(hit.path)!.record.symbols[hit.sym]!);
   const out: Hit[] = [];
-  for (const hit of top) {
-    if (hit.sym < 0) continue;
-    const ref: SymRef = { path: hit.path, index: hit.sym };
-    const name = qualifiedName(index.store.get(hit.path)!.record.symbols[hit.sym]!);
-    for (const e of index.graph.calleesOf(ref)) {
-      if (!CERTAIN.has(e.how)) continue;
-      for (const t of e.targets) out.push({ path: t.path, sym: t.index, score: 0, via: `called by ${name}` });
-    }
-    for (const e of index.graph.callersOf(ref)) {
-      if (CERTAIN.has(e.how) && e.caller >= 0) out.push({ path: e.path, sym: e.caller, score: 0, via: `calls ${name}` });
-    }
+  for (const e of index.graph.calleesOf(ref)) {
+    if (CERTAIN.has(e.how)) for (const t of e.targets) out.push({ path: t.path, sym: t.index, score: 0, via: `called by ${name}` });
+  }
+  for (const e of index.graph.callersOf(ref)) {
+    if (CERTAIN.has(e.how) && e.caller >= 0) out.push({ path: e.path, sym: e.caller, score: 0, via: `calls ${name}` });
   }
   const seen = new Set<string>();
   return out.filter((h) => !index.pending.has(h.path) && !seen.has(keyOf(h)) && seen.add(keyOf(h)));
