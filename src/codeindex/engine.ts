@@ -278,7 +278,9 @@ export class CodeIndex {
    */
   async refresh(): Promise<void> {
     if (this.state !== 'ready') return;
-    // One turn of the event loop, so watch events of writes that just happened are delivered.
+    // Two check phases have a poll phase between them, where the watch events of writes that
+    // just happened are read; one setImmediate alone may run before it.
+    await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     const events = this.watch?.take() ?? { paths: [], folders: [] };
     const full = !this.watch?.healthy || events.folders.length > 0 || Date.now() - this.lastFullCheck > FULL_CHECK_MS;
@@ -306,6 +308,16 @@ export class CodeIndex {
     if (changed.length <= INLINE_UPDATE_MAX) return this.update(changed);
     for (const path of changed) this.pending.add(path);
     void this.update(changed);
+  }
+
+  /**
+   * Checks the files a result is about once more, right before it is shown (a change whose
+   * watch event has not arrived yet); re-indexes the stale ones. True when any was.
+   */
+  async recheck(paths: Iterable<string>): Promise<boolean> {
+    const stale = [...new Set(paths)].filter((p) => this.stale(p));
+    if (stale.length) await this.update(stale);
+    return stale.length > 0;
   }
 
   /** True when the file on disk is not the one recorded (changed, gone, or not a file any more). */

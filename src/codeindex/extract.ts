@@ -97,20 +97,20 @@ function symbolsOf(defs: Def[], text: string, lines: number[], spec: LanguageSpe
   const spans: Span[] = [];
   // The definitions enclosing the current one: types and scopes give members a container;
   // anything inside a function or a constant is local to it and not a symbol of its own.
-  const open: { def: Def; name: string; symbol: boolean }[] = [];
+  const open: { def: Def; kind: SymbolKind; name: string; symbol: boolean }[] = [];
   for (const def of defs) {
     while (open.length && open.at(-1)!.def.end <= def.start) open.pop();
     const parent = open.at(-1);
     const name = text.slice(def.name.startIndex, def.name.endIndex);
-    const local = parent && !(TYPE_KINDS.has(parent.def.kind) || SCOPE_KINDS.has(parent.def.kind)) || (parent && !parent.symbol);
-    open.push({ def, name, symbol: !local });
-    if (local || !name) continue;
+    const local = parent && (!(TYPE_KINDS.has(parent.kind) || SCOPE_KINDS.has(parent.kind)) || !parent.symbol);
     const shaped = shape(def, text, spec);
+    open.push({ def, kind: shaped.kind, name, symbol: !local });
+    if (local || !name) continue;
     // Rust's impl names the trait it implements where other languages name a container.
     const owner = def.owner && def.kind !== 'impl' ? text.slice(def.owner.startIndex, def.owner.endIndex).replace(/^.*::/, '') : undefined;
     const container = owner ?? (parent ? parent.name : undefined);
     let kind = shaped.kind;
-    if (kind === 'function' && (owner || (parent && TYPE_KINDS.has(parent.def.kind)))) kind = 'method';
+    if (kind === 'function' && (owner || (parent && TYPE_KINDS.has(parent.kind)))) kind = 'method';
     else if (kind === 'method' && !container) kind = 'function';
     const line = lineOf(lines, def.start);
     const doc = docOf(text, lines, line, def, spec);
@@ -250,7 +250,7 @@ function bindingsOf(bound: Bound[], spans: Span[], symbols: SymbolRecord[], text
     const name = text.slice(b.name.startIndex, b.name.endIndex);
     const scope = open.length ? open.at(-1)!.index : -1;
     const written = b.type ?? b.ctor;
-    let type: string;
+    let type: string | undefined;
     if (written) type = typeName(text.slice(written.startIndex, written.endIndex));
     else {
       // `this.store = store`: the type of the parameter or variable `store` of the same scope.
@@ -259,6 +259,7 @@ function bindingsOf(bound: Bound[], spans: Span[], symbols: SymbolRecord[], text
       if (!known) continue;
       type = known.type;
     }
+    if (type === undefined) continue;
     if (!b.field) {
       out.push({ name, type, scope });
       continue;

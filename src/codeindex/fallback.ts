@@ -59,7 +59,11 @@ export async function textSearch(rgPath: string, root: string, query: string, li
 
 /** Lines that look like calls of `name` (`name(`), as path:line text. */
 export async function callLines(rgPath: string, root: string, name: string, signal?: AbortSignal): Promise<string> {
-  const lines = (await wordLines(rgPath, root, [name], false, signal)).filter((l) => new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}\\s*\\(`).test(l.text));
+  const escaped = name.replace(/[$]/g, '\\$');
+  const call = new RegExp(`(?<![\\w$])${escaped}\\s*\\(`);
+  // `function name(` and its kin define rather than call.
+  const definition = new RegExp(`\\b(?:function|def|fn|func|sub|fun)\\s+${escaped}\\b`);
+  const lines = (await wordLines(rgPath, root, [name], false, signal)).filter((l) => call.test(l.text) && !definition.test(l.text));
   if (!lines.length) return `No lines calling ${name}(`;
   return lines
     .slice(0, 80)

@@ -93,11 +93,16 @@ export function describeSymbol(s: SymbolRecord): string {
   return `${s.kind} ${qualifiedName(s)}${sig}`;
 }
 
-const NOT_A_CLASS = /^(?:string|number|boolean|bigint|symbol|any|unknown|void|never|object|undefined|null|int|float|str|bool|bytes|dict|list|tuple|set)$/;
+const NOT_A_CLASS = /^(?:string|number|boolean|bigint|symbol|void|never|undefined|null|int|float|str|bool|bytes|dict|list|tuple|set)$/;
+const ANY = /^(?:any|unknown|object|Object|T|K|V)$/;
 
-/** A type as written, reduced to the class it names: `Foo<T> | undefined` → Foo; `string[]`, `A | B` → ''. */
-export function typeName(written: string): string {
+/**
+ * A type as written, reduced to the class it names: `Foo<T> | undefined` → Foo; '' for a type
+ * that is no class (`string[]`, `A | B`); undefined for one that says nothing (`any`).
+ */
+export function typeName(written: string): string | undefined {
   const bare = written.replace(/\s+/g, '').replace(/\|(?:undefined|null)\b|\b(?:undefined|null)\||^Optional\[(.*)\]$/g, '$1').replace(/^readonly/, '');
+  if (ANY.test(bare)) return undefined;
   const m = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:<.*>|\[.*\])?$/.exec(bare);
   if (!m || bare.endsWith('[]') || NOT_A_CLASS.test(m[1]!)) return '';
   return m[1]!.split('.').pop()!;

@@ -44,7 +44,8 @@ export async function rankHits(index: CodeIndex, query: string, limit: number, s
     .map((h) => index.fileOwners[h.doc]!)
     .filter((path) => !index.pending.has(path))
     .map((path): Hit => bestChunk.get(path) ?? { path, sym: -1, score: 0 });
-  const exact = await exactChannel(index, identifiersOf(query), signal);
+  const identifiers = identifiersOf(query);
+  const exact = await exactChannel(index, identifiers, signal);
   const fused = new Map<string, Hit>();
   const add = (list: Hit[], weight: number, via?: string) =>
     list.forEach((h, rank) => {
@@ -57,6 +58,11 @@ export async function rankHits(index: CodeIndex, query: string, limit: number, s
   add(chunks.slice(0, CHANNEL_DEPTH), 1);
   add(files, 1);
   add(exact, 1);
+  // A query of identifiers alone asks where they are: their occurrences come before code that
+  // only shares words with them (the parts of an identifier nothing defines match a lot).
+  if (identifiers.length && query.trim().split(/\s+/).every((w) => identifiersOf(w).length > 0)) {
+    for (const h of exact) fused.get(keyOf(h))!.score += 1;
+  }
   // A query describes behaviour: the code that has it comes before the tests that check it.
   for (const hit of fused.values()) if (isTestPath(hit.path)) hit.score *= TEST_FACTOR;
   // One hop of the call graph from the top hits adds what they call and what calls them, each
@@ -162,7 +168,7 @@ export function formatHits(index: CodeIndex, hits: Hit[], query: string): string
       const context = bestLine(fileLines, s ? s.line : 1, s ? s.endLine : fileLines.length, terms, s?.line);
       const line = s ? s.line : (context?.line ?? 1);
       lines.push(`${path}:${line} ${s ? describeSymbol(s) : 'top-level code'}${hit.via ? ` [${hit.via}]` : ''}`);
-      const shown = context && context.line !== line ? context.text : s?.doc;
+      const shown = context && (context.line !== line || !s) ? context.text : s?.doc;
       if (shown) lines.push(`  ${clipLine(shown)}`);
     }
   }

@@ -34,23 +34,20 @@ async function runSearch(index: CodeIndex, args: SearchArgs, ctx: ToolContext): 
   if (why) return { output: `[${why}; these are ripgrep matches, files ranked by how many query words they hold]\n${await textSearch(index.rg, ctx.root, args.query, limit, ctx.signal)}` };
   await index.refresh();
   let hits = await rankHits(index, args.query, limit, ctx.signal);
-  // The files about to be shown are checked once more: a change the watch has not reported yet is indexed and the query run again.
-  const stale = [...new Set(hits.map((h) => h.path))].filter((p) => index.stale(p));
-  if (stale.length) {
-    await index.update(stale);
-    hits = await rankHits(index, args.query, limit, ctx.signal);
-  }
+  // A change the watch has not reported yet: indexed now, and the query run again.
+  if (await index.recheck(hits.map((h) => h.path))) hits = await rankHits(index, args.query, limit, ctx.signal);
   const pending = index.pending.size ? `[${index.pending.size} changed files are being re-indexed and are not in these results]\n` : '';
   if (!hits.length) return { output: `${pending}No code matches ${args.query}`, summary: { key: 'matches', n: 0 } };
   return { output: pending + formatHits(index, hits, args.query), summary: { key: 'matches', n: hits.length } };
 }
 
 async function runOutline(index: CodeIndex, args: { path: string }, ctx: ToolContext): Promise<ToolOutput> {
+  // The state when the call came, so what it says about readiness is what it did.
+  const ready = index.state === 'ready';
   const r = await resolveInWorkspace(ctx.root, args.path || '.');
   if (!r.ok) return fail(r.error);
   const rel = relPath(ctx.root, r.real);
   if (!r.exists) return fail(`${rel} does not exist`);
-  const ready = index.state === 'ready';
   if (ready) await index.refresh();
   if (!r.isDir) {
     const reason = skipReason(rel);
@@ -107,11 +104,13 @@ function matchSymbols(records: FileRecord[], q: SymbolQuery): SymRef[] {
 async function candidates(index: CodeIndex, q: SymbolQuery, ctx: ToolContext): Promise<{ records: FileRecord[]; note: string }> {
   if (index.state === 'ready') {
     await index.refresh();
-    const paths = q.path ? [q.path] : [...new Set(index.graph.definitions(q.name).map((r) => r.path))];
-    return { records: paths.flatMap((p) => index.store.get(p)?.record ?? []), note: '' };
+    const paths = () => (q.path ? [q.path] : [...new Set(index.graph.definitions(q.name).map((r) => r.path))]);
+    await index.recheck(paths());
+    return { records: paths().flatMap((p) => index.store.get(p)?.record ?? []), note: '' };
   }
+  const why = notReady(index);
   const records = q.path ? await parseNow(ctx.root, [q.path]) : await recordsMentioning(index.rg, ctx.root, q.name, ctx.signal);
-  return { records, note: `[${notReady(index)}; found by parsing the files that mention it]\n` };
+  return { records, note: `[${why}; found by parsing the files that mention it]\n` };
 }
 
 async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolContext): Promise<ToolOutput> {

@@ -17,27 +17,89 @@ const NOTES: Record<string, string> = {
   generated: 'a generated file; not indexed',
 };
 
+/**
+ * How much of each signature an outline shows, from full (0) to names only (3): a file's outline
+ * takes the fullest form that stays within OUTLINE_SHARE of the file.
+ */
+type Detail = 0 | 1 | 2 | 3;
+/** An outline is at most this share of its file (by characters, which track tokens closely)… */
+const OUTLINE_SHARE = 0.09;
+/** …unless it is this short anyway. */
+const OUTLINE_FLOOR = 1200;
+
 /** The outline of one file: its imports on one line, then each symbol's line and signature, members indented. */
-export function outlineFile(record: FileRecord, brief = false): string[] {
-  const out = [`${record.path} (${record.lines} lines)${record.note ? ` [${NOTES[record.note]}]` : ''}`];
+export function outlineFile(record: FileRecord, detail: Detail = 0, brief = false): string[] {
+  const note = record.note ? ` [${NOTES[record.note]}]` : '';
+  const shortened = detail ? ' [signatures shortened to fit; code_symbol shows one in full]' : '';
+  const out = [`${record.path} (${record.lines} lines)${note}${shortened}`];
   if (!brief && record.imports.length) {
     const from = [...new Set(record.imports.filter((i) => !i.reexport).map((i) => i.from))];
-    if (from.length) out.push(`  imports: ${from.slice(0, 12).join(', ')}${from.length > 12 ? `, … ${from.length - 12} more` : ''}`);
+    const max = detail ? 6 : 12;
+    if (from.length) out.push(`imports: ${from.slice(0, max).join(', ')}${from.length > max ? `, … ${from.length - max} more` : ''}`);
   }
   for (const s of record.symbols) {
     if (s.kind === 'const' && !s.exported) continue;
     if (brief && s.container) continue;
     const member = s.container !== undefined && s.kind === 'method';
-    const sig = s.sig && (/^[(<:[]/.test(s.sig) ? s.sig : ` ${s.sig}`);
-    out.push(member ? `    ${s.line} ${s.name}${sig}` : `  ${s.line} ${describeSymbol(s)}`);
+    const sig = shorten(s.kind, s.sig, detail);
+    const glue = sig && (/^[(<:[]/.test(sig) ? sig : ` ${sig}`);
+    // Functions and methods show by their parentheses once space is short; other kinds keep their word.
+    const kind = member || (detail && s.kind === 'function') ? '' : `${s.kind} `;
+    out.push(`${member ? '  ' : ''}${s.line} ${kind}${member ? s.name : qualifiedName(s)}${glue}`);
   }
   return out;
 }
 
+/** A signature at a level of detail: capped, then parameters without types, then nothing. */
+function shorten(kind: string, sig: string, detail: Detail): string {
+  if (detail === 0 || !sig) return sig;
+  const callable = kind === 'function' || kind === 'method';
+  if (detail === 1) return clipSig(sig, callable ? 80 : 40);
+  if (detail === 3 || !callable) return callable ? '()' : '';
+  const open = sig.indexOf('(');
+  if (open < 0) return '';
+  let depth = 0;
+  let close = sig.length;
+  for (let i = open; i < sig.length; i++) {
+    if ('([{<'.includes(sig[i]!)) depth++;
+    else if (')]}>'.includes(sig[i]!) && --depth === 0) {
+      close = i;
+      break;
+    }
+  }
+  const params: string[] = [];
+  let start = open + 1;
+  depth = 0;
+  for (let i = open + 1; i <= close; i++) {
+    const c = sig[i] ?? ')';
+    if ('([{<'.includes(c)) depth++;
+    else if (')]}>'.includes(c) && depth > 0) depth--;
+    else if ((c === ',' && depth === 0) || i === close) {
+      const name = /^\s*(\.\.\.)?\s*[\w$&*]+\??/.exec(sig.slice(start, i))?.[0]?.trim();
+      if (name) params.push(name);
+      start = i + 1;
+    }
+  }
+  return `(${params.join(', ')})`;
+}
+
+const clipSig = (sig: string, max: number): string => (sig.length > max ? `${sig.slice(0, max - 1).trimEnd()}…` : sig);
+
+/** The outline of a single file at the fullest detail that fits its share. */
+function fitted(record: FileRecord): string[] {
+  const budget = Math.max(OUTLINE_FLOOR, record.size * OUTLINE_SHARE);
+  for (const detail of [0, 1, 2, 3] as const) {
+    const lines = outlineFile(record, detail);
+    if (detail === 3 || lines.join('\n').length <= budget) return lines;
+  }
+  return [];
+}
+
 /** Outlines of several files, members left out past the first few files when the whole would be too long. */
 export function outlineFiles(records: FileRecord[]): string {
-  const full = records.flatMap((r) => outlineFile(r));
-  const lines = full.length <= OUTLINE_MAX_LINES ? full : records.flatMap((r) => outlineFile(r, true));
+  if (records.length === 1) return fitted(records[0]!).join('\n');
+  const full = records.flatMap((r) => outlineFile(r, 1));
+  const lines = full.length <= OUTLINE_MAX_LINES ? full : records.flatMap((r) => outlineFile(r, 2, true));
   if (lines.length <= OUTLINE_MAX_LINES) return lines.join('\n');
   const shown = lines.slice(0, OUTLINE_MAX_LINES);
   const files = records.filter((r) => shown.some((l) => l.startsWith(`${r.path} (`))).length;
