@@ -22,9 +22,10 @@ import { findLastSession, findSession, loadSession, restoreFiles, SessionError, 
 import { loadSettings } from '../config/settings.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
+import { linkCodeIndex } from './codeindex.js';
 import { openTrace, pruneLogs, type Trace } from '../session/trace.js';
 import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
-import type { AgentEvent, JsonSchema, ModelConfig, PermissionMode, SandboxLevel, ToolContext } from '../types.js';
+import type { AgentEvent, JsonSchema, ModelConfig, PermissionMode, SandboxLevel, Tool, ToolContext } from '../types.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
@@ -146,12 +147,15 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       onNotice: (n) => notify(hookNotice(n)),
     }),
   );
+  /** The code index's tools, once it has loaded (an optional module). */
+  const indexTools: Tool[] = [];
   const tools = buildTools({
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
     policy,
     jobs,
     todo,
     stateDir: state,
+    laterReadTools: () => indexTools,
     plan: {
       approvePlan: args.print ? undefined : (plan, signal) => planner.approve?.(plan, signal) ?? Promise.resolve({ approved: false }),
       restoreMode: () => changeMode(modeBeforePlan),
@@ -183,6 +187,21 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
     outputSchema: opts.outputSchema,
   });
   ctx.provider = () => agent.provider;
+
+  const codeIndexSetting = effective.merged.codeIndex ?? 'auto';
+  const codeIndex = linkCodeIndex({
+    setting: codeIndexSetting,
+    root,
+    stateDir: state,
+    env,
+    addTools: (more) => {
+      indexTools.push(...more);
+      tools.push(...more);
+      agent.addTools(more);
+    },
+    onEvent: (listener) => agent.on(listener),
+    notify: (n) => notify(n),
+  });
 
   // Consumers of the event stream: the session file and the trace.
   const onWriteError = (key: MessageKey) => (err: Error) => notify({ key, params: { msg: err.message, file: session.file } });
@@ -249,6 +268,8 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
         notify({ key: 'cli.no_model_repl' });
         return null;
       }
+      // The code index decides whether it is on within moments of start-up: its tools are in the first request or never.
+      await codeIndex?.settled;
       const gate = await hooks.userPromptSubmit(text, signal);
       if (gate.block) {
         notify({ key: 'hook.prompt_blocked', params: { reason: gate.block } });
@@ -320,9 +341,13 @@ export async function createApp(args: CliArgs, opts: AppOptions) {
       // The first model added takes over from the stand-in at once.
       if (!configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
+    /** The code index, when the settings and the workspace turn it on (for /index). */
+    codeIndex,
+    codeIndexSetting,
     /** Stops what the session started and closes the files. */
     async close() {
       await jobs.stopAll();
+      await codeIndex?.close();
       trace?.close();
     },
   };

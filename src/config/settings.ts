@@ -24,6 +24,8 @@ export type Settings = {
   webFetch?: { allowPrivate?: string[] };
   /** A command run after every successful write, like a `verify:` line in FEIYU.md. */
   verify?: string;
+  /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
+  codeIndex?: 'auto' | 'on' | 'off';
 };
 
 export type LoadedSettings = { user: Settings; project: Settings; userFile: string; projectFile: string };
@@ -89,6 +91,7 @@ function validate(data: unknown): string | null {
     enumField('mode', PERMISSION_MODES) ??
     enumField('sandbox', SANDBOX_LEVELS) ??
     enumField('lang', ['en', 'zh']) ??
+    enumField('codeIndex', ['auto', 'on', 'off']) ??
     (data.verify === undefined || typeof data.verify === 'string' ? null : '"verify" must be a string (a command)') ??
     validatePermissions(data.permissions) ??
     validateHooks(data.hooks) ??

@@ -11,7 +11,7 @@ import { History } from './history.js';
 import { t } from '../i18n/index.js';
 import { LineInput } from './input.js';
 import { PERMISSION_MODES } from '../types.js';
-import { Renderer } from './render.js';
+import { color, Renderer } from './render.js';
 import { inert } from '../util/text.js';
 import { UndoStack } from './undo.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
@@ -35,6 +35,8 @@ export class Repl implements Session {
   private running: AbortController | undefined;
   private lastInterrupt = 0;
   private notes: string[] = [];
+  private indexing = '';
+  private indexingShown = 0;
 
   constructor(private readonly o: ReplOptions) {
     const app = (this.app = o.app);
@@ -53,6 +55,8 @@ export class Repl implements Session {
       this.undo.observe(event);
     });
     app.onNotice((n) => this.abovePrompt(() => this.ui.warn(inert(t(n.key, n.params)))));
+    // While the code index builds, the prompt says how far it got (a terminal only: a pipe would get a line per update).
+    if (this.input.tty) app.codeIndex?.onProgress((p) => this.showIndexing(p.state === 'building' ? t('codeindex.progress', { done: p.done, total: p.total }) : ''));
     app.setAsker((req, signal) => askPermission(this, req, signal));
     app.setPlanApprover((plan, signal) => approvePlan(this, plan, signal));
   }
@@ -91,7 +95,16 @@ export class Repl implements Session {
   }
 
   refreshPrompt(): void {
-    this.input.setPrompt(promptFor(this.app.mode, this.ui.paint));
+    this.input.setPrompt((this.indexing ? this.ui.paint(color.dim, this.indexing) : '') + promptFor(this.app.mode, this.ui.paint));
+  }
+
+  /** Shows (or with '' clears) the code index's progress before the prompt, at most a few times a second. */
+  private showIndexing(text: string): void {
+    const now = Date.now();
+    if (text && this.indexing && now - this.indexingShown < 250) return;
+    this.indexing = text;
+    this.indexingShown = now;
+    this.refreshPrompt();
   }
 
   tellModel(note: string): void {

@@ -1,0 +1,125 @@
+// The optional code index, seen from the app: whether the settings and the workspace turn it on,
+// loading the module only then (off, or auto outside a git repository: not even imported), its
+// tools joining the agent, the edits of feiyu's own tools fed to it, its progress and notices
+// relayed. Must not import the module except lazily, and must not print.
+
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { CodeIndexHandle, CodeIndexStatus, IndexNotice, Progress } from '../codeindex/index.js';
+
+export type { CodeIndexStatus, Progress };
+import type { MessageKey } from '../i18n/index.js';
+import type { AgentEvent, Tool } from '../types.js';
+import type { Notice } from './notices.js';
+
+export type CodeIndexSetting = 'auto' | 'on' | 'off';
+export const CODE_INDEX_SETTINGS: readonly CodeIndexSetting[] = ['auto', 'on', 'off'];
+
+/** Why the index is not running, for /index. */
+export type CodeIndexOff = 'setting' | 'not_git' | 'too_few_files' | 'failed_to_load';
+
+export type CodeIndexLink = {
+  /** Resolves once the index knows whether it is on; by then its tools are offered. Never rejects. */
+  settled: Promise<void>;
+  /** Null while loading or when off (see `off`). */
+  status(): CodeIndexStatus | null;
+  off(): CodeIndexOff | null;
+  rebuild(): Promise<void>;
+  /** Progress while building: done and total files. */
+  onProgress(listener: (p: Progress) => void): void;
+  close(): Promise<void>;
+};
+
+type LinkOptions = {
+  setting: CodeIndexSetting;
+  root: string;
+  stateDir: string;
+  env: NodeJS.ProcessEnv;
+  /** Offers tools to the model (and to sub-agents) from the next request on. */
+  addTools: (tools: Tool[]) => void;
+  /** Subscribes to the agent's events (edits made through feiyu's tools). */
+  onEvent: (listener: (event: AgentEvent) => void) => void;
+  notify: (n: Notice) => void;
+};
+
+/** True when `dir` or a folder above it holds a .git (a repository or a worktree). */
+export function inGitRepository(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return true;
+    if (dirname(d) === d) return false;
+  }
+}
+
+const NOTICE_KEYS: Record<IndexNotice['code'], MessageKey | null> = {
+  cache_corrupt: 'codeindex.cache_corrupt',
+  build_failed: 'codeindex.build_failed',
+  save_failed: 'codeindex.save_failed',
+  // Auto mode deciding a small project needs no index is no news; /index says why it is off.
+  too_few_files: null,
+};
+
+/** Starts the code index in the background when the settings and the workspace call for it; null when off. */
+export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
+  if (o.setting === 'off') return null;
+  if (o.setting === 'auto' && !inGitRepository(o.root)) return null;
+  const listeners = new Set<(p: Progress) => void>();
+  let handle: CodeIndexHandle | null = null;
+  let off: CodeIndexOff | null = null;
+  let started = 0;
+  let offered = false;
+  const offer = () => {
+    if (offered || !handle) return;
+    offered = true;
+    o.addTools(handle.tools);
+    o.onEvent((event) => {
+      if (event.type === 'tool_result' && event.change) void handle?.update([event.change.path]);
+    });
+  };
+  const onNotice = (n: IndexNotice) => {
+    if (n.code === 'too_few_files') off = 'too_few_files';
+    const key = NOTICE_KEYS[n.code];
+    if (key) o.notify({ key, params: { detail: n.detail ?? '' } });
+  };
+  const onProgress = (p: Progress) => {
+    listeners.forEach((l) => l(p));
+    if (p.state !== 'ready' || !handle || !started) return;
+    const s = handle.status();
+    const secs = (Date.now() - started) / 1000;
+    // Only a build worth waiting for is announced; a warm start from the cache is quiet.
+    if (p.total > 0 && secs >= 1) o.notify({ key: 'codeindex.ready', params: { files: s.files, symbols: s.symbols, secs: secs.toFixed(1) } });
+    started = 0;
+  };
+  const settled = (async () => {
+    try {
+      // After whatever start-up is doing now (the prompt first), in the background.
+      await new Promise((r) => setImmediate(r));
+      const { openCodeIndex } = await import('../codeindex/index.js');
+      started = Date.now();
+      handle = openCodeIndex({ root: o.root, stateDir: o.stateDir, env: o.env, mode: o.setting === 'on' ? 'on' : 'auto', onProgress, onNotice });
+      if (await handle.enabled) offer();
+    } catch (err) {
+      off = 'failed_to_load';
+      o.notify({ key: 'codeindex.build_failed', params: { detail: (err as Error).message } });
+    }
+  })();
+  return {
+    settled,
+    status: () => (handle && !off ? handle.status() : null),
+    off: () => off,
+    async rebuild() {
+      await settled;
+      if (!handle) return;
+      off = null;
+      started = Date.now();
+      const rebuilt = handle.rebuild();
+      // Asked for by name, the index is on from now, even where auto mode had left it off.
+      offer();
+      await rebuilt;
+    },
+    onProgress: (listener) => void listeners.add(listener),
+    async close() {
+      await settled;
+      await handle?.close();
+    },
+  };
+}
