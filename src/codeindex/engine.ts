@@ -5,13 +5,13 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Bm25Index, Terms } from './bm25.js';
+import { Terms } from './bm25.js';
 import { cacheFile, cacheSize, loadSnapshot, removeCache, saveSnapshot, type StoredFile } from './cache.js';
 import { folderTimes, foldersChanged, listWorkspace, ripgrepPath, skipReason, type Listing } from './files.js';
-import { CallGraph } from './graph.js';
 import { languageOf } from './languages.js';
-import { fileTerms, numbered, type FileRecord, type IndexedChunk } from './model.js';
+import type { FileRecord } from './model.js';
 import { readModuleConfig } from './modules.js';
+import { IndexStore } from './store.js';
 import { FolderWatch } from './watch.js';
 import { hashOf, parseJob, type ParseOutcome } from './parsefile.js';
 import { parseAll } from './pool.js';
@@ -36,9 +36,6 @@ export type EngineOptions = {
   onNotice?: (n: IndexNotice) => void;
 };
 
-/** A file in the index: its record, its chunks (their terms numbered) and their documents, and the same for the whole file. */
-type Entry = { record: FileRecord; chunks: IndexedChunk[]; docs: number[]; whole: IndexedChunk; fileDoc: number };
-
 /** Above this many changed files a query does not wait for them: they are rebuilt in the background and left out meanwhile. */
 const INLINE_UPDATE_MAX = 48;
 /** Even with the watch healthy, every file is statted at least this often (a missed event, a network disk). */
@@ -58,15 +55,8 @@ export class CodeIndex {
   workers = 0;
   /** Why the cache was not used at start, when it was corrupt. */
   cacheProblem?: string;
-  readonly store = new Map<string, Entry>();
-  private terms = new Terms();
-  bm25 = new Bm25Index(this.terms);
-  /** For each BM25 document, the file and symbol (-1: top-level code) it came from. */
-  owners: { path: string; sym: number }[] = [];
-  /** BM25F over whole files, and the file of each of its documents. */
-  fileBm25 = new Bm25Index(this.terms);
-  fileOwners: string[] = [];
-  graph: CallGraph;
+  /** What the index holds; replaced whole when a build starts (its dictionary comes with the cache). */
+  index = new IndexStore(new Terms(), { packages: new Map(), aliases: [] });
   /** Files being parsed in the background after a query found too many changes: left out of results meanwhile. */
   readonly pending = new Set<string>();
   private folders = new Map<string, number>();
@@ -78,13 +68,32 @@ export class CodeIndex {
   private saveTimer?: NodeJS.Timeout;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly abort = new AbortController();
-  /** Bumped on every change, so derived figures (edge counts) know when to recount. */
-  generation = 0;
 
   constructor(private readonly opts: EngineOptions) {
     this.root = opts.root;
     this.file = cacheFile(opts.stateDir, opts.root);
-    this.graph = new CallGraph((p) => this.store.get(p)?.record, { packages: new Map(), aliases: [] });
+  }
+
+  get store() {
+    return this.index.files;
+  }
+  get bm25() {
+    return this.index.bm25;
+  }
+  get fileBm25() {
+    return this.index.fileBm25;
+  }
+  get owners() {
+    return this.index.owners;
+  }
+  get fileOwners() {
+    return this.index.fileOwners;
+  }
+  get graph() {
+    return this.index.graph;
+  }
+  get generation() {
+    return this.index.generation;
   }
 
   /** Lists, loads the cache, parses what changed. Resolves false when auto mode found too few files. Contract: never throws. */
@@ -108,11 +117,11 @@ export class CodeIndex {
   }
 
   private async build(listing: Listing, fresh: boolean): Promise<void> {
-    this.graph = new CallGraph((p) => this.store.get(p)?.record, readModuleConfig(this.root, listing.manifests));
     this.folders = folderTimes(this.root, listing.folders);
     this.watch = new FolderWatch(this.root, listing.folders);
     this.lastFullCheck = Date.now();
     const cached = new Map<string, StoredFile>();
+    let terms: string[] = [];
     if (!fresh) {
       const loaded = loadSnapshot(this.file, this.root);
       if ('corrupt' in loaded) {
@@ -120,13 +129,12 @@ export class CodeIndex {
         this.opts.onNotice?.({ code: 'cache_corrupt', detail: loaded.corrupt });
         removeCache(this.file);
       } else if ('snapshot' in loaded) {
-        // The cached chunks are numbered in the cached dictionary: it becomes this index's.
-        this.terms = new Terms(loaded.snapshot.terms);
+        terms = loaded.snapshot.terms;
         for (const f of loaded.snapshot.files) cached.set(f.record.path, f);
       }
     }
-    this.bm25 = new Bm25Index(this.terms);
-    this.fileBm25 = new Bm25Index(this.terms);
+    // The cached chunks are numbered in the cached dictionary: it becomes this index's.
+    this.index = new IndexStore(new Terms(terms), readModuleConfig(this.root, listing.manifests));
     const jobs = [];
     const unchanged: StoredFile[] = [];
     for (const path of listing.files) {
@@ -135,7 +143,7 @@ export class CodeIndex {
       if (old && st && st.size === old.record.size && st.mtimeMs === old.record.mtimeMs) unchanged.push(old);
       else if (st) jobs.push({ path, lang: languageOf(path)! });
     }
-    this.load(unchanged);
+    this.index.load(unchanged);
     // What came from the cache is already saved.
     this.dirty = false;
     this.progress = { done: 0, total: jobs.length };
@@ -155,7 +163,7 @@ export class CodeIndex {
       this.workers = workers;
       if (this.abort.signal.aborted) return;
       // What the build added one file at a time moves into the compact arrays.
-      this.compact();
+      this.index.compact();
     }
     this.builtAt = Date.now();
     this.setState('ready');
@@ -171,66 +179,9 @@ export class CodeIndex {
     this.apply(o.path, 'record' in o ? o.record : null);
   }
 
-  /** Puts the unchanged files of the cache in, all at once (the indexes are empty). */
-  private load(files: StoredFile[]): void {
-    const docs = this.bm25.bulk(files.flatMap((f) => f.chunks));
-    const fileDocs = this.fileBm25.bulk(files.map((f) => f.whole));
-    let next = 0;
-    files.forEach((f, i) => {
-      const entry: Entry = { record: f.record, chunks: f.chunks, docs: docs.slice(next, (next += f.chunks.length)), whole: f.whole, fileDoc: fileDocs[i]! };
-      this.store.set(f.record.path, entry);
-      entry.docs.forEach((doc, k) => (this.owners[doc] = { path: f.record.path, sym: f.chunks[k]!.sym }));
-      this.fileOwners[entry.fileDoc] = f.record.path;
-      this.graph.add(f.record);
-    });
-    this.generation++;
-  }
-
-  /**
-   * Replaces (or with null removes) one file's record in the store, the chunks and the graph.
-   */
   private apply(path: string, record: FileRecord | null): void {
-    const old = this.store.get(path);
-    if (old) {
-      this.graph.remove(old.record);
-      old.docs.forEach((doc, i) => this.bm25.remove(doc, old.chunks[i]!));
-      this.fileBm25.remove(old.fileDoc, old.whole);
-      this.store.delete(path);
-    }
-    if (record) {
-      const chunks = record.chunks.map((c) => numbered(c, (t) => this.terms.idOf(t)));
-      const whole = fileTerms(chunks);
-      // The terms live on as numbers in the chunks; the strings would only double the memory.
-      record.chunks = [];
-      const fileDoc = this.fileBm25.add(whole);
-      this.fileOwners[fileDoc] = path;
-      const entry: Entry = { record, chunks, docs: [], whole, fileDoc };
-      this.store.set(path, entry);
-      for (const chunk of chunks) {
-        const doc = this.bm25.add(chunk);
-        this.owners[doc] = { path, sym: chunk.sym };
-        entry.docs.push(doc);
-      }
-      this.graph.add(record);
-    }
-    if (this.bm25.wantsCompaction || this.fileBm25.wantsCompaction) this.compact();
+    this.index.apply(path, record);
     this.dirty = true;
-    this.generation++;
-  }
-
-  private compact(): void {
-    const renumber = this.bm25.compact();
-    const renumberFiles = this.fileBm25.compact();
-    const owners: { path: string; sym: number }[] = [];
-    const fileOwners: string[] = [];
-    for (const entry of this.store.values()) {
-      entry.docs = entry.docs.map((d) => renumber[d]!);
-      entry.docs.forEach((d, i) => (owners[d] = { path: entry.record.path, sym: entry.chunks[i]!.sym }));
-      entry.fileDoc = renumberFiles[entry.fileDoc]!;
-      fileOwners[entry.fileDoc] = entry.record.path;
-    }
-    this.owners = owners;
-    this.fileOwners = fileOwners;
   }
 
   /**
@@ -342,8 +293,7 @@ export class CodeIndex {
     // Records are valid one by one, so a build cut short saves what it has: the next start parses the rest.
     if (this.state === 'listing' || this.state === 'off' || this.state === 'failed') return;
     try {
-      const files = [...this.store.values()].map(({ record, chunks, whole }) => ({ record, chunks, whole }));
-      saveSnapshot(this.file, { root: this.root, builtAt: this.builtAt, terms: this.terms.list, files });
+      saveSnapshot(this.file, { root: this.root, builtAt: this.builtAt, ...this.index.snapshot() });
       this.dirty = false;
     } catch (err) {
       this.opts.onNotice?.({ code: 'save_failed', detail: (err as Error).message });
