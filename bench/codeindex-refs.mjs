@@ -13,7 +13,7 @@ export async function callGraphAccuracy(ci, root, stateDir, workerFile, row) {
   const ts = (await import('typescript')).default;
   const index = new ci.CodeIndex({ root, stateDir, env: process.env, mode: 'on', workerFile });
   await index.start();
-  const files = [...index.store.keys()].filter((p) => /\.tsx?$/.test(p)).sort();
+  const files = [...index.data.files.keys()].filter((p) => /\.tsx?$/.test(p)).sort();
   const ls = languageService(ts, root, files, {});
   const paths = workspacePaths(ts, ls, root, files);
   const service = Object.keys(paths).length ? languageService(ts, root, files, paths) : ls;
@@ -44,7 +44,7 @@ export async function callGraphAccuracy(ci, root, stateDir, workerFile, row) {
       continue;
     }
     const ours = new Map();
-    for (const e of index.graph.callersOf(ref)) ours.set(`${e.path}:${e.line}`, e.how);
+    for (const e of index.data.graph.callersOf(ref)) ours.set(`${e.path}:${e.line}`, e.how);
     let certain = 0;
     let hitDirect = 0;
     for (const [key, how] of ours) {
@@ -224,12 +224,12 @@ function callOf(ts, id) {
 
 function describeCall(index, key) {
   const [path, line] = key.split(':');
-  const rec = index.store.get(path)?.record;
+  const rec = index.data.files.get(path)?.record;
   return (rec?.calls ?? []).filter((c) => c.line === Number(line)).map((c) => `${c.recv ?? ''}.${c.name}`).join(' ') || '?';
 }
 
 function ourSymbol(index, c) {
-  const record = index.store.get(c.path)?.record;
+  const record = index.data.files.get(c.path)?.record;
   if (!record) return null;
   let best = null;
   record.symbols.forEach((s, i) => {

@@ -24,12 +24,15 @@ export type Progress = { state: IndexState; done: number; total: number };
 export type IndexNotice = { code: 'cache_corrupt' | 'too_few_files' | 'build_failed' | 'save_failed'; detail?: string; n?: number };
 
 export type EngineOptions = {
+  /** The workspace (a realpath). */
   root: string;
+  /** feiyu's state folder; the cache goes under codeindex/ in it. */
   stateDir: string;
   env: NodeJS.ProcessEnv;
-  /** auto: stay off below `minFiles` source files. */
+  /** auto: on only with at least `minFiles` (200) source files; the caller checks for a git repository. */
   mode: 'auto' | 'on';
   minFiles?: number;
+  /** The parse worker script; absent or missing: files are parsed in this thread. */
   workerFile?: string;
   threads?: number;
   onProgress?: (p: Progress) => void;
@@ -56,7 +59,7 @@ export class CodeIndex {
   /** Why the cache was not used at start, when it was corrupt. */
   cacheProblem?: string;
   /** What the index holds; replaced whole when a build starts (its dictionary comes with the cache). */
-  index = new IndexStore(new Terms(), { packages: new Map(), aliases: [] });
+  data = new IndexStore(new Terms(), { packages: new Map(), aliases: [] });
   /** Files being parsed in the background after a query found too many changes: left out of results meanwhile. */
   readonly pending = new Set<string>();
   private folders = new Map<string, number>();
@@ -72,28 +75,6 @@ export class CodeIndex {
   constructor(private readonly opts: EngineOptions) {
     this.root = opts.root;
     this.file = cacheFile(opts.stateDir, opts.root);
-  }
-
-  get store() {
-    return this.index.files;
-  }
-  get bm25() {
-    return this.index.bm25;
-  }
-  get fileBm25() {
-    return this.index.fileBm25;
-  }
-  get owners() {
-    return this.index.owners;
-  }
-  get fileOwners() {
-    return this.index.fileOwners;
-  }
-  get graph() {
-    return this.index.graph;
-  }
-  get generation() {
-    return this.index.generation;
   }
 
   /** Lists, loads the cache, parses what changed. Resolves false when auto mode found too few files. Contract: never throws. */
@@ -134,7 +115,7 @@ export class CodeIndex {
       }
     }
     // The cached chunks are numbered in the cached dictionary: it becomes this index's.
-    this.index = new IndexStore(new Terms(terms), readModuleConfig(this.root, listing.manifests));
+    this.data = new IndexStore(new Terms(terms), readModuleConfig(this.root, listing.manifests));
     const jobs = [];
     const unchanged: StoredFile[] = [];
     for (const path of listing.files) {
@@ -143,7 +124,7 @@ export class CodeIndex {
       if (old && st && st.size === old.record.size && st.mtimeMs === old.record.mtimeMs) unchanged.push(old);
       else if (st) jobs.push({ path, lang: languageOf(path)! });
     }
-    this.index.load(unchanged);
+    this.data.load(unchanged);
     // What came from the cache is already saved.
     this.dirty = false;
     this.progress = { done: 0, total: jobs.length };
@@ -163,7 +144,7 @@ export class CodeIndex {
       this.workers = workers;
       if (this.abort.signal.aborted) return;
       // What the build added one file at a time moves into the compact arrays.
-      this.index.compact();
+      this.data.compact();
     }
     this.builtAt = Date.now();
     this.setState('ready');
@@ -180,7 +161,7 @@ export class CodeIndex {
   }
 
   private apply(path: string, record: FileRecord | null): void {
-    this.index.apply(path, record);
+    this.data.apply(path, record);
     this.dirty = true;
   }
 
@@ -192,7 +173,7 @@ export class CodeIndex {
     const run = async () => {
       for (const path of new Set(paths)) {
         if (skipReason(path) !== null) continue;
-        const old = this.store.get(path)?.record;
+        const old = this.data.files.get(path)?.record;
         if (old && this.unchanged(path, old)) continue;
         this.applyOutcome(await parseJob(this.root, { path, lang: languageOf(path)! }));
         this.pending.delete(path);
@@ -239,11 +220,11 @@ export class CodeIndex {
     let relist = false;
     if (full) {
       this.lastFullCheck = Date.now();
-      for (const path of this.store.keys()) if (this.stale(path)) changed.push(path);
+      for (const path of this.data.files.keys()) if (this.stale(path)) changed.push(path);
       relist = foldersChanged(this.root, this.folders);
     } else {
       for (const path of new Set(events.paths)) {
-        if (this.store.has(path)) {
+        if (this.data.files.has(path)) {
           if (this.stale(path)) changed.push(path);
         } else if (this.folders.has(path) || (skipReason(path) === null && !this.pending.has(path)) || isFolder(join(this.root, path))) relist = true;
       }
@@ -253,8 +234,8 @@ export class CodeIndex {
       this.folders = folderTimes(this.root, listing.folders);
       this.watch?.follow(listing.folders);
       const listed = new Set(listing.files);
-      for (const path of listing.files) if (!this.store.has(path) && !this.pending.has(path)) changed.push(path);
-      for (const path of this.store.keys()) if (!listed.has(path)) this.apply(path, null);
+      for (const path of listing.files) if (!this.data.files.has(path) && !this.pending.has(path)) changed.push(path);
+      for (const path of this.data.files.keys()) if (!listed.has(path)) this.apply(path, null);
     }
     if (changed.length <= INLINE_UPDATE_MAX) return this.update(changed);
     for (const path of changed) this.pending.add(path);
@@ -273,7 +254,7 @@ export class CodeIndex {
 
   /** True when the file on disk is not the one recorded (changed, gone, or not a file any more). */
   stale(path: string): boolean {
-    const record = this.store.get(path)?.record;
+    const record = this.data.files.get(path)?.record;
     if (!record || this.pending.has(path)) return false;
     const st = statSync(join(this.root, path), { throwIfNoEntry: false });
     return !st || !st.isFile() || st.size !== record.size || st.mtimeMs !== record.mtimeMs;
@@ -293,7 +274,7 @@ export class CodeIndex {
     // Records are valid one by one, so a build cut short saves what it has: the next start parses the rest.
     if (this.state === 'listing' || this.state === 'off' || this.state === 'failed') return;
     try {
-      saveSnapshot(this.file, { root: this.root, builtAt: this.builtAt, ...this.index.snapshot() });
+      saveSnapshot(this.file, { root: this.root, builtAt: this.builtAt, ...this.data.snapshot() });
       this.dirty = false;
     } catch (err) {
       this.opts.onNotice?.({ code: 'save_failed', detail: (err as Error).message });
@@ -302,7 +283,7 @@ export class CodeIndex {
 
   /** The current text of an indexed file (remembered for the few files last shown), or null when it cannot be read. */
   text(path: string): string | null {
-    const record = this.store.get(path)?.record;
+    const record = this.data.files.get(path)?.record;
     const cached = this.texts.get(path);
     if (record && cached?.hash === record.hash) return cached.text;
     try {
@@ -323,11 +304,11 @@ export class CodeIndex {
   counts(): { files: number; symbols: number; calls: number; bytes: number } {
     let symbols = 0;
     let calls = 0;
-    for (const { record } of this.store.values()) {
+    for (const { record } of this.data.files.values()) {
       symbols += record.symbols.length;
       calls += record.calls.length;
     }
-    return { files: this.store.size, symbols, calls, bytes: cacheSize(this.file) };
+    return { files: this.data.files.size, symbols, calls, bytes: cacheSize(this.file) };
   }
 
   /** The ripgrep binary found at start ('' when there is none). */

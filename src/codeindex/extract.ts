@@ -211,27 +211,36 @@ const firstLine = (doc: string): string => {
 // ---------------------------------------------------------------------------------------------
 // Calls
 
-function attributeCalls(found: { start: number; callee: Node; recv?: Node }[], spans: Span[], text: string, lines: number[]): CallRecord[] {
-  const calls: CallRecord[] = [];
+/**
+ * For each of `starts` (ascending offsets), the innermost symbol whose span holds it (-1: none).
+ * Spans are sorted by start, outer before inner.
+ */
+function scopesOf(starts: number[], spans: Span[]): number[] {
   const open: Span[] = [];
   let next = 0;
-  for (const c of found) {
-    while (next < spans.length && spans[next]!.start <= c.start) {
+  return starts.map((at) => {
+    while (next < spans.length && spans[next]!.start <= at) {
       while (open.length && open.at(-1)!.end <= spans[next]!.start) open.pop();
       open.push(spans[next++]!);
     }
-    while (open.length && open.at(-1)!.end <= c.start) open.pop();
+    while (open.length && open.at(-1)!.end <= at) open.pop();
+    return open.length ? open.at(-1)!.index : -1;
+  });
+}
+
+function attributeCalls(found: { start: number; callee: Node; recv?: Node }[], spans: Span[], text: string, lines: number[]): CallRecord[] {
+  const scopes = scopesOf(found.map((c) => c.start), spans);
+  return found.map((c, i) => {
     const name = text.slice(c.callee.startIndex, c.callee.endIndex);
     // The callee's own line: in a chain spread over lines, the line where this call's name is.
-    const call: CallRecord = { name, line: lineOf(lines, c.callee.startIndex), from: open.length ? open.at(-1)!.index : -1 };
+    const call: CallRecord = { name, line: lineOf(lines, c.callee.startIndex), from: scopes[i]! };
     if (c.recv) {
       const recv = text.slice(c.recv.startIndex, c.recv.endIndex);
       // Only a plain name or path says anything about the target; any other expression is just "something".
       call.recv = recv.length <= 80 && /^[\p{L}_$@][\p{L}\p{N}_$]*(?:\s*(?:\.|::|->|\?\.)\s*[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(recv) ? recv.replace(/\s+|\?/g, '') : '…';
     }
-    calls.push(call);
-  }
-  return calls;
+    return call;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -239,16 +248,10 @@ function attributeCalls(found: { start: number; callee: Node; recv?: Node }[], s
 
 function bindingsOf(bound: Bound[], spans: Span[], symbols: SymbolRecord[], text: string): Binding[] {
   const out: Binding[] = [];
-  const open: Span[] = [];
-  let next = 0;
-  for (const b of bound) {
-    while (next < spans.length && spans[next]!.start <= b.start) {
-      while (open.length && open.at(-1)!.end <= spans[next]!.start) open.pop();
-      open.push(spans[next++]!);
-    }
-    while (open.length && open.at(-1)!.end <= b.start) open.pop();
+  const scopes = scopesOf(bound.map((b) => b.start), spans);
+  for (const [i, b] of bound.entries()) {
     const name = text.slice(b.name.startIndex, b.name.endIndex);
-    const scope = open.length ? open.at(-1)!.index : -1;
+    const scope = scopes[i]!;
     const written = b.type ?? b.ctor;
     let type: string | undefined;
     if (written) type = typeName(text.slice(written.startIndex, written.endIndex));

@@ -4,27 +4,14 @@
 // Must not print: progress and notices go to the callbacks.
 
 import type { Tool } from '../types.js';
-import { CodeIndex, type IndexNotice, type IndexState, type Progress } from './engine.js';
+import { CodeIndex, type EngineOptions, type IndexNotice, type IndexState, type Progress } from './engine.js';
 import { defaultWorkerFile } from './pool.js';
 import { codeTools } from './tools.js';
 
 export type { IndexNotice, IndexState, Progress };
 
-export type CodeIndexOptions = {
-  /** The workspace (a realpath). */
-  root: string;
-  /** feiyu's state folder; the cache goes under codeindex/ in it. */
-  stateDir: string;
-  env: NodeJS.ProcessEnv;
-  /** auto: on only with at least `minFiles` (200) source files; the caller checks for a git repository. */
-  mode: 'auto' | 'on';
-  minFiles?: number;
-  /** The parse worker script; default dist/codeindex-worker.js next to this module. */
-  workerFile?: string;
-  threads?: number;
-  onProgress?: (p: Progress) => void;
-  onNotice?: (n: IndexNotice) => void;
-};
+/** The workspace, the state folder, the mode and the callbacks (see EngineOptions); the worker script defaults to dist/codeindex-worker.js. */
+export type CodeIndexOptions = EngineOptions;
 
 export type CodeIndexStatus = {
   state: IndexState;
@@ -69,9 +56,9 @@ export function openCodeIndex(opts: CodeIndexOptions): CodeIndexHandle {
     enabled: building,
     ready: () => building.then(() => undefined),
     status() {
-      if (edges.generation !== index.generation && index.state === 'ready') edges = { generation: index.generation, count: countEdges(index) };
+      if (edges.generation !== index.data.generation && index.state === 'ready') edges = { generation: index.data.generation, count: countEdges(index) };
       const notes: Record<string, number> = {};
-      for (const { record } of index.store.values()) if (record.note) notes[record.note] = (notes[record.note] ?? 0) + 1;
+      for (const { record } of index.data.files.values()) if (record.note) notes[record.note] = (notes[record.note] ?? 0) + 1;
       return { state: index.state, progress: { ...index.progress }, ...index.counts(), edges: edges.count, builtAt: index.builtAt, notes, cacheProblem: index.cacheProblem };
     },
     async rebuild() {
@@ -88,6 +75,6 @@ export function openCodeIndex(opts: CodeIndexOptions): CodeIndexHandle {
 
 function countEdges(index: CodeIndex): number {
   let n = 0;
-  for (const { record } of index.store.values()) for (let i = 0; i < record.calls.length; i++) if (index.graph.resolveAt(record, i)) n++;
+  for (const { record } of index.data.files.values()) for (let i = 0; i < record.calls.length; i++) if (index.data.graph.resolveAt(record, i)) n++;
   return n;
 }

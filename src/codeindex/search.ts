@@ -32,16 +32,16 @@ const keyOf = (h: { path: string; sym: number; line?: number }): string => (h.sy
 /** The ranked hits for `query`, best first. */
 export async function rankHits(index: CodeIndex, query: string, limit: number, signal?: AbortSignal): Promise<Hit[]> {
   const terms = tokenize(query);
-  const chunks = index.bm25
+  const chunks = index.data.bm25
     .search(terms, CHANNEL_DEPTH * 4)
-    .map((h) => ({ ...index.owners[h.doc]!, score: h.score }))
+    .map((h) => ({ ...index.data.owners[h.doc]!, score: h.score }))
     .filter((h) => !index.pending.has(h.path));
   // Whole files: evidence spread over a file counts too. Each file stands for its best chunk.
   const bestChunk = new Map<string, Hit>();
   for (const h of chunks) if (!bestChunk.has(h.path)) bestChunk.set(h.path, h);
-  const files = index.fileBm25
+  const files = index.data.fileBm25
     .search(terms, CHANNEL_DEPTH)
-    .map((h) => index.fileOwners[h.doc]!)
+    .map((h) => index.data.fileOwners[h.doc]!)
     .filter((path) => !index.pending.has(path))
     .map((path): Hit => bestChunk.get(path) ?? { path, sym: -1, score: 0 });
   const identifiers = identifiersOf(query);
@@ -87,10 +87,10 @@ async function exactChannel(index: CodeIndex, identifiers: string[], signal?: Ab
   for (const id of identifiers) {
     const term = id.toLowerCase();
     if (tokenize(id).length < 2) continue;
-    const docs = index.bm25.holding(term);
+    const docs = index.data.bm25.holding(term);
     if (!docs.length) missing.push(id);
     for (const { doc, tf } of docs) {
-      const owner = index.owners[doc]!;
+      const owner = index.data.owners[doc]!;
       if (index.pending.has(owner.path)) continue;
       const hit: Hit = { path: owner.path, sym: owner.sym, score: 0 };
       const key = keyOf(hit);
@@ -98,7 +98,7 @@ async function exactChannel(index: CodeIndex, identifiers: string[], signal?: Ab
       found.set(key, entry);
       entry.ids++;
       entry.tf += tf & 1023;
-      const s = owner.sym >= 0 ? index.store.get(owner.path)?.record.symbols[owner.sym] : undefined;
+      const s = owner.sym >= 0 ? index.data.files.get(owner.path)?.record.symbols[owner.sym] : undefined;
       if (s?.name === id) entry.defines = true;
     }
   }
@@ -112,7 +112,7 @@ async function ripgrepLines(index: CodeIndex, ids: string[], found: Map<string, 
   const out = await runRg(index.rg, index.root, ['--fixed-strings', '--word-regexp', '--line-number', '--no-heading', '--with-filename', '--null', '--color', 'never', '--max-count', '20', '--max-columns', '300', ...ids.flatMap((id) => ['-e', id])], signal);
   for (const m of parseRgLines(out ?? '')) {
     if (index.pending.has(m.path)) continue;
-    const record = index.store.get(m.path)?.record;
+    const record = index.data.files.get(m.path)?.record;
     const sym = record ? innermost(record.symbols, m.line) : -2;
     const hit: Hit = sym === -2 ? { path: m.path, sym, line: m.line, score: 0 } : { path: m.path, sym, score: 0 };
     const entry = found.get(keyOf(hit)) ?? { hit, ids: 0, defines: false, tf: 0 };
@@ -136,12 +136,12 @@ export function innermost(symbols: SymbolRecord[], line: number): number {
 function neighbours(index: CodeIndex, hit: Hit): Hit[] {
   if (hit.sym < 0) return [];
   const ref: SymRef = { path: hit.path, index: hit.sym };
-  const name = qualifiedName(index.store.get(hit.path)!.record.symbols[hit.sym]!);
+  const name = qualifiedName(index.data.files.get(hit.path)!.record.symbols[hit.sym]!);
   const out: Hit[] = [];
-  for (const e of index.graph.calleesOf(ref)) {
+  for (const e of index.data.graph.calleesOf(ref)) {
     if (CERTAIN.has(e.how)) for (const t of e.targets) out.push({ path: t.path, sym: t.index, score: 0, via: `called by ${name}` });
   }
-  for (const e of index.graph.callersOf(ref)) {
+  for (const e of index.data.graph.callersOf(ref)) {
     if (CERTAIN.has(e.how) && e.caller >= 0) out.push({ path: e.path, sym: e.caller, score: 0, via: `calls ${name}` });
   }
   const seen = new Set<string>();
@@ -158,7 +158,7 @@ export function formatHits(index: CodeIndex, hits: Hit[], query: string): string
   const lines: string[] = [];
   for (const path of order) {
     const fileLines = index.text(path)?.split('\n') ?? [];
-    const record = index.store.get(path)?.record;
+    const record = index.data.files.get(path)?.record;
     for (const hit of hits.filter((h) => h.path === path)) {
       if (hit.sym === -2) {
         lines.push(`${path}:${hit.line} ${clipLine(fileLines[hit.line! - 1]?.trim() ?? '')}`);

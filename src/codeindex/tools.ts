@@ -52,13 +52,13 @@ async function runOutline(index: CodeIndex, args: { path: string }, ctx: ToolCon
   if (!r.isDir) {
     const reason = skipReason(rel);
     if (reason === 'not_source') return fail(`${rel} is not a source file the code index parses; read it with read_file`);
-    const record = (ready && index.store.get(rel)?.record) || (await parseNow(ctx.root, [rel]))[0];
+    const record = (ready && index.data.files.get(rel)?.record) || (await parseNow(ctx.root, [rel]))[0];
     if (!record) return fail(`${rel} could not be read`);
     return { output: outlineFiles([record]) };
   }
   const prefix = rel === '.' ? '' : `${rel}/`;
   if (ready) {
-    const records = [...index.store.values()].map((e) => e.record).filter((rec) => rec.path.startsWith(prefix)).sort((a, b) => (a.path < b.path ? -1 : 1));
+    const records = [...index.data.files.values()].map((e) => e.record).filter((rec) => rec.path.startsWith(prefix)).sort((a, b) => (a.path < b.path ? -1 : 1));
     if (!records.length) return fail(`no indexed source files under ${rel}`);
     return { output: outlineFiles(records) };
   }
@@ -104,9 +104,9 @@ function matchSymbols(records: FileRecord[], q: SymbolQuery): SymRef[] {
 async function candidates(index: CodeIndex, q: SymbolQuery, ctx: ToolContext): Promise<{ records: FileRecord[]; note: string }> {
   if (index.state === 'ready') {
     await index.refresh();
-    const paths = () => (q.path ? [q.path] : [...new Set(index.graph.definitions(q.name).map((r) => r.path))]);
+    const paths = () => (q.path ? [q.path] : [...new Set(index.data.graph.definitions(q.name).map((r) => r.path))]);
     await index.recheck(paths());
-    return { records: paths().flatMap((p) => index.store.get(p)?.record ?? []), note: '' };
+    return { records: paths().flatMap((p) => index.data.files.get(p)?.record ?? []), note: '' };
   }
   const why = notReady(index);
   const records = q.path ? await parseNow(ctx.root, [q.path]) : await recordsMentioning(index.rg, ctx.root, q.name, ctx.signal);
@@ -148,8 +148,8 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
   const { records } = await candidates(index, q, ctx);
   const refs = matchSymbols(records, q);
   if (!refs.length) return fail(`no symbol ${args.symbol} found; try code_search`);
-  const shown = refs.slice(0, 3).map((r) => refsTree(index.graph, r, args.direction, depth));
-  const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.graph, r)).join('; ')}]`] : [];
+  const shown = refs.slice(0, 3).map((r) => refsTree(index.data.graph, r, args.direction, depth));
+  const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r)).join('; ')}]`] : [];
   return { output: [...shown, ...more].join('\n\n') };
 }
 
