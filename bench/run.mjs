@@ -2,7 +2,8 @@
 // start-up to the prompt, resident memory at the idle prompt, fixed tokens per request,
 // and the search tool against raw ripgrep. Targets are from the core issue.
 // With a corpus (`npm run bench -- --corpus DIR [--localize FILE]`, or FEIYU_BENCH_CORPUS and
-// FEIYU_BENCH_LOCALIZE) the code index is measured too; `--only codeindex` measures only that.
+// FEIYU_BENCH_LOCALIZE) the code index is measured too; `--scale N` also times it on N copies of
+// the corpus side by side; `--only codeindex` measures only the index.
 import { spawn, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { codeIndexBench } from './codeindex.mjs';
@@ -139,7 +140,7 @@ async function searchRatio() {
 const rows = [];
 const row = (what, value, target, ok) => rows.push([what, value, target, ok ? 'ok' : 'OVER']);
 
-const { values: opts } = parseArgs({ options: { corpus: { type: 'string' }, localize: { type: 'string' }, only: { type: 'string' } } });
+const { values: opts } = parseArgs({ options: { corpus: { type: 'string' }, localize: { type: 'string' }, only: { type: 'string' }, scale: { type: 'string' } } });
 const corpus = opts.corpus ?? process.env.FEIYU_BENCH_CORPUS;
 const localize = opts.localize ?? process.env.FEIYU_BENCH_LOCALIZE;
 
@@ -153,7 +154,7 @@ if (opts.only !== 'codeindex') {
   const sr = await searchRatio();
   row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
 }
-if (corpus) await codeIndexBench(corpus, localize, row);
+if (corpus) await codeIndexBench(corpus, localize, row, Number(opts.scale ?? process.env.FEIYU_BENCH_SCALE ?? 1));
 
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'value', 'target', ''], ...rows].map((r) => r[i].length)));
 const fmt = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');

@@ -60,6 +60,10 @@ export class Bm25Index {
   private live = 0;
   private removed = 0;
   private scores = new Float64Array(0);
+  private cachedNorms?: Float64Array[];
+  /** Bumped by every change to the documents; the norms are for one version. */
+  private version = 0;
+  private normsFor = -1;
 
   constructor(private readonly terms: Terms) {}
 
@@ -68,6 +72,7 @@ export class Bm25Index {
   }
 
   private addLengths(chunk: IndexedChunk): number {
+    this.version++;
     const doc = this.lengths[0]!.length;
     for (let f = 0; f < FIELDS.length; f++) {
       const len = chunk.lengths[f] ?? 0;
@@ -81,10 +86,11 @@ export class Bm25Index {
   /** Adds a chunk; returns its document number. */
   add(chunk: IndexedChunk): number {
     const doc = this.addLengths(chunk);
-    for (let i = 0; i < chunk.ids.length; i++) {
-      const id = chunk.ids[i]!;
+    const { data, at, n } = chunk;
+    for (let i = 0; i < n; i++) {
+      const id = data[at + i]!;
       while (this.df.length <= id) this.df.push(0);
-      (this.extra[id] ??= []).push(doc, chunk.tfs[i]!);
+      (this.extra[id] ??= []).push(doc, data[at + n + i]!);
       this.df[id]!++;
     }
     return doc;
@@ -98,7 +104,7 @@ export class Bm25Index {
     if (this.lengths[0]!.length) return chunks.map((c) => this.add(c));
     const n = this.terms.list.length;
     const counts = new Int32Array(n + 1);
-    for (const c of chunks) for (const id of c.ids) counts[id + 1]!++;
+    for (const { data, at, n: count } of chunks) for (let i = 0; i < count; i++) counts[data[at + i]! + 1]!++;
     this.df = Array.from(counts.subarray(1));
     for (let id = 0; id < n; id++) counts[id + 1]! += counts[id]!;
     this.offsets = counts.map((c) => c * 2);
@@ -106,11 +112,12 @@ export class Bm25Index {
     const cursor = this.offsets.slice();
     return chunks.map((c) => {
       const doc = this.addLengths(c);
-      for (let i = 0; i < c.ids.length; i++) {
-        const at = cursor[c.ids[i]!]!;
+      for (let i = 0; i < c.n; i++) {
+        const id = c.data[c.at + i]!;
+        const at = cursor[id]!;
         this.data[at] = doc;
-        this.data[at + 1] = c.tfs[i]!;
-        cursor[c.ids[i]!] = at + 2;
+        this.data[at + 1] = c.data[c.at + c.n + i]!;
+        cursor[id] = at + 2;
       }
       return doc;
     });
@@ -121,7 +128,8 @@ export class Bm25Index {
     if (this.lengths[0]![doc] === undefined || this.lengths[0]![doc]! < 0) return;
     for (let f = 0; f < FIELDS.length; f++) this.totals[f]! -= this.lengths[f]![doc]!;
     this.lengths[0]![doc] = -1;
-    for (const id of chunk.ids) this.df[id]!--;
+    this.version++;
+    for (let i = 0; i < chunk.n; i++) this.df[chunk.data[chunk.at + i]!]!--;
     this.live--;
     this.removed++;
   }
@@ -165,6 +173,7 @@ export class Bm25Index {
     this.data = data;
     this.extra = [];
     this.removed = 0;
+    this.version++;
     return renumber;
   }
 
@@ -177,7 +186,7 @@ export class Bm25Index {
     if (this.scores.length < count) this.scores = new Float64Array(Math.max(count, this.scores.length * 2));
     const scores = this.scores;
     const touched: number[] = [];
-    const avg = this.totals.map((t) => (this.live ? t / this.live : 1) || 1);
+    const norms = this.norms();
     const lengths = this.lengths;
     for (const term of new Set(terms)) {
       const id = this.terms.get(term);
@@ -188,21 +197,44 @@ export class Bm25Index {
         let tf = 0;
         for (let f = 0; f < 5; f++) {
           const n = (packed >>> SHIFTS[f]!) & MASKS[f]!;
-          if (n) tf += (WEIGHTS[f]! * n) / (1 - B[f]! + (B[f]! * lengths[f]![doc]!) / avg[f]!);
+          if (n) tf += n * norms[f]![doc]!;
         }
         if (scores[doc] === 0) touched.push(doc);
         scores[doc]! += (idf * tf) / (K1 + tf);
       });
     }
-    const hits: Hit[] = [];
-    for (const doc of touched) {
+    // Scores in a typed array, objects only for the best: most touched documents are never shown.
+    const finals = new Float64Array(touched.length);
+    touched.forEach((doc, i) => {
       let tokens = 0;
       for (let f = 0; f < 4; f++) tokens += lengths[f]![doc]!;
-      const penalty = tokens >= TINY ? 1 : 0.5 + (0.5 * tokens) / TINY;
-      hits.push({ doc, score: scores[doc]! * penalty });
+      finals[i] = scores[doc]! * (tokens >= TINY ? 1 : 0.5 + (0.5 * tokens) / TINY);
       scores[doc] = 0;
-    }
-    return topK(hits, limit);
+    });
+    const threshold = touched.length > limit ? finals.slice().sort()[touched.length - limit]! : -Infinity;
+    const hits: Hit[] = [];
+    touched.forEach((doc, i) => {
+      if (finals[i]! >= threshold) hits.push({ doc, score: finals[i]! });
+    });
+    return hits.sort((a, b) => b.score - a.score || a.doc - b.doc).slice(0, limit);
+  }
+
+  /**
+   * Per field and document, the field's weight over its length normalisation (BM25F's divisor),
+   * kept until a document is added or removed: dividing for every posting of every query costs more.
+   */
+  private norms(): Float64Array[] {
+    if (this.cachedNorms && this.normsFor === this.version) return this.cachedNorms;
+    const count = this.lengths[0]!.length;
+    this.cachedNorms = FIELDS.map((_, f) => {
+      const avg = (this.live ? this.totals[f]! / this.live : 1) || 1;
+      const out = new Float64Array(count);
+      const lens = this.lengths[f]!;
+      for (let d = 0; d < count; d++) out[d] = WEIGHTS[f]! / (1 - B[f]! + (B[f]! * Math.max(0, lens[d]!)) / avg);
+      return out;
+    });
+    this.normsFor = this.version;
+    return this.cachedNorms;
   }
 
   /** The live documents holding `term`, with their packed frequencies. */
@@ -212,15 +244,4 @@ export class Bm25Index {
     if (id !== undefined) this.each(id, (doc, tf) => out.push({ doc, tf }));
     return out;
   }
-}
-
-/** The `k` highest-scoring hits, best first (ties by document number, for stable output). */
-export function topK(hits: Hit[], k: number): Hit[] {
-  if (hits.length > k * 2) {
-    // Sorting numbers is cheap; sorting thousands of objects is not: find the k-th score first.
-    const scores = Float64Array.from(hits, (h) => h.score).sort();
-    const threshold = scores[scores.length - k]!;
-    hits = hits.filter((h) => h.score >= threshold);
-  }
-  return hits.sort((a, b) => b.score - a.score || a.doc - b.doc).slice(0, k);
 }

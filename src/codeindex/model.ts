@@ -108,25 +108,44 @@ export function typeName(written: string): string | undefined {
   return m[1]!.split('.').pop()!;
 }
 
-/** A chunk as the index keeps and caches it: term ids of the workspace's dictionary (Terms). */
-export type IndexedChunk = { sym: number; lengths: number[]; ids: Int32Array; tfs: Int32Array };
+/**
+ * A chunk as the index keeps and caches it: `n` term ids of the workspace's dictionary (Terms) at
+ * `at` in `data`, then their `n` packed frequencies. Chunks loaded from the cache share one array
+ * (a view per chunk would cost more to make than the rest of the load).
+ */
+export type IndexedChunk = { sym: number; lengths: number[]; data: Int32Array; at: number; n: number };
 
 /** A parsed chunk's terms numbered by `idOf`. */
 export function numbered(chunk: ChunkTerms, idOf: (term: string) => number): IndexedChunk {
-  return { sym: chunk.sym, lengths: chunk.lengths, ids: Int32Array.from(chunk.terms, idOf), tfs: Int32Array.from(chunk.tfs) };
+  const n = chunk.terms.length;
+  const data = new Int32Array(n * 2);
+  chunk.terms.forEach((term, i) => {
+    data[i] = idOf(term);
+    data[n + i] = chunk.tfs[i]!;
+  });
+  return { sym: chunk.sym, lengths: chunk.lengths, data, at: 0, n };
 }
 
 /** The terms of a whole file: its chunks' frequencies added up (the path counted once). */
 export function fileTerms(chunks: IndexedChunk[]): IndexedChunk {
   const counts = new Map<number, number[]>();
   const lengths = FIELDS.map(() => 0);
-  for (const chunk of chunks) {
-    chunk.lengths.forEach((n, f) => (lengths[f] = f === 4 ? Math.max(lengths[f]!, n) : lengths[f]! + n));
-    chunk.ids.forEach((id, i) => {
+  for (const { lengths: lens, data, at, n } of chunks) {
+    lens.forEach((len, f) => (lengths[f] = f === 4 ? Math.max(lengths[f]!, len) : lengths[f]! + len));
+    for (let i = 0; i < n; i++) {
+      const id = data[at + i]!;
+      const tf = data[at + n + i]!;
       let c = counts.get(id);
       if (!c) counts.set(id, (c = [0, 0, 0, 0, 0]));
-      for (let f = 0; f < 5; f++) c[f] = f === 4 ? Math.max(c[f]!, unpackTf(chunk.tfs[i]!, f)) : c[f]! + unpackTf(chunk.tfs[i]!, f);
-    });
+      for (let f = 0; f < 5; f++) c[f] = f === 4 ? Math.max(c[f]!, unpackTf(tf, f)) : c[f]! + unpackTf(tf, f);
+    }
   }
-  return { sym: -1, lengths, ids: Int32Array.from(counts.keys()), tfs: Int32Array.from(counts.values(), packTf) };
+  const n = counts.size;
+  const data = new Int32Array(n * 2);
+  let i = 0;
+  for (const [id, c] of counts) {
+    data[i] = id;
+    data[n + i++] = packTf(c);
+  }
+  return { sym: -1, lengths, data, at: 0, n };
 }
