@@ -3,7 +3,7 @@
 // Used by the parse workers and, for single files, by the main thread. Must not keep records.
 
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createParser } from '../util/treesitter.js';
 import { extractFile, type Grammar } from './extract.js';
@@ -44,9 +44,10 @@ export type ParseOutcome = { path: string; record: FileRecord } | { path: string
 export async function parseJob(root: string, job: ParseJob): Promise<ParseOutcome> {
   const abs = join(root, job.path);
   let bytes: Buffer;
-  let st: Awaited<ReturnType<typeof stat>>;
+  let st: Awaited<ReturnType<typeof lstat>>;
   try {
-    st = await stat(abs);
+    // A symbolic link may lead out of the workspace: the index covers regular files only (as the listing does).
+    st = await lstat(abs);
     if (!st.isFile()) return { path: job.path, skipped: 'missing' };
     if (st.size > MAX_FILE_BYTES) return { path: job.path, skipped: 'too_big' };
     bytes = await readFile(abs);

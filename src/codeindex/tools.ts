@@ -4,7 +4,7 @@
 // Must not print or keep state of its own.
 
 import { realpath, readFile, stat } from 'node:fs/promises';
-import { relPath, resolveInWorkspace, versionOf } from '../util/paths.js';
+import { inside, relPath, resolveInWorkspace, versionOf } from '../util/paths.js';
 import type { Tool, ToolContext, ToolOutput } from '../types.js';
 import type { CodeIndex } from './engine.js';
 import { callLines, ON_DEMAND_FILES, parseNow, recordsMentioning, textSearch } from './fallback.js';
@@ -126,7 +126,7 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   }
   const ref = refs[0]!;
   const real = await realpath(`${ctx.root}/${ref.path}`).catch(() => null);
-  if (!real) return fail(`${ref.path} is gone`);
+  if (!real || !inside(ctx.root, real)) return fail(`${ref.path} is gone`);
   const bytes = await readFile(real);
   // Showing a symbol is reading that part of the file: its version is recorded as read_file records it.
   ctx.files.set(real, versionOf(bytes, await stat(real)));
