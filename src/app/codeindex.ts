@@ -13,7 +13,6 @@ import type { AgentEvent, Tool } from '../types.js';
 import type { Notice } from './notices.js';
 
 export type CodeIndexSetting = 'auto' | 'on' | 'off';
-export const CODE_INDEX_SETTINGS: readonly CodeIndexSetting[] = ['auto', 'on', 'off'];
 
 /** Why the index is not running, for /index. */
 export type CodeIndexOff = 'setting' | 'not_git' | 'too_few_files' | 'failed_to_load';
