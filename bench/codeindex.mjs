@@ -116,7 +116,7 @@ async function timings(ci, root, stateDir, queries, row, label) {
   const index = new ci.CodeIndex({ root, stateDir, env: process.env, mode: 'on', workerFile: WORKER });
   await index.start();
   const tools = ci.codeTools(() => index);
-  const ctx = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env };
+  const ctx = { root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env };
   const tool = (name) => tools.find((t) => t.name === name);
 
   // One changed file, re-indexed through update() (what an edit by feiyu's own tools does).

@@ -1,13 +1,14 @@
 // npm run bench: measures what tests must not time, and prints a table.
-// start-up to the prompt, resident memory at the idle prompt, fixed tokens per request,
-// and the search tool against raw ripgrep. Targets are from the core issue.
+// start-up to the prompt, resident memory at the idle prompt, fixed tokens per request, the
+// search tool against raw ripgrep, and the hidden costs of issue 12: a headless run with one bash
+// call against one without, the first tool call of a process, a page of a 9 MB file.
 // With a corpus (`npm run bench -- --corpus DIR [--localize FILE]`, or FEIYU_BENCH_CORPUS and
 // FEIYU_BENCH_LOCALIZE) the code index is measured too; `--scale N` also times it on N copies of
 // the corpus side by side; `--only codeindex` measures only the index.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { codeIndexBench } from './codeindex.mjs';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -74,7 +75,16 @@ async function internals() {
   const { build } = await import('esbuild');
   const outfile = join(here, 'dist', 'bench-internals.mjs');
   await build({
-    stdin: { contents: "export { fixedRequest } from './src/app/toolset.ts'; export { coreTools } from './src/tools/index.ts';", resolveDir: here, loader: 'ts' },
+    stdin: {
+      contents: [
+        "export { fixedRequest } from './src/app/toolset.ts';",
+        "export { coreTools } from './src/tools/index.ts';",
+        "export { runTool } from './src/core/runtool.ts';",
+        "export { startFakeServer, writeFakeKeys } from './test/fake-server.ts';",
+      ].join('\n'),
+      resolveDir: here,
+      loader: 'ts',
+    },
     outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
   });
   return import(outfile);
@@ -114,7 +124,7 @@ async function searchRatio() {
   const { coreTools } = await internals();
   const { rgPath } = await import('@vscode/ripgrep');
   const search = coreTools().find((t) => t.name === 'search');
-  const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shellCwd: dir, env: process.env };
+  const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shell: { cwd: dir }, env: process.env };
   const pattern = 'NEEDLE_\\w+';
   const timeTool = async () => {
     const t0 = performance.now();
@@ -137,6 +147,88 @@ async function searchRatio() {
   return { tool: median(tool), rg: median(rg) };
 }
 
+/**
+ * `feiyu -p` with one `echo hi` bash call against none (grammar loading, sandbox, one more round):
+ * wall time, and the feiyu process's own CPU time, which a busy shared machine disturbs less.
+ */
+async function headlessBashRatio() {
+  const { startFakeServer, writeFakeKeys } = await internals();
+  const server = await startFakeServer();
+  const env = isolatedEnv();
+  writeFakeKeys(env.XDG_CONFIG_HOME, server, 'anthropic');
+  const work = mkdtempSync(join(tmpdir(), 'feiyu-bench-work-'));
+  const preload = join(work, 'cpu-at-exit.cjs');
+  writeFileSync(preload, "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeSync(2, `\\nCPU ${(u.user + u.system) / 1000}\\n`); });\n");
+  const run = async (bash) => {
+    server.enqueue(...(bash ? [{ toolCalls: [{ name: 'bash', input: { command: 'echo hi' } }] }] : []), { text: 'done' });
+    const t0 = performance.now();
+    let stderr = '';
+    const code = await new Promise((resolve) => {
+      const child = spawn(process.execPath, ['-r', preload, cli, '-p', 'go'], { env, cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', resolve);
+    });
+    if (code !== 0) throw new Error(`feiyu -p exited ${code}: ${stderr}`);
+    return { ms: performance.now() - t0, cpu: Number(/CPU ([\d.]+)/.exec(stderr)?.[1]) };
+  };
+  await run(true);
+  const none = [];
+  const one = [];
+  for (let i = 0; i < 9; i++) {
+    none.push(await run(false));
+    one.push(await run(true));
+  }
+  await server.close();
+  const med = (runs, key) => median(runs.map((r) => r[key]));
+  return { none: med(none, 'ms'), one: med(one, 'ms'), noneCpu: med(none, 'cpu'), oneCpu: med(one, 'cpu') };
+}
+
+/** The first runTool of a fresh process (argument validation included) and the second, median of 9 processes. */
+async function firstToolCall() {
+  const bundle = join(here, 'dist', 'bench-internals.mjs');
+  await internals();
+  const script = `
+    const { runTool, coreTools } = await import(${JSON.stringify(bundle)});
+    const tools = new Map(coreTools().map((t) => [t.name, t]));
+    const root = ${JSON.stringify(here)};
+    const ctx = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env };
+    const call = (id) => ({ type: 'tool_call', id, name: 'read_file', input: { path: 'package.json', limit: 5 } });
+    const times = [];
+    for (const id of ['1', '2']) {
+      const t0 = performance.now();
+      await runTool(call(id), { tools, ctx, emit() {} });
+      times.push(performance.now() - t0);
+    }
+    console.log(JSON.stringify(times));`;
+  const runs = [];
+  for (let i = 0; i < 9; i++) runs.push(JSON.parse(spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).stdout));
+  return { first: median(runs.map((r) => r[0])), second: median(runs.map((r) => r[1])) };
+}
+
+/** read_file of the first and the last page of a 9 MB text file, warm, median of 9. */
+async function readPage() {
+  const { coreTools } = await internals();
+  const dir = mkdtempSync(join(tmpdir(), 'feiyu-bench-read-'));
+  const lines = Array.from({ length: 120_000 }, (_, i) => `export const v${i} = compute(${i}, 'a line of sixty characters'); // ${i}`);
+  writeFileSync(join(dir, 'big.ts'), lines.join('\n') + '\n');
+  const read = coreTools().find((t) => t.name === 'read_file');
+  const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shellCwd: dir, env: process.env };
+  const time = async (offset) => {
+    const t0 = performance.now();
+    const r = await read.run({ path: 'big.ts', offset, limit: 200 }, ctx);
+    if (r.isError) throw new Error(r.output);
+    return { ms: performance.now() - t0, bytes: r.output.length };
+  };
+  await time(1);
+  const first = [];
+  const last = [];
+  for (let i = 0; i < 9; i++) {
+    first.push(await time(1));
+    last.push(await time(119_801));
+  }
+  return { mb: statSync(join(dir, 'big.ts')).size / 1024 / 1024, first: median(first.map((r) => r.ms)), last: median(last.map((r) => r.ms)), bytes: first[0].bytes };
+}
+
 const rows = [];
 const row = (what, value, target, ok) => rows.push([what, value, target, ok ? 'ok' : 'OVER']);
 
@@ -153,6 +245,13 @@ if (opts.only !== 'codeindex') {
   row(`fixed tokens per request (system + ${tk.count} tools, o200k)`, `${tk.system + tk.tools} (${tk.system} + ${tk.tools})`, '≤ 1,500', tk.system + tk.tools <= 1500);
   const sr = await searchRatio();
   row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
+  const hb = await headlessBashRatio();
+  row('headless run: one bash call vs none (wall)', `${hb.one.toFixed(0)} / ${hb.none.toFixed(0)} ms = ${(hb.one / hb.none).toFixed(2)}`, '≤ 1.2', hb.one / hb.none <= 1.2);
+  row('  the same, feiyu process CPU', `${hb.oneCpu.toFixed(0)} / ${hb.noneCpu.toFixed(0)} ms = ${(hb.oneCpu / hb.noneCpu).toFixed(2)}`, '', true);
+  const ft = await firstToolCall();
+  row('first tool call of a process (second call)', `${ft.first.toFixed(1)} ms (${ft.second.toFixed(1)} ms)`, '≤ 20 ms', ft.first <= 20);
+  const rp = await readPage();
+  row(`read_file 200 lines of a ${rp.mb.toFixed(1)} MB file: first / last page`, `${rp.first.toFixed(1)} / ${rp.last.toFixed(1)} ms`, '≤ 20 ms', Math.max(rp.first, rp.last) <= 20);
 }
 if (corpus) await codeIndexBench(corpus, localize, row, Number(opts.scale ?? process.env.FEIYU_BENCH_SCALE ?? 1));
 

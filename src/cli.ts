@@ -2,39 +2,22 @@
 // The entry point: parses the command line, builds the App, and runs the REPL or headless mode,
 // exiting with the codes of DESIGN.md §3. The only module nothing else imports.
 
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { ConfigError, createApp, version, type App, type Notice } from './app/app.js';
+import { createApp, version, type App } from './app/app.js';
+import { ConfigError, readStart } from './app/config.js';
+import { noticeText } from './i18n/explain.js';
 import { parseArgs, UsageError, type CliArgs } from './app/args.js';
 import { EXIT, runHeadless, startFailure } from './app/headless.js';
 import { detectLang, setLang, t } from './i18n/index.js';
 import { installExitHandlers } from './tools/jobs.js';
-import { loadSettings } from './config/settings.js';
-import type { JsonSchema } from './types.js';
+import { isSecretVariable } from './safety/envfilter.js';
+import { hideFromEnviron } from './util/environ.js';
+import { inert } from './util/text.js';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
-}
-
-async function loadSchema(file: string): Promise<JsonSchema> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as JsonSchema;
-  } catch (err) {
-    throw new ConfigError(t('cli.schema_unreadable', { file, msg: (err as Error).message }));
-  }
-}
-
-/** The interface language, decided before anything else can print. */
-function chooseLang(args: CliArgs): void {
-  let setting: string | undefined;
-  try {
-    setting = loadSettings(args.cwd ?? process.cwd(), process.env).user.lang;
-  } catch {
-    // A broken settings file is reported by createApp, in the language chosen without it.
-  }
-  setLang(detectLang(args.lang, setting, process.env));
 }
 
 /** One yes/no question on the terminal before the REPL starts (project trust). */
@@ -45,32 +28,21 @@ async function askYesNo(question: string): Promise<boolean> {
   return answer.trim().toLowerCase() === 'y';
 }
 
-const noticeText = (n: Notice) => t(n.key, n.params);
-
 async function headless(app: App, args: CliArgs): Promise<number> {
   const message = args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim());
   if (!message) throw new UsageError('cli.no_prompt', {});
-  for (const n of app.notices) process.stderr.write(noticeText(n) + '\n');
-  const problems: string[] = [];
-  app.onNotice((n) => {
-    problems.push(noticeText(n));
-    process.stderr.write(noticeText(n) + '\n');
-  });
+  for (const n of app.notices) process.stderr.write(inert(noticeText(n, true)) + '\n');
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
   try {
     return await runHeadless({
-      agent: app.agent,
-      send: (text, signal) => app.send(text, signal),
+      app,
       message,
       format: args.outputFormat,
-      sessionId: app.session.id,
-      model: () => app.model,
       stdout: process.stdout,
       stderr: process.stderr,
       signal: controller.signal,
-      problems,
     });
   } finally {
     await app.close();
@@ -86,18 +58,22 @@ async function interactive(app: App, args: CliArgs): Promise<number> {
 }
 
 async function main(): Promise<number> {
+  // Commands run outside the sandbox could read the API keys in /proc/$PPID/environ.
+  hideFromEnviron(isSecretVariable);
   let args: CliArgs | undefined;
   try {
     args = parseArgs(process.argv.slice(2));
-    chooseLang(args);
+    // Settings are read once, here: the language must be known before anything prints; a broken
+    // file is reported by createApp, in the language chosen without it.
+    const start = readStart(args, process.env);
+    setLang(start.lang);
     if (args.help) return void process.stdout.write(t('cli.usage') + '\n'), EXIT.ok;
     if (args.version) return void process.stdout.write(version() + '\n'), EXIT.ok;
-    const outputSchema = args.outputSchema ? await loadSchema(args.outputSchema) : undefined;
     const canAsk = !args.print && process.stdin.isTTY === true;
     const app = await createApp(args, {
       env: process.env,
+      start,
       allowNoModel: !args.print,
-      outputSchema,
       askTrust: canAsk ? (what) => askYesNo(t('trust.ask', { what: what.map((w) => `  ${w}`).join('\n') })) : undefined,
     });
     // Background jobs die with feiyu, however it ends (Ctrl+C: the REPL, or headless's abort).

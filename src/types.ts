@@ -1,5 +1,6 @@
 // The shared vocabulary of feiyu: messages, provider events, tools and agent events.
-// Owns only types and a few constants; imports nothing of ours, so every module may import it.
+// Owns only types, a few constants and one-line helpers over them (toolError, specOf); imports
+// nothing of ours, so every module may import it.
 
 // ---------------------------------------------------------------------------------------------
 // Conversation
@@ -15,7 +16,16 @@ export type ImageBlock = { type: 'image'; mediaType: string; data: string; path?
  * that does not parse, `input` is {} and `invalidJson` holds the raw text, so the loop can
  * answer with an error the model can act on.
  */
-export type ToolCallBlock = { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; invalidJson?: string };
+export type ToolCallBlock = {
+  type: 'tool_call';
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  invalidJson?: string;
+  /** Fields of the wire's tool call that feiyu does not read, sent back unchanged (Gemini's
+   *  `extra_content` with its thought signature: the next request is rejected without it). */
+  extra?: Record<string, unknown>;
+};
 export type ToolResultBlock = { type: 'tool_result'; callId: string; content: string; isError?: boolean; images?: ImageBlock[] };
 
 export type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolCallBlock;
@@ -73,10 +83,20 @@ export type StopReason = 'end' | 'tool_use' | 'max_tokens' | 'error' | 'aborted'
 
 /** What went wrong with a provider request, in terms the interface can explain. */
 export type ProviderError = {
-  /** HTTP status, or undefined for a connection failure. */
+  /** HTTP status, or undefined for a connection failure or an error inside a stream. */
   status?: number;
-  kind: 'auth' | 'forbidden' | 'not_found' | 'bad_request' | 'rate_limit' | 'overloaded' | 'server' | 'connection' | 'other';
+  /** `quota`: the account has no credit or quota left (not worth retrying); `timeout`: the server
+   *  sent nothing for the idle timeout; `refusal`: the model or a content filter declined the request. */
+  kind:
+    | 'auth' | 'forbidden' | 'not_found' | 'bad_request' | 'rate_limit' | 'quota' | 'overloaded' | 'server'
+    | 'connection' | 'timeout' | 'refusal' | 'other';
   message: string;
+  /** Requests made, when more than one (retries). */
+  attempts?: number;
+  /** How long the server asked to wait (retry-after), when it said. */
+  retryAfterMs?: number;
+  /** For a timeout: how long the server had been silent. */
+  idleMs?: number;
 };
 
 export type ProviderEvent =
@@ -134,27 +154,54 @@ export type Summary =
   | { key: 'ok' }
   | { key: 'not_approved' };
 
+/** A failed call's result: what went wrong, worded for the model, and anything else it carries. */
+export const toolError = (output: string, extra: Omit<ToolOutput, 'output' | 'isError'> = {}): ToolOutput => ({ ...extra, output, isError: true });
+
+/** What the model is told of a tool: its name, description and parameters, nothing else. */
+export const specOf = ({ name, description, parameters }: Tool): ToolSpec => ({ name, description, parameters });
+
 export type FileChange = { path: string; before: string | null; after: string };
 
 /** The version of a file as the agent last read or wrote it. */
 export type FileVersion = { hash: string; size: number; mtimeMs: number };
 
-/** Everything a tool may use. One per agent; tools keep no global state. */
-export interface ToolContext {
+/** The bash tool's working directory between calls. Contract: only the bash tool moves it. */
+export type ShellState = { cwd: string };
+
+/** Wraps a bash command for the sandbox: the program to spawn and its arguments. */
+export type WrapCommand = (command: string, cwd: string) => { file: string; args: string[] };
+
+/** Starts bash commands as background jobs (`background: true`); tools/jobs.ts JobManager. */
+export interface BackgroundJobs {
+  /** Starts `command` in the context's shell directory, sandbox and environment; says how it went, for the model. */
+  startForModel(command: string, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/**
+ * What a session gives every tool call: built once, never reassigned. What changes lives in
+ * small state objects with one writer each (`files`, `shell`) or behind functions (`provider`,
+ * `wrapCommand` follow the model and the sandbox level the app has now).
+ */
+export interface ToolSession {
   /** The workspace root (a realpath). */
   readonly root: string;
-  /** The current turn's signal; the agent replaces it at the start of each turn. */
-  signal: AbortSignal;
-  /** Read-before-write records, keyed by realpath. */
+  /** Read-before-write records, keyed by realpath: the file tools record what they read and wrote. */
   readonly files: Map<string, FileVersion>;
-  /** The bash tool's persistent working directory. */
-  shellCwd: string;
+  readonly shell: ShellState;
   /** Environment for child processes (already filtered). */
   readonly env: NodeJS.ProcessEnv;
   /** The current model's provider, for tools that make their own model requests. */
-  provider?: () => Provider;
-  /** Wraps a bash command for the sandbox; identity when off. */
-  readonly wrapCommand?: (command: string, cwd: string) => { file: string; args: string[] };
+  readonly provider?: () => Provider;
+  /** Wraps a bash command for the sandbox level in force; absent = no sandbox. */
+  readonly wrapCommand?: WrapCommand;
+  /** Background jobs; absent where none may start (then bash refuses `background: true`). */
+  readonly jobs?: BackgroundJobs;
+}
+
+/** Everything a tool call may use: the session's context and the turn's signal. */
+export interface ToolContext extends ToolSession {
+  /** Aborts when the user cancels the turn. */
+  readonly signal: AbortSignal;
 }
 
 export interface Tool<A = any> {
@@ -163,10 +210,35 @@ export interface Tool<A = any> {
   description: string;
   parameters: JsonSchema;
   kind: ToolKind;
-  /** The argument the interface shows on the tool's line (a path, a command, a pattern). */
-  mainArg?: (args: A) => string;
+  /**
+   * What a call is about, from its arguments alone (they may be malformed: check types). The
+   * interface names the call by it, the policy judges its path, command or URL, compaction stubs
+   * and confirmations use it. Absent: the call is named by its tool alone.
+   */
+  describe?: (args: A) => CallDescription;
   run(args: A, ctx: ToolContext): Promise<ToolOutput>;
 }
+
+/** A tool call in its own words; `title` is the line the interface shows after the tool's name. */
+export type CallDescription = {
+  title: string;
+  /** The file or folder it reads or changes, as the model gave it. */
+  path?: string;
+  /** The shell command it runs. */
+  command?: string;
+  /** The URL it reaches. */
+  url?: string;
+  preview?: CallPreview;
+};
+
+/**
+ * What a call will do, shown before it does: a replacement in a file, a whole file written, or
+ * lines (a todo list as it will read).
+ */
+export type CallPreview =
+  | { kind: 'edit'; path: string; before: string; after: string }
+  | { kind: 'write'; path: string; content: string }
+  | { kind: 'lines'; lines: string[] };
 
 // ---------------------------------------------------------------------------------------------
 // Permissions
@@ -184,6 +256,34 @@ export type Decision =
   | { decision: 'allow'; reason?: string; code?: string; destructive?: string }
   | { decision: 'deny'; reason: string; code?: string };
 
+/**
+ * A question about one tool call for the user: exactly what runs or is touched, why it asks
+ * (`reasonCode`, translated by the interface with `reasonParams`), and what "always" would save.
+ */
+export type AskRequest = {
+  tool: string;
+  input: Record<string, unknown>;
+  /** Exactly what will run or be touched: the command (hidden characters made visible), path or URL. */
+  display: string;
+  reasonCode: string;
+  reasonParams: Record<string, string>;
+  /** What "always" saves; empty when no rule can allow this call (then do not offer "always"). */
+  suggestedRules: string[];
+  /** It destroys work (git reset --hard, rm -rf ~ …): show it prominently. */
+  destructive: boolean;
+  /** What the call would change, for the user to see before answering. */
+  preview?: CallPreview;
+};
+
+/** The user's answer about a call: y, n (with a reason for the model), always (save a rule), auto (switch modes). */
+export type AskAnswer = { answer: 'yes' } | { answer: 'no'; reason?: string } | { answer: 'always' } | { answer: 'auto' };
+
+/** The user's answer about a plan (exit_plan). */
+export type PlanVerdict = { approved: true } | { approved: false; feedback?: string };
+
+/** What waits for the user: a tool call to allow, or a plan to approve. */
+export type Approval = { kind: 'call'; callId: string; request: AskRequest } | { kind: 'plan'; plan: string };
+
 /** The one decision point between the loop and the rules (permissions, hooks, confirmations). */
 export type BeforeToolCall = (call: ToolCallBlock, tool: Tool, signal: AbortSignal) => Promise<Decision>;
 
@@ -191,17 +291,50 @@ export type BeforeToolCall = (call: ToolCallBlock, tool: Tool, signal: AbortSign
 export type AfterToolCall = (call: ToolCallBlock, tool: Tool, result: ToolOutput, signal: AbortSignal) => Promise<ToolOutput>;
 
 // ---------------------------------------------------------------------------------------------
-// Agent events: the one stream the REPL, headless mode, sessions and the trace consume.
+// Agent events: the one stream the REPL, headless mode, sessions and the trace consume. The loop
+// emits most of them; the app adds what happens around it (hooks, verify, its own notices).
 
 export type TurnStopReason = 'end' | 'max_rounds' | 'error' | 'aborted' | 'max_tokens';
 
-/** A user-facing notice; the interface translates `code` through the i18n catalogue. */
+/** The points where the user's hooks run (settings.json "hooks"). */
+export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'UserPromptSubmit' | 'Stop';
+export const HOOK_EVENTS: readonly HookEvent[] = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop'];
+
+/** How a hook or verify command failed (the user's Ctrl+C is not a failure). */
+export type CommandFailure =
+  | { kind: 'exit'; code: number }
+  | { kind: 'signal'; signal: string }
+  | { kind: 'timeout'; secs: number }
+  | { kind: 'spawn'; message: string };
+
+/**
+ * A user-facing notice; the interface translates `code` through the i18n catalogue. From the loop:
+ * max_rounds … schema_failed; from the app around it: the rest.
+ */
 export type NoticeCode =
   | 'max_rounds'
   | 'max_tokens'
   | 'usage_estimated'
   | 'schema_retry'
-  | 'schema_failed';
+  | 'schema_failed'
+  | 'no_model'
+  | 'trust_ignored'
+  | 'memory_dropped'
+  | 'auto_unsandboxed'
+  | 'todo_reminded'
+  | 'stop_hook_sent_back'
+  | 'prompt_blocked'
+  | 'session_write_failed'
+  | 'trace_write_failed'
+  | 'resume_model'
+  | 'session_skipped'
+  | 'files_changed'
+  | 'codeindex_ready'
+  | 'codeindex_cache_corrupt'
+  | 'codeindex_build_failed'
+  | 'codeindex_save_failed';
+
+export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 
 export type AgentEvent =
   | { type: 'turn_start'; text: string }
@@ -210,7 +343,8 @@ export type AgentEvent =
   | { type: 'thinking_delta'; text: string }
   | { type: 'toolcall_start'; id: string; name: string }
   | { type: 'toolcall_delta'; id: string; json: string }
-  | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; mainArg?: string }
+  /** `title` and `preview` come from the tool's describe(). */
+  | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; title?: string; preview?: CallPreview }
   | { type: 'permission'; id: string; name: string; decision: 'allow' | 'deny'; reason?: string; code?: string; destructive?: string }
   | {
       type: 'tool_result';
@@ -225,7 +359,13 @@ export type AgentEvent =
   /** One model request's tokens; `side` marks requests made by tools (sub-agents, web_fetch questions). */
   | ({ type: 'usage'; model: string; cost: number | null; estimated: boolean; side?: boolean } & Usage)
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; error: ProviderError }
-  | { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> }
+  | NoticeEvent
+  /** A hook failed; `blocked`: it was a PreToolUse hook, so the call was refused (fail closed). */
+  | { type: 'hook_failed'; event: HookEvent; command: string; failure: CommandFailure; stderr: string; blocked: boolean }
+  /** Something waits for the user's answer, given by id (App.answer); a cancelled turn drops it. */
+  | { type: 'approval'; id: string; approval: Approval }
+  /** The `verify:` command ran after a write; `failure` absent means it passed. */
+  | { type: 'verify'; command: string; secs: number; failure?: CommandFailure }
   | { type: 'message'; message: Message }
   | {
       type: 'compaction';
@@ -241,4 +381,6 @@ export type AgentEvent =
       error?: string;
     }
   | { type: 'error'; error: ProviderError; model: string }
+  /** The history was set back (the refused exchange removed); `message` events with the whole new history follow. */
+  | { type: 'history_reset'; reason: 'refusal' }
   | { type: 'turn_end'; stopReason: TurnStopReason; text: string; rounds: number; structured?: unknown };

@@ -4,18 +4,15 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { loadSession, SessionWriter } from '../src/session/store.js';
 import type { AgentEvent, Provider, Tool, ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeReply, type FakeServer } from './fake-server.js';
+import { fakeModel, type FakeReply } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+const server = await useFakeServer();
 
 const WINDOW = 4000;
 const ROUNDS = 10;
@@ -49,9 +46,7 @@ function scripted(inner: Provider): Provider {
 describe.each(['anthropic', 'openai'] as const)('a long task over %s', (format) => {
   it('compacts by itself and finishes without any request passing the window', async () => {
     const state = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-long-')));
-    server.requests.length = 0;
-    server.violations.length = 0;
-    const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shellCwd: state, env: {} };
+    const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shell: { cwd: state }, env: {} };
     const provider = scripted(createProvider(fakeModel(server, format, { contextWindow: WINDOW, maxOutputTokens: 1000 }), { retry: { baseDelayMs: 1 } }));
     const agent = new Agent({ provider, tools: [readBig], system: 'You are a test.', ctx, maxRounds: 50, todo: () => '[ ] read all parts' });
     const events: AgentEvent[] = [];

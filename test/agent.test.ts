@@ -3,29 +3,24 @@
 import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Agent, type AgentConfig } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { coreTools } from '../src/tools/index.js';
 import type { AgentEvent, Tool, ToolContext, WireFormat } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
 let root: string;
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+const server = await useFakeServer();
 
 beforeEach(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-agent-')));
-  server.requests.length = 0;
-  server.violations.length = 0;
 });
 
 function makeAgent(format: WireFormat, extra: Partial<AgentConfig> = {}) {
-  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env };
+  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env };
   const provider = createProvider(fakeModel(server, format, { price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }), {
     retry: { baseDelayMs: 5 },
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeBash, visible, type BashAnalysis } from '../src/safety/bash/analysis.js';
 import { checkSecretPath } from '../src/safety/secrets.js';
-import { sedPrintsOnly } from '../src/safety/bash/sed.js';
+import { sedIsReadOnly } from '../src/safety/bash/sed.js';
 import { expandBraces } from '../src/safety/bash/expand.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-bash-')));
@@ -141,7 +141,7 @@ describe('analyzeBash: the table', () => {
     ['redirect', 'ls > /dev/null /etc', ask('path_outside')],
     ['redirect', 'wc -l < src/a.ts', safe],
     ['redirect', 'wc -l < /etc/passwd', ask('path_outside')],
-    ['redirect', '{ ls; } > /dev/null', ask('construct')],
+    ['redirect', '{ ls; } > /dev/null', safe],
     // wrappers
     ['wrapper', "sh -c 'ls -la'", safe],
     ['wrapper', 'bash -c "git status && ls src"', safe],
@@ -178,25 +178,32 @@ describe('analyzeBash: the table', () => {
     ['wrapper', 'source ./env.sh', ask('wrapper')],
     ['wrapper', '. ./env.sh', ask('wrapper')],
     ['wrapper', 'exec ls', ask('wrapper')],
-    ['wrapper', 'command ls', ask('wrapper')],
+    ['wrapper', 'command ls', safe],
+    ['wrapper', 'command -v rm', safe],
     ['wrapper', 'builtin cd src', ask('wrapper')],
     ['wrapper', 'sudo ls', ask('not_allowlisted')],
     // constructs
-    ['construct', 'x=1 ls', ask('assignment')],
+    ['construct', 'x=1 ls', safe],
     ['construct', 'PATH=./bin git status', ask('assignment')],
-    ['construct', 'x=1', ask('assignment')],
+    ['construct', 'x=1', safe],
+    ['construct', 'IFS=/ ls', ask('assignment')],
+    ['construct', 'a[0]=1', ask('assignment')],
+    ['construct', 'a=(x y)', ask('assignment')],
     ['construct', 'export PATH=.:$PATH', ask('construct')],
     ['construct', 'declare -x A=1', ask('construct')],
     ['construct', 'unset HOME', ask('construct')],
     ['construct', 'f() { ls; }; f', ask('construct')],
-    ['construct', '(ls)', ask('construct')],
-    ['construct', '{ ls; }', ask('construct')],
-    ['construct', 'if true; then ls; fi', ask('construct')],
-    ['construct', 'for f in src/*; do ls $f; done', ask('construct')],
-    ['construct', 'while true; do ls; done', ask('construct')],
-    ['construct', 'case x in x) ls;; esac', ask('construct')],
-    ['construct', '[ -f src/a.ts ]', ask('construct')],
-    ['construct', '[[ 1 -eq 1 ]] && ls', ask('construct')],
+    ['construct', '(ls)', safe],
+    ['construct', '{ ls; }', safe],
+    ['construct', 'if true; then ls; fi', safe],
+    ['construct', 'for f in src/*; do ls $f; done', safe],
+    ['construct', 'for f in src/* /etc; do ls $f; done', ask('path_outside')],
+    ['construct', 'for ((i=0; i<3; i++)); do ls; done', ask('construct')],
+    ['construct', 'while true; do ls; done', safe],
+    ['construct', 'case x in x) ls;; esac', safe],
+    ['construct', '[ -f src/a.ts ]', safe],
+    ['construct', '[[ 1 -eq 1 ]] && ls', safe],
+    ['construct', '((x++))', ask('construct')],
     ['construct', 'ls &', ask('background')],
     ['construct', 'ls & pwd', ask('background')],
     ['construct', '$CMD src', ask('dynamic_name')],
@@ -257,7 +264,8 @@ describe('analyzeBash: the table', () => {
     ['git', 'git ls-files -o --exclude-standard', safe],
     ['git', 'git commit -m wip', ask('not_allowlisted')],
     ['git', 'git push', ask('not_allowlisted')],
-    ['git', 'git config core.pager evil', ask('not_allowlisted')],
+    ['git', 'git config core.pager evil', ask('unsafe_option')],
+    ['git', 'git config --get core.pager', safe],
     ['git', 'git help log', ask('not_allowlisted')],
     // find
     ['find', "find . -name '*.ts'", safe],
@@ -298,7 +306,8 @@ describe('analyzeBash: the table', () => {
     ['sed', "sed -n '$p;1p' src/a.ts", safe],
     ['sed', "sed -n -e '1p' -e '$=' src/a.ts", safe],
     ['sed', 'sed -n p /etc/passwd', ask('path_outside')],
-    ['sed', 'sed 1p src/a.ts', ask('unsafe_option')],
+    ['sed', 'sed 1p src/a.ts', safe],
+    ['sed', 'sed 1e src/a.ts', ask('unsafe_option')],
     ['sed', 'sed -i s/a/b/ src/a.ts', ask('unsafe_option')],
     ['sed', 'sed -ni p src/a.ts', ask('unsafe_option')],
     ['sed', 'sed --in-place=.bak -n p src/a.ts', ask('unsafe_option')],
@@ -335,16 +344,17 @@ describe('analyzeBash: the table', () => {
     ['paths', 'ls links/out/', ask('path_outside')],
     ['paths', 'diff src/a.ts /dev/null', safe],
     ['paths', 'diff src/a.ts /etc/hosts', ask('path_outside')],
-    ['paths', 'wc --files0-from=/etc/list', ask('path_outside')],
+    ['paths', 'wc --files0-from=/etc/list', ask('unsafe_option')],
     ['paths', 'cd src && ls', safe],
     ['paths', 'cd /tmp && ls', ask('path_outside')],
     ['paths', 'cd', ask('path_outside')],
-    ['paths', 'cd -', ask('unknown_arg')],
+    ['paths', 'cd -', ask('path_outside')],
     ['paths', 'ls $DIR', ask('unknown_arg')],
-    ['programs', 'cat src/a.ts', ask('not_allowlisted')],
-    ['programs', 'head -5 src/a.ts', ask('not_allowlisted')],
-    ['programs', 'tail src/a.ts', ask('not_allowlisted')],
-    ['programs', 'grep x src/a.ts', ask('not_allowlisted')],
+    ['programs', 'cat src/a.ts', safe],
+    ['programs', 'cat /etc/passwd', ask('path_outside')],
+    ['programs', 'head -5 src/a.ts', safe],
+    ['programs', 'tail src/a.ts', safe],
+    ['programs', 'grep x src/a.ts', safe],
     ['programs', 'python3 -c 1', ask('not_allowlisted')],
     ['programs', 'node x.js', ask('not_allowlisted')],
     ['programs', 'npm test', ask('not_allowlisted')],
@@ -538,11 +548,11 @@ describe('hard denies: obfuscated spellings', () => {
   });
 
   const allowed: [string, Summary][] = [
-    ['cat .env.example', ask('not_allowlisted')],
-    ['cat .envrc', ask('not_allowlisted')],
-    ['cat ~/.ssh_notes', ask('not_allowlisted')],
-    ['cat ~/.aws/config', ask('not_allowlisted')],
-    ['cat keys/id_rsa.pub', ask('not_allowlisted')],
+    ['cat .env.example', safe],
+    ['cat .envrc', safe],
+    ['cat ~/.ssh_notes', ask('path_outside')],
+    ['cat ~/.aws/config', ask('path_outside')],
+    ['cat keys/id_rsa.pub', safe],
     ['echo ssh', safe],
     ['ls src', safe],
     ['ls -a', safe],
@@ -609,9 +619,11 @@ describe('helpers', () => {
     ['1r /etc/passwd', false],
     ['R x', false],
     ['W x', false],
-    ['a text', false],
+    ['a text', true],
+    ['1i\\\nline', true],
+    ['b end; :end', true],
     ['s/a/b', false],
-  ])('sedPrintsOnly(%j) is %s', (script, expected) => {
-    expect(sedPrintsOnly(script)).toBe(expected);
+  ])('sedIsReadOnly(%j) is %s', (script, expected) => {
+    expect(sedIsReadOnly(script)).toBe(expected);
   });
 });

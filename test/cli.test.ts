@@ -4,17 +4,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startCli, useCliFixture } from './cli-harness.js';
-import { writeFakeKeys, type FakeServer } from './fake-server.js';
+import { writeFakeKeys } from './fake-server.js';
+import { useCliFixture } from './fixtures.js';
 
-let server: FakeServer;
-let home: string;
-let work: string;
-
-useCliFixture('feiyu-cli', false, (f) => ({ server, home, work } = f));
-
-
-const run = (args: string[], opts: { input?: string; env?: Record<string, string> } = {}) => startCli(args, { cwd: work, home, ...opts }).done;
+const { server, home, work, run } = await useCliFixture('feiyu-cli', false);
 
 const keys = (format: 'anthropic' | 'openai' = 'anthropic', overrides = {}) => writeFakeKeys(join(home, 'config'), server, format, overrides);
 
@@ -211,7 +204,6 @@ describe('interactive mode with piped stdin', () => {
     expect(r.stdout.indexOf('Nothing here.')).toBeLessThan(r.stdout.indexOf('Second answer.'));
     expect(r.stdout).not.toMatch(/\x1b\[/);
     expect(server.requests).toHaveLength(3);
-    expect(server.violations).toEqual([]);
   });
 
   it('speaks Chinese when asked', async () => {

@@ -55,7 +55,7 @@ const FILES = {
 type Opened = { handle: CodeIndexHandle; ctx: ToolContext; stateDir: string; notices: IndexNotice[]; run: (tool: string, args: Record<string, unknown>) => Promise<string> };
 
 async function open(files: Record<string, string> = FILES, opts: { stateDir?: string; wait?: boolean; root?: string } = {}): Promise<Opened> {
-  const ctx = opts.root ? { root: opts.root, signal: new AbortController().signal, files: new Map(), shellCwd: opts.root, env: process.env } : await workspace(files);
+  const ctx: ToolContext = opts.root ? { root: opts.root, signal: new AbortController().signal, files: new Map(), shell: { cwd: opts.root }, env: process.env } : await workspace(files);
   const stateDir = opts.stateDir ?? join(ctx.root, '..', 'state');
   const notices: IndexNotice[] = [];
   const handle = openCodeIndex({ root: ctx.root, stateDir, env: process.env, mode: 'on', onNotice: (n) => notices.push(n) });

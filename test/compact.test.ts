@@ -2,27 +2,22 @@
 // it suffices; one summary request (no tools, newest content first, within the window) when it
 // does not, and the next request carrying the summary, the latest request and the todo list; a
 // failing summary request dropping the oldest rounds instead; every history valid for the API.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { compactHistory, elideOldToolResults, estimateTokens, imagePlaceholder, needsCompaction, type CompactOptions } from '../src/core/compact.js';
+import { describe, expect, it } from 'vitest';
+import { compactHistory, elideOldToolResults, estimateTokens, imagePlaceholder, needsCompaction, type CompactOptions, type TitleOf } from '../src/core/compact.js';
+import { readFileTool } from '../src/tools/fs.js';
+import { describeCall } from '../src/util/calls.js';
 import { createProvider } from '../src/providers/stream.js';
 import type { FileVersion, Message, ModelConfig, ToolResultBlock, WireFormat } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
+const server = await useFakeServer();
 const WINDOW = 4000;
 const ROOT = '/work/project';
 const TOOLS = [{ name: 'read_file', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
 /** What the system prompt and tool schemas cost on every request, in this test's terms. */
 const OVERHEAD = 600;
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.violations.length = 0;
-});
 
 function model(format: WireFormat, overrides: Partial<ModelConfig> = {}) {
   return createProvider(fakeModel(server, format, { contextWindow: WINDOW, ...overrides }), { retry: { baseDelayMs: 1, maxAttempts: 2 } });
@@ -43,8 +38,11 @@ function round(i: number, content: string, extra: Partial<ToolResultBlock> = {})
 const files = new Map<string, FileVersion>([[`${ROOT}/src/f1.ts`, { hash: 'ab'.repeat(32), size: 1919, mtimeMs: 1 }]]);
 const TODO = '[x] read the parser\n[ ] fix tab handling';
 
+/** Calls named as the agent names them: by their tool's describe(). */
+const titleOf: TitleOf = (call) => describeCall(readFileTool, call.input)?.title;
+
 function options(provider: ReturnType<typeof model>, messages: Message[], extra: Partial<CompactOptions> = {}): CompactOptions {
-  return { provider, messages, contextWindow: WINDOW, contextTokens: OVERHEAD + estimateTokens(messages), todo: TODO, files, root: ROOT, ...extra };
+  return { provider, messages, contextWindow: WINDOW, contextTokens: OVERHEAD + estimateTokens(messages), todo: TODO, files, root: ROOT, titleOf, ...extra };
 }
 
 /** Sends `messages` as the agent's next request would; returns the recorded body and what the server found wrong. */
@@ -83,7 +81,7 @@ describe('the cheap step', () => {
       ...round(7, fileText(100)),
     ];
     const copy = structuredClone(messages);
-    const { messages: out, elided } = elideOldToolResults(messages, 3);
+    const { messages: out, elided } = elideOldToolResults(messages, 3, titleOf);
     expect(messages).toEqual(copy);
     expect(elided).toBe(2);
     const results = out.flatMap((m) => m.content.filter((b) => b.type === 'tool_result').map((b) => (b as ToolResultBlock).content.split('\n')[0]));
@@ -98,7 +96,7 @@ describe('the cheap step', () => {
     ]);
     expect(out[6]).toEqual({ role: 'user', content: [{ type: 'tool_result', callId: 'c3', content: '[read_file src/f3.ts: 300 lines, failed, elided]', isError: true }] });
     expect(out[0]).toBe(messages[0]);
-    expect(elideOldToolResults(messages.slice(0, 5), 3)).toEqual({ messages: messages.slice(0, 5), elided: 0 });
+    expect(elideOldToolResults(messages.slice(0, 5), 3, titleOf)).toEqual({ messages: messages.slice(0, 5), elided: 0 });
   });
 
   it('stops there when that brings the context under 60%: no model request', async () => {
@@ -188,7 +186,7 @@ describe('compaction edge cases', () => {
     abort.abort();
     const result = await compactHistory(options(provider, messages, { signal: abort.signal }));
     expect(result!.event).toMatchObject({ method: 'elide', error: 'aborted', elided: 1 });
-    expect(result!.messages).toEqual(elideOldToolResults(messages).messages);
+    expect(result!.messages).toEqual(elideOldToolResults(messages, 3, titleOf).messages);
   });
 
   it('/compact between turns summarises a short history with its focus, and the history ends with the acknowledgement', async () => {

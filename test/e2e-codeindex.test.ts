@@ -6,14 +6,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startCli, useCliFixture } from './cli-harness.js';
-import type { FakeServer } from './fake-server.js';
+import { useCliFixture } from './fixtures.js';
 
-let server: FakeServer;
-let home: string;
-let work: string;
-
-useCliFixture('feiyu-ci', {}, (f) => ({ server, home, work } = f));
+const { server, home, work, start } = await useCliFixture('feiyu-ci', {});
 
 const CODE_TOOLS = ['code_search', 'code_outline', 'code_refs', 'code_symbol'];
 
@@ -42,7 +37,7 @@ async function runLogged(prompt: string) {
   );
   writeFileSync(join(hooks, 'register.mjs'), "import { register } from 'node:module';\nregister('./log.mjs', import.meta.url);\n");
   const env = { NODE_OPTIONS: `--import ${pathToFileURL(join(hooks, 'register.mjs')).href}`, FEIYU_TEST_MODULE_LOG: log };
-  const run = await startCli(['-p', prompt], { cwd: work, home, env }).done;
+  const run = await start(['-p', prompt], { env }).done;
   return { run, modules: readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }
 
@@ -86,7 +81,7 @@ describe('the code index in the CLI', () => {
   it('/index says why it is off, and rebuild turns it on and shows what it holds', async () => {
     project(true);
     settings();
-    const off = await startCli([], { cwd: work, home, input: '/index\n/index rebuild\n/index\n' }).done;
+    const off = await start([], { input: '/index\n/index rebuild\n/index\n' }).done;
     expect(off.code).toBe(0);
     const lines = off.stdout.split('\n').map((l) => l.replace(/^›\s*/, '').trim());
     expect(lines).toContain('The code index is off: this project has fewer than 200 source files ("auto"). /index rebuild turns it on for this session, "codeIndex": "on" in settings.json for good.');

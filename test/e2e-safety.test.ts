@@ -1,32 +1,15 @@
 // Safety and the working tools through the real CLI against the fake model server: the headless
 // policy, hard denies in auto mode, the sandbox, project trust for hooks and verify:, plan mode.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/safety/sandbox.js';
-import { startCli, useCliFixture } from './cli-harness.js';
-import type { FakeServer } from './fake-server.js';
+import { toolResults, useCliFixture } from './fixtures.js';
+import { alive, waitFor } from './scope.js';
 
-let server: FakeServer;
-let home: string;
-let work: string;
 const bwrapWorks = (await probeSandbox()).ok;
-
-useCliFixture('feiyu-safe', {}, (f) => ({ server, home, work } = f));
-
-
-const run = (args: string[]) => startCli(args, { cwd: work, home }).done;
-
-/** The text of every tool result the model was sent in the last request. */
-function toolResults(): string[] {
-  const body = server.requests.at(-1)!.body as { messages: { content: unknown }[] };
-  return body.messages.flatMap((m) =>
-    Array.isArray(m.content)
-      ? m.content.filter((b: { type: string }) => b.type === 'tool_result').map((b: { content: unknown }) => (typeof b.content === 'string' ? b.content : JSON.stringify(b.content)))
-      : [],
-  );
-}
+const { server, home, work, run, start } = await useCliFixture('feiyu-safe', {});
 
 const call = (name: string, input: Record<string, unknown>) => ({ toolCalls: [{ name, input }] });
 
@@ -35,7 +18,7 @@ describe('the permission policy through the CLI', () => {
     await writeFile(join(work, 'a.txt'), 'x');
     server.enqueue({ toolCalls: [{ name: 'bash', input: { command: 'ls' } }, { name: 'bash', input: { command: 'npm test' } }] }, { text: 'done' });
     expect((await run(['-p', 'go'])).code).toBe(0);
-    const [ls, npm] = toolResults();
+    const [ls, npm] = toolResults(server);
     expect(ls).toContain('a.txt');
     expect(npm).toContain('--mode auto');
     expect(npm).toContain('bash(npm test *)');
@@ -50,7 +33,7 @@ describe('the permission policy through the CLI', () => {
       { text: 'refused' },
     );
     expect((await run(['-p', 'show me the keys', '--mode', 'auto'])).code).toBe(0);
-    const results = toolResults();
+    const results = toolResults(server);
     expect(results).toHaveLength(3);
     for (const r of results) expect(r).toMatch(/Permission denied/);
     const everything = JSON.stringify(server.requests);
@@ -65,7 +48,7 @@ describe('the permission policy through the CLI', () => {
     await run(['-p', 'write', '--mode', 'auto']);
     expect(existsSync(outside)).toBe(false);
     expect(await readFile(join(work, 'inside.txt'), 'utf8')).toBe('inside\n');
-    expect(toolResults()[0]).toMatch(/Read-only file system/);
+    expect(toolResults(server)[0]).toMatch(/Read-only file system/);
     server.enqueue(call('bash', { command: `echo hi > ${outside}` }), { text: 'ok' });
     await run(['-p', 'write', '--mode', 'auto', '--sandbox', 'off']);
     expect(existsSync(outside)).toBe(true);
@@ -110,7 +93,7 @@ describe('project trust, hooks and verify through the CLI', () => {
     expect(r.code).toBe(0);
     const second = (server.requests[1]!.body as { messages: unknown[] }).messages;
     expect(JSON.stringify(second)).toContain('TEST FAILED: state is broken');
-    expect(toolResults().at(-1)).toContain('verify passed');
+    expect(toolResults(server).at(-1)).toContain('verify passed');
   });
 });
 
@@ -125,42 +108,32 @@ describe('plan mode headless', () => {
   it('refuses writes in plan mode, telling the model to present its plan', async () => {
     server.enqueue(call('write_file', { path: 'x.txt', content: 'x' }), { text: 'ok' });
     await run(['-p', 'go', '--mode', 'plan']);
-    expect(toolResults()[0]).toContain('exit_plan');
+    expect(toolResults(server)[0]).toContain('exit_plan');
     expect(existsSync(join(work, 'x.txt'))).toBe(false);
   });
 });
 
 describe('background jobs', () => {
-  /** Gone, or a zombie nobody reaped (this container's PID 1 does not reap). */
-  const gone = (pid: number) => {
-    try {
-      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] === 'Z';
-    } catch {
-      return true;
-    }
-  };
-
   it('are stopped when feiyu exits', async () => {
-    server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), call('bash', { command: 'sleep 0.3; cat job.pid' }), { text: 'started' });
+    server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), call('bash', { command: 'until [ -s job.pid ]; do sleep 0.05; done; cat job.pid' }), { text: 'started' });
     const r = await run(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off']);
     expect(r.code).toBe(0);
     const pid = Number(await readFile(join(work, 'job.pid'), 'utf8'));
     expect(pid).toBeGreaterThan(1);
-    for (const deadline = Date.now() + 5000; !gone(pid) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
-    expect(gone(pid)).toBe(true);
+    await waitFor(() => !alive(pid), `job ${pid} to end`);
   });
 
   it('are stopped when feiyu is hung up on (SIGHUP) mid-turn', async () => {
     server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), { text: 'still thinking', hang: true });
-    const cli = startCli(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off'], { cwd: work, home });
+    const cli = start(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off']);
     const file = join(work, 'job.pid');
-    for (const deadline = Date.now() + 10_000; !(existsSync(file) && server.requests.length >= 2) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
-    const pid = Number(await readFile(file, 'utf8'));
-    expect(gone(pid)).toBe(false);
+    await waitFor(() => existsSync(file) && server.requests.length === 2, 'the job to start and the second request');
+    // The shell may not have written its pid yet when the file appears.
+    const pid = await waitFor(async () => Number(await readFile(file, 'utf8')), 'the job to write its pid');
+    expect(alive(pid)).toBe(true);
     cli.child.kill('SIGHUP');
     await cli.done;
-    for (const deadline = Date.now() + 5000; !gone(pid) && Date.now() < deadline; ) await new Promise((res) => setTimeout(res, 50));
-    expect(gone(pid)).toBe(true);
+    await waitFor(() => !alive(pid), `job ${pid} to end`);
   });
 });
 

@@ -10,8 +10,10 @@
 //   expect(server.violations).toEqual([]);
 //   await server.close();
 //
-// Replies are served in order whatever the wire format of the request. `requests` and
-// `violations` are plain arrays: tests may read them and empty them (`length = 0`).
+// Test files use it through useFakeServer() (test/fixtures.ts), which also fails a test that
+// leaves replies unplayed or violations behind. Replies are served in order whatever the wire
+// format of the request. `requests` and `violations` are plain arrays: tests may read them and
+// empty them (`length = 0`).
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,7 +57,13 @@ export type FakeContentReply = {
 export type FakeErrorReply = { status: number; body?: unknown; headers?: Record<string, string> };
 /** Close the connection without answering. */
 export type FakeDropReply = { dropConnection: true };
-export type FakeReply = FakeContentReply | FakeErrorReply | FakeDropReply;
+/**
+ * A recorded response played byte for byte: the pieces of `raw` written in order (an SSE body
+ * from a real server, an HTML error page), each after `chunkDelayMs`. Default status 200 and
+ * content-type text/event-stream; `hang` leaves the connection open after the last piece.
+ */
+export type FakeRawReply = { raw: string[]; status?: number; headers?: Record<string, string>; chunkDelayMs?: number; hang?: boolean };
+export type FakeReply = FakeContentReply | FakeErrorReply | FakeDropReply | FakeRawReply;
 
 export type RecordedRequest = { path: string; headers: Record<string, string>; body: any; format: WireFormat };
 
@@ -70,8 +78,8 @@ export interface FakeServer {
   /** Requests the real APIs would reject (unanswered or orphan tool results), and script errors. */
   readonly violations: string[];
   enqueue(...replies: FakeReply[]): void;
-  /** Replies left in the queue. */
-  pending(): number;
+  /** Replies still queued, in order: a test that ends with some did not play its script out. */
+  unplayed(): FakeReply[];
   /** Forgets queued replies, recorded requests and violations (between tests). */
   reset(): void;
   close(): Promise<void>;
@@ -88,6 +96,7 @@ export async function startFakeServer(): Promise<FakeServer> {
   const server = createServer(async (req, res) => {
     res.on('error', () => {}); // a client that aborted mid-stream is normal here
     const raw = await readBody(req);
+    if (raw === null) return; // the client went away mid-request: nothing to answer, nothing it did wrong
     const format = PATHS[(req.url ?? '').split('?')[0]!];
     if (req.method !== 'POST' || !format) {
       violations.push(`unexpected request: ${req.method} ${req.url}`);
@@ -116,6 +125,7 @@ export async function startFakeServer(): Promise<FakeServer> {
       return sendError(res, format, 500, message);
     }
     if ('dropConnection' in reply) return req.socket.destroy();
+    if ('raw' in reply) return playRaw(res, reply);
     if ('status' in reply) return sendError(res, format, reply.status, `fake ${reply.status}`, reply.body, reply.headers);
     const serial = ++served;
     const content = { ...reply, toolCalls: (reply.toolCalls ?? []).map((c, i) => ({ ...c, id: c.id ?? `call_${serial}_${i}` })) };
@@ -141,7 +151,7 @@ export async function startFakeServer(): Promise<FakeServer> {
     requests,
     violations,
     enqueue: (...replies) => void queue.push(...replies),
-    pending: () => queue.length,
+    unplayed: () => [...queue],
     reset: () => {
       queue.length = 0;
       requests.length = 0;
@@ -355,17 +365,30 @@ function sendError(res: ServerResponse, format: WireFormat, status: number, mess
   sendJson(res, status, body ?? standard, headers);
 }
 
+async function playRaw(res: ServerResponse, reply: FakeRawReply) {
+  res.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
+  res.flushHeaders(); // a real server answers with its headers at once, before any data
+  for (const piece of reply.raw) {
+    if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+    if (res.destroyed) return;
+    res.write(piece);
+  }
+  if (!reply.hang) res.end();
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     req.on('data', (p: Buffer) => parts.push(p));
     req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', () => resolve('')); // the client went away; nothing will be answered
+    // The client went away before the end (a killed CLI): resolve() after 'end' changes nothing.
+    req.on('error', () => resolve(null));
+    req.on('close', () => resolve(null));
   });
 }
 

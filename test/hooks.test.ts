@@ -1,27 +1,24 @@
 // Hooks and verify with real processes: each event with exit 0, exit 2, another failure and a
 // timeout; the JSON each hook reads; and verify end to end through a real Agent over real HTTP,
 // the model fixing what a failing test reports.
-import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
-import { createHookRunner, type HookNotice, type HookRunnerOptions } from '../src/hooks/runner.js';
+import { createHookRunner, type HookRunnerOptions } from '../src/hooks/runner.js';
 import { createProvider } from '../src/providers/stream.js';
 import { coreTools } from '../src/tools/index.js';
 import type { AgentEvent, ToolCallBlock, ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
+import { alive, currentTest, waitFor } from './scope.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+const server = await useFakeServer();
 
-type Setup = { root: string; notices: HookNotice[]; hook: (name: string, body: string) => Promise<string>; input: (name: string) => Promise<unknown> };
+type Setup = { root: string; notices: AgentEvent[]; hook: (name: string, body: string) => Promise<string>; input: (name: string) => Promise<unknown> };
 
-/** A workspace, a folder of hook scripts that save their stdin, and the notices a runner gives. */
+/** A workspace, a folder of hook scripts that save their stdin, and the events a runner emits. */
 async function setup(): Promise<Setup> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-hooks-')));
   const bin = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-hooks-bin-')));
@@ -40,7 +37,7 @@ async function setup(): Promise<Setup> {
 }
 
 function runner(s: Setup, hooks: HookRunnerOptions['hooks'], extra: Partial<HookRunnerOptions> = {}) {
-  return createHookRunner({ hooks, root: s.root, sessionId: () => 's1', env: process.env, onNotice: (n) => s.notices.push(n), ...extra });
+  return createHookRunner({ hooks, root: s.root, sessionId: () => 's1', env: { ...process.env, ...currentTest().env }, emit: (e) => s.notices.push(e), ...extra });
 }
 
 const call = (name: string, input: Record<string, unknown>): ToolCallBlock => ({ type: 'tool_call', id: 'c1', name, input });
@@ -52,14 +49,6 @@ const BODIES = {
   fail: 'echo boom >&2; exit 1',
   slow: 'sleep 30',
 };
-
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 describe('PreToolUse', () => {
   it('exit 0 goes on, with the protocol JSON on stdin; the matcher selects tools', async () => {
@@ -87,7 +76,7 @@ describe('PreToolUse', () => {
       decision: 'deny',
       reason: `blocked by a PreToolUse hook: the hook ${failing} failed (it exited with code 1: boom), so the call is refused; tell the user if this persists`,
     });
-    expect(s.notices).toEqual([{ code: 'hook_failed', event: 'PreToolUse', command: failing, failure: { kind: 'exit', code: 1 }, stderr: 'boom', blocked: true }]);
+    expect(s.notices).toEqual([{ type: 'hook_failed', event: 'PreToolUse', command: failing, failure: { kind: 'exit', code: 1 }, stderr: 'boom', blocked: true }]);
   });
 
   it('a hook past its timeout is killed and blocks', async () => {
@@ -99,9 +88,8 @@ describe('PreToolUse', () => {
       reason: `blocked by a PreToolUse hook: the hook ${slow} failed (it timed out after 0.3 s and was stopped), so the call is refused; tell the user if this persists`,
     });
     const pid = Number(await readFile(slow.replace(/\.sh$/, '.pid'), 'utf8'));
-    for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(alive(pid)).toBe(false);
-    expect(s.notices).toEqual([{ code: 'hook_failed', event: 'PreToolUse', command: slow, failure: { kind: 'timeout', secs: 0.3 }, stderr: '', blocked: true }]);
+    await waitFor(() => !alive(pid), `hook ${pid} to end`);
+    expect(s.notices).toEqual([{ type: 'hook_failed', event: 'PreToolUse', command: slow, failure: { kind: 'timeout', secs: 0.3 }, stderr: '', blocked: true }]);
   });
 
   it('an invalid matcher is a configuration error at start-up', () => {
@@ -131,8 +119,8 @@ describe('PostToolUse', () => {
     const hooks = runner(s, { PostToolUse: [{ command: fail }, { command: slow, timeout: 0.3 }] });
     expect(await hooks.postToolUse(call('bash', { command: 'ls' }), result)).toBe(result);
     expect(s.notices).toEqual([
-      { code: 'hook_failed', event: 'PostToolUse', command: fail, failure: { kind: 'exit', code: 1 }, stderr: 'boom', blocked: false },
-      { code: 'hook_failed', event: 'PostToolUse', command: slow, failure: { kind: 'timeout', secs: 0.3 }, stderr: '', blocked: false },
+      { type: 'hook_failed', event: 'PostToolUse', command: fail, failure: { kind: 'exit', code: 1 }, stderr: 'boom', blocked: false },
+      { type: 'hook_failed', event: 'PostToolUse', command: slow, failure: { kind: 'timeout', secs: 0.3 }, stderr: '', blocked: false },
     ]);
   });
 });
@@ -149,8 +137,8 @@ describe('UserPromptSubmit', () => {
     const failing = runner(s, { UserPromptSubmit: [{ command: fail }, { command: slow, timeout: 0.3 }, { command: ok }] });
     expect(await failing.userPromptSubmit('x')).toEqual({ context: `context from ${ok}` });
     expect(s.notices).toEqual([
-      { code: 'hook_failed', event: 'UserPromptSubmit', command: fail, failure: { kind: 'exit', code: 1 }, stderr: 'boom', blocked: false },
-      { code: 'hook_failed', event: 'UserPromptSubmit', command: slow, failure: { kind: 'timeout', secs: 0.3 }, stderr: '', blocked: false },
+      { type: 'hook_failed', event: 'UserPromptSubmit', command: fail, failure: { kind: 'exit', code: 1 }, stderr: 'boom', blocked: false },
+      { type: 'hook_failed', event: 'UserPromptSubmit', command: slow, failure: { kind: 'timeout', secs: 0.3 }, stderr: '', blocked: false },
     ]);
   });
 });
@@ -168,14 +156,13 @@ describe('Stop', () => {
     const slow = await s.hook('slow', BODIES.slow);
     const others = runner(s, { Stop: [{ command: await s.hook('ok', BODIES.ok) }, { command: fail }, { command: slow, timeout: 0.3 }] });
     expect(await others.stop('Done.')).toBeNull();
-    expect(s.notices.map((n) => (n.code === 'hook_failed' ? n.failure.kind : n.code))).toEqual(['exit', 'timeout']);
+    expect(s.notices.map((n) => (n.type === 'hook_failed' ? n.failure.kind : n.type))).toEqual(['exit', 'timeout']);
   });
 
   it('works as the agent’s onStop', async () => {
-    server.reset();
     const s = await setup();
     const hooks = runner(s, { Stop: [{ command: await s.hook('block', 'echo "run the linter first" >&2; exit 2') }] });
-    const ctx: ToolContext = { root: s.root, signal: new AbortController().signal, files: new Map(), shellCwd: s.root, env: process.env };
+    const ctx: ToolContext = { root: s.root, signal: new AbortController().signal, files: new Map(), shell: { cwd: s.root }, env: process.env };
     const agent = new Agent({
       provider: createProvider(fakeModel(server, 'openai'), { retry: { baseDelayMs: 5 } }),
       tools: [],
@@ -193,7 +180,6 @@ describe('Stop', () => {
 
 describe('verify', () => {
   it('feeds a failing test back into the edit’s result, and passes once the model fixes it', async () => {
-    server.reset();
     const s = await setup();
     await writeFile(join(s.root, 'sum.mjs'), 'export const sum = (a, b) => a - b;\n');
     await writeFile(
@@ -201,7 +187,7 @@ describe('verify', () => {
       `import { sum } from './sum.mjs';\nconst got = sum(2, 3);\nif (got !== 5) { console.error('FAIL: sum(2, 3) = ' + got + ', expected 5'); process.exit(1); }\nconsole.log('ok');\n`,
     );
     const hooks = runner(s, {}, { verify: 'node test.mjs' });
-    const ctx: ToolContext = { root: s.root, signal: new AbortController().signal, files: new Map(), shellCwd: s.root, env: process.env };
+    const ctx: ToolContext = { root: s.root, signal: new AbortController().signal, files: new Map(), shell: { cwd: s.root }, env: process.env };
     const agent = new Agent({
       provider: createProvider(fakeModel(server, 'anthropic'), { retry: { baseDelayMs: 5 } }),
       tools: coreTools(),
@@ -227,8 +213,8 @@ describe('verify', () => {
     expect(JSON.stringify(server.requests[2]!.body.messages)).toContain('FAIL: sum(2, 3) = 6, expected 5');
     expect(results[3]).toEqual({ name: 'edit_file', output: expect.stringMatching(/\n\[verify passed: node test\.mjs\]$/), isError: false });
     expect(s.notices).toEqual([
-      { code: 'verify_failed', command: 'node test.mjs', failure: { kind: 'exit', code: 1 }, secs: expect.any(Number) },
-      { code: 'verify_passed', command: 'node test.mjs', secs: expect.any(Number) },
+      { type: 'verify', command: 'node test.mjs', secs: expect.any(Number), failure: { kind: 'exit', code: 1 } },
+      { type: 'verify', command: 'node test.mjs', secs: expect.any(Number) },
     ]);
     expect(server.violations).toEqual([]);
   });

@@ -1,6 +1,6 @@
 // Images through read_file: real pictures made with sharp, scaled and typed, checked as the
 // ImageBlock the tool returns and as what reaches the fake model server over both wire formats.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,21 +10,19 @@ import { createProvider } from '../src/providers/stream.js';
 import { SessionWriter, sessionsDir } from '../src/session/store.js';
 import { coreTools } from '../src/tools/index.js';
 import type { ImageBlock, Tool, ToolContext, WireFormat } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 import { workspace } from './tools-helpers.js';
 
 const core = coreTools().find((t) => t.name === 'read_file')!;
 /** read_file as the lead wires it: readContent first, the core read_file for everything else. */
 const readFile: Tool = { ...core, run: async (args, ctx) => (await readContent(args, ctx)) ?? core.run(args, ctx) };
 
-let server: FakeServer;
+const server = await useFakeServer();
 let files: Awaited<ReturnType<typeof fixtures>>;
 beforeAll(async () => {
-  server = await startFakeServer();
   files = await fixtures();
 });
-afterAll(() => server.close());
-beforeEach(() => server.reset());
 
 const provider = (vision: boolean, format: WireFormat = 'anthropic') => createProvider(fakeModel(server, format, { vision }));
 const withModel = (ctx: ToolContext, vision: boolean) => Object.assign(ctx, { provider: () => provider(vision) });
@@ -106,9 +104,8 @@ describe('images through read_file', () => {
 
   describe.each(['anthropic', 'openai'] as const)('over %s', (format) => {
     async function runAgent(vision: boolean) {
-      const ctx = await workspace({ 'shot.png': files['shot.png'] });
       const p = provider(vision, format);
-      ctx.provider = () => p;
+      const ctx = { ...(await workspace({ 'shot.png': files['shot.png'] })), provider: () => p };
       const agent = new Agent({ provider: p, tools: [readFile], system: 'test', ctx });
       const session = SessionWriter.create(join(ctx.root, '..', 'state'), ctx.root, 'fake');
       agent.on((e) => session.onEvent(e));

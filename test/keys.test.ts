@@ -4,7 +4,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configDir, keysPath, loadModels, saveKeys, selectModel, stateDir, type KeysFile } from '../src/config/keys.js';
+import { configDir, keysPath, loadModels, saveKeys, selectModel, stateDir, type KeysFile } from '../src/config/keys.js';
+import { Problem } from '../src/i18n/index.js';
 import { resolveApiKey } from '../src/providers/models.js';
 import { lookupModel } from '../src/providers/models.js';
 import type { ModelConfig } from '../src/types.js';
@@ -20,14 +21,14 @@ function writeKeys(env: NodeJS.ProcessEnv, text: string): string {
   return file;
 }
 
-function thrown(fn: () => unknown): ConfigError {
+function thrown(fn: () => unknown): Problem {
   try {
     fn();
   } catch (e) {
-    expect(e).toBeInstanceOf(ConfigError);
-    return e as ConfigError;
+    expect(e).toBeInstanceOf(Problem);
+    return e as Problem;
   }
-  throw new Error('expected a ConfigError');
+  throw new Error('expected a Problem');
 }
 
 describe('places', () => {
@@ -108,7 +109,7 @@ describe('loadModels', () => {
     const env = envFor(tempHome());
     const file = writeKeys(env, '{"models": [');
     const e = thrown(() => loadModels(env));
-    expect(e.code).toBe('keys_json');
+    expect(e.key).toBe('cfg.keys_json');
     expect(e.params.file).toBe(file);
     expect(e.message).toMatch(new RegExp(`^${file} is not valid JSON: .+`));
   });
@@ -125,7 +126,7 @@ describe('loadModels', () => {
     const env = envFor(tempHome());
     const file = writeKeys(env, text);
     const e = thrown(() => loadModels(env));
-    expect(e.code).toBe('keys_field');
+    expect(e.key).toBe('cfg.keys_field');
     expect(e.message).toBe(`${file}: ${problem}`);
   });
 
@@ -133,9 +134,9 @@ describe('loadModels', () => {
     const env = envFor(tempHome());
     const m = { provider: 'openai', model: 'gpt-4.1' };
     writeKeys(env, JSON.stringify({ models: [{ name: 'a', ...m }, { name: 'a', ...m }] }));
-    expect(thrown(() => loadModels(env)).code).toBe('keys_duplicate');
+    expect(thrown(() => loadModels(env)).key).toBe('cfg.keys_duplicate');
     writeKeys(env, JSON.stringify({ default: 'zz', models: [{ name: 'a', ...m }, { name: 'b', ...m }] }));
-    expect(thrown(() => loadModels(env))).toMatchObject({ code: 'keys_default', params: { name: 'zz', names: 'a, b' } });
+    expect(thrown(() => loadModels(env))).toMatchObject({ key: 'cfg.keys_default', params: { name: 'zz', names: 'a, b' } });
   });
 
   describe('without keys.json', () => {
@@ -187,7 +188,7 @@ describe('resolveApiKey and selectModel', () => {
     expect(selectModel(loaded).name).toBe('b');
     expect(selectModel(loaded, 'a').name).toBe('a');
     const e = thrown(() => selectModel(loaded, 'c'));
-    expect(e).toMatchObject({ code: 'model_unknown', params: { name: 'c', names: 'a, b' }, message: 'No model named "c"; configured: a, b' });
-    expect(thrown(() => selectModel({ defaultName: '', models: [] })).code).toBe('no_models');
+    expect(e).toMatchObject({ key: 'cfg.model_unknown', params: { name: 'c', names: 'a, b' }, message: 'No model named "c"; configured: a, b' });
+    expect(thrown(() => selectModel({ defaultName: '', models: [] })).key).toBe('cfg.no_models');
   });
 });

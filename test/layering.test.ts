@@ -107,6 +107,11 @@ describe('layering', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('core reads no files and starts no processes: the loop gets what it needs as values', () => {
+    const io = /from\s+['"]node:(fs|fs\/promises|child_process|net|http|https)['"]/;
+    expect(files.filter((f) => folderOf(f) === 'core' && io.test(readFileSync(join(SRC, f), 'utf8')))).toEqual([]);
+  });
+
   it('optional modules are imported only by app/ (or themselves)', () => {
     const wrong = [...graph].flatMap(([f, g]) =>
       g.ours.filter((e) => OPTIONAL.includes(folderOf(e.to)) && folderOf(e.to) !== folderOf(f) && folderOf(f) !== 'app').map((e) => `${f} → ${e.to}`),

@@ -1,21 +1,18 @@
 // Long-term memory on real files: a note saved by the model in one session is in the next
 // session's system prompt (over real HTTP); the cap drops the oldest; /memory lists and deletes.
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { deleteNote, listNotes, loadMemory, notesFile, projectId, rememberTool } from '../src/tools/memory.js';
 import { systemPrompt } from '../src/core/prompt.js';
 import { createProvider } from '../src/providers/stream.js';
 import type { ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+const server = await useFakeServer();
 
 async function dirs() {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-memory-')));
@@ -25,7 +22,7 @@ async function dirs() {
   return { state: join(base, 'state'), root };
 }
 
-const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env });
+const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env });
 
 function today(): string {
   const d = new Date();
@@ -34,7 +31,6 @@ function today(): string {
 
 describe('memory', () => {
   it('a note the model saves is in the next session’s system prompt', async () => {
-    server.reset();
     const { state, root } = await dirs();
     const provider = createProvider(fakeModel(server, 'anthropic'), { retry: { baseDelayMs: 5 } });
     const first = new Agent({ provider, tools: [rememberTool(state)], system: systemPrompt(root), ctx: ctx(root) });
@@ -54,6 +50,8 @@ describe('memory', () => {
     expect((await stat(projectFile)).mode & 0o777).toBe(0o600);
     expect((await stat(join(state, 'memory', 'user.md'))).mode & 0o777).toBe(0o600);
     expect((await stat(join(state, 'memory'))).mode & 0o777).toBe(0o700);
+    // Written whole through a renamed temporary file: nothing else is left in the folder.
+    expect((await readdir(join(state, 'memory'))).sort()).toEqual([`${projectId(root)}.md`, 'user.md'].sort());
 
     // A restart: nothing carried over but the files.
     const memory = loadMemory(state, root);

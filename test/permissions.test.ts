@@ -1,12 +1,21 @@
 // The permission policy over real files: each mode against each kind of tool, rules (deny beats
 // allow, bash compounds, path globs, hosts), hard denies in every mode, destructive commands, the
-// ask flow with "always" saved to approvals.json, and the refusals the model reads.
+// app's approval step over it (answers, "always" saved to approvals.json, "auto" through setMode),
+// the pure verdicts alone, and the refusals the model reads.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPolicy, type AskAnswer, type AskRequest, type PolicyOptions } from '../src/safety/policy.js';
-import type { PermissionMode, Tool, ToolCallBlock, ToolKind } from '../src/types.js';
+import { ApprovalDesk, approvalStep } from '../src/app/approval.js';
+import { loadApprovals } from '../src/safety/approvals.js';
+import { checkCall, judge, type PolicyInput } from '../src/safety/policy.js';
+import { parseRule } from '../src/safety/rules.js';
+import { coreTools } from '../src/tools/index.js';
+import { exitPlanTool } from '../src/tools/plan.js';
+import { rememberTool } from '../src/tools/memory.js';
+import { TodoList, todoTool } from '../src/tools/todo.js';
+import { webFetchTool } from '../src/tools/web.js';
+import type { AgentEvent, AskAnswer, AskRequest, PermissionMode, Tool, ToolCallBlock } from '../src/types.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-perm-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -18,42 +27,54 @@ mkdirSync(join(home, '.ssh'), { recursive: true });
 for (const f of ['src/a.ts', 'src/lib/b.ts', 'README.md', '.env']) writeFileSync(join(root, f), 'x');
 symlinkSync(join(root, '.env'), join(root, 'innocent.txt'));
 
-const tool = (name: string, kind: ToolKind): Tool => ({ name, kind, description: '', parameters: {}, run: async () => ({ output: '' }) });
+/** The real tools as the policy sees them (name, kind, describe), with nothing to run. */
+const policyView = (real: Tool): Tool => ({ name: real.name, kind: real.kind, describe: real.describe, description: '', parameters: {}, run: async () => ({ output: '' }) });
+const byName = Object.fromEntries([...coreTools(), webFetchTool({ allowPrivate: [] }), todoTool(new TodoList()), exitPlanTool({ restoreMode: () => {}, inPlanMode: () => true }), rememberTool(join(base, 'state'))].map((t) => [t.name, policyView(t)]));
 const TOOLS = {
-  read_file: tool('read_file', 'read'),
-  write_file: tool('write_file', 'write'),
-  edit_file: tool('edit_file', 'write'),
-  bash: tool('bash', 'exec'),
-  web_fetch: tool('web_fetch', 'exec'),
-  todo: tool('todo', 'meta'),
-  exit_plan: tool('exit_plan', 'meta'),
+  read_file: byName.read_file!,
+  write_file: byName.write_file!,
+  edit_file: byName.edit_file!,
+  bash: byName.bash!,
+  web_fetch: byName.web_fetch!,
+  todo: byName.todo!,
+  exit_plan: byName.exit_plan!,
+  remember: byName.remember!,
 };
 type ToolName = keyof typeof TOOLS;
+const call = (name: ToolName, input: Record<string, unknown>): ToolCallBlock => ({ type: 'tool_call', id: 'c1', name, input });
+
+type Setup = { mode?: PermissionMode; rules?: { allow: string[]; deny: string[] }; root?: string; approvalsFile?: string; ask?: (req: AskRequest) => Promise<AskAnswer> };
 
 let approvalsCounter = 0;
-function setup(over: Partial<PolicyOptions> & { mode?: PermissionMode } = {}) {
+/** The app's approval step over the policy, as the app wires it: rules parsed, saved answers loaded. */
+function setup(over: Setup = {}) {
   let mode: PermissionMode = over.mode ?? 'default';
   const modeChanges: PermissionMode[] = [];
-  const policy = createPolicy({
-    getMode: () => mode,
+  const approvalsFile = over.approvalsFile ?? join(base, `approvals-${++approvalsCounter}.json`);
+  const ws = over.root ?? root;
+  const allow = [...(over.rules?.allow ?? []), ...loadApprovals(approvalsFile, ws)].map(parseRule);
+  const rules = { allow, deny: (over.rules?.deny ?? []).map(parseRule) };
+  const input = (): PolicyInput => ({ mode, rules, root: ws, home, configDir, cwd: ws, path: '/usr/bin:/bin' });
+  // The interface's part: it sees the question on the event stream and answers it by id.
+  const ask = over.ask;
+  const desk = ask
+    ? new ApprovalDesk((e: AgentEvent) => {
+        if (e.type === 'approval' && e.approval.kind === 'call') void ask(e.approval.request).then((a) => desk!.answer(e.id, a), () => {});
+      })
+    : undefined;
+  const step = approvalStep({
+    policyInput: input,
+    desk,
+    approvalsFile,
     setMode: (m) => {
       modeChanges.push(m);
       mode = m;
     },
-    root,
-    home,
-    configDir,
-    rules: { allow: [], deny: [] },
-    approvalsFile: join(base, `approvals-${++approvalsCounter}.json`),
-    getShellCwd: () => root,
-    path: '/usr/bin:/bin',
-    ...over,
   });
-  const decide = (name: ToolName, input: Record<string, unknown>, signal = new AbortController().signal) => {
-    const call: ToolCallBlock = { type: 'tool_call', id: 'c1', name, input };
-    return policy(call, TOOLS[name], signal);
-  };
-  return { decide, modeChanges, getMode: () => mode };
+  const decide = (name: ToolName, args: Record<string, unknown>, signal = new AbortController().signal) => step(call(name, args), TOOLS[name], signal);
+  /** The policy's own verdict, with nobody asked. */
+  const verdict = (name: ToolName, args: Record<string, unknown>) => checkCall(call(name, args), TOOLS[name], input());
+  return { decide, verdict, modeChanges, getMode: () => mode };
 }
 
 /** An ask callback that answers from a queue and records every request. */
@@ -76,14 +97,62 @@ const CALLS: [string, ToolName, Record<string, unknown>][] = [
   ['network', 'web_fetch', { url: 'https://docs.python.org/3/' }],
   ['meta', 'todo', { items: [] }],
   ['exit_plan', 'exit_plan', { plan: 'x' }],
+  ['remember', 'remember', { note: 'x', scope: 'project' }],
 ];
+
+describe('the policy alone', () => {
+  it('answers a call it would ask about with the request, asking no one and changing nothing', async () => {
+    const approvalsFile = join(base, 'pure', 'approvals.json');
+    const { verdict, modeChanges } = setup({ approvalsFile });
+    expect(await verdict('bash', { command: 'npm test' })).toEqual({
+      decision: 'ask',
+      request: { tool: 'bash', input: { command: 'npm test' }, display: 'npm test', reasonCode: 'not_allowlisted', reasonParams: { program: 'npm' }, suggestedRules: ['bash(npm test *)'], destructive: false },
+    });
+    expect(modeChanges).toEqual([]);
+    expect(() => statSync(join(base, 'pure'))).toThrow();
+  });
+
+  it('a question carries what the call would change, as the call describes itself', async () => {
+    const { verdict } = setup();
+    const edit = await verdict('edit_file', { path: 'src/a.ts', old_string: 'x', new_string: 'y' });
+    const write = await verdict('write_file', { path: 'new.md', content: '# New' });
+    expect([edit, write].map((v) => v.decision === 'ask' && v.request.preview)).toEqual([
+      { kind: 'edit', path: 'src/a.ts', before: 'x', after: 'y' },
+      { kind: 'write', path: 'new.md', content: '# New' },
+    ]);
+  });
+
+  it('judges a known subject from plain inputs, without the file system', () => {
+    const nowhere = '/nonexistent-feiyu';
+    const input = (mode: PermissionMode): PolicyInput => ({
+      mode,
+      rules: { allow: [parseRule('edit_file(src/**)')], deny: [parseRule('edit_file(src/gen/**)')] },
+      root: `${nowhere}/ws`,
+      home: `${nowhere}/home`,
+      configDir: `${nowhere}/home/.config/feiyu`,
+      cwd: `${nowhere}/ws`,
+    });
+    const edit = (path: string, mode: PermissionMode = 'default') => {
+      const v = judge(call('edit_file', { path }), TOOLS.edit_file, { kind: 'path', abs: `${nowhere}/ws/${path}`, shown: path }, input(mode));
+      return v.decision === 'ask' ? ['ask', v.request.reasonCode, v.request.suggestedRules] : [v.decision, v.code];
+    };
+    expect([edit('src/a.ts'), edit('src/gen/x.ts'), edit('README.md'), edit('.env'), edit('README.md', 'plan'), edit('README.md', 'auto')]).toEqual([
+      ['allow', 'rule'],
+      ['deny', 'deny_rule'],
+      ['ask', 'write', ['edit_file(README.md)']],
+      ['deny', 'secret'],
+      ['deny', 'plan_mode'],
+      ['allow', 'auto_mode'],
+    ]);
+  });
+});
 
 describe('modes × tool kinds (headless)', () => {
   const expected: Record<PermissionMode, string[]> = {
-    default: ['read', 'headless', 'allowlist', 'headless', 'headless', 'meta', 'meta'],
-    auto: ['read', 'auto_mode', 'allowlist', 'auto_mode', 'auto_mode', 'meta', 'meta'],
-    plan: ['read', 'plan_mode', 'allowlist', 'plan_mode', 'plan_mode', 'meta', 'meta'],
-    readonly: ['read', 'readonly_mode', 'allowlist', 'readonly_mode', 'readonly_mode', 'meta', 'readonly_mode'],
+    default: ['read', 'headless', 'allowlist', 'headless', 'headless', 'meta', 'meta', 'meta'],
+    auto: ['read', 'auto_mode', 'allowlist', 'auto_mode', 'auto_mode', 'meta', 'meta', 'meta'],
+    plan: ['read', 'plan_mode', 'allowlist', 'plan_mode', 'plan_mode', 'meta', 'meta', 'plan_mode'],
+    readonly: ['read', 'readonly_mode', 'allowlist', 'readonly_mode', 'readonly_mode', 'meta', 'readonly_mode', 'readonly_mode'],
   };
   it.each(Object.keys(expected) as PermissionMode[])('%s', async (mode) => {
     const { decide, modeChanges } = setup({ mode });
@@ -319,13 +388,27 @@ describe('asking the user', () => {
   it('an abort while asking cancels the call', async () => {
     const controller = new AbortController();
     const { decide } = setup({
-      ask: (_req, signal) =>
-        new Promise((_resolve, reject) => {
-          signal.addEventListener('abort', () => reject(new Error('aborted')));
-          controller.abort();
-        }),
+      ask: () => {
+        controller.abort();
+        return new Promise(() => {});
+      },
     });
     expect(await decide('bash', { command: 'npm test' }, controller.signal)).toEqual({ decision: 'deny', code: 'cancelled', reason: 'Cancelled by the user before it ran.' });
+  });
+
+  it('questions wait by id: an answer of the other kind or for no question is refused', async () => {
+    const events: AgentEvent[] = [];
+    const desk = new ApprovalDesk((e) => events.push(e));
+    const request: AskRequest = { tool: 'bash', input: { command: 'make' }, display: 'make', reasonCode: 'exec', reasonParams: {}, suggestedRules: [], destructive: false };
+    const call = desk.ask({ kind: 'call', callId: 'c1', request }, new AbortController().signal);
+    const plan = desk.ask({ kind: 'plan', plan: '1. do it' }, new AbortController().signal);
+    expect(events).toEqual([
+      { type: 'approval', id: 'approval-1', approval: { kind: 'call', callId: 'c1', request } },
+      { type: 'approval', id: 'approval-2', approval: { kind: 'plan', plan: '1. do it' } },
+    ]);
+    expect([desk.answer('approval-1', { approved: true }), desk.answer('approval-2', { answer: 'yes' }), desk.answer('approval-9', { answer: 'yes' })]).toEqual([false, false, false]);
+    expect([desk.answer('approval-2', { approved: false, feedback: 'smaller' }), desk.answer('approval-1', { answer: 'no' }), desk.answer('approval-1', { answer: 'yes' })]).toEqual([true, true, false]);
+    expect(await Promise.all([call, plan])).toEqual([{ answer: 'no' }, { approved: false, feedback: 'smaller' }]);
   });
 });
 

@@ -3,26 +3,22 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
-import { exitPlanTool, PLAN_APPROVED, type PlanOptions, type PlanVerdict } from '../src/tools/plan.js';
+import { exitPlanTool, PLAN_APPROVED, type PlanOptions } from '../src/tools/plan.js';
 import { createProvider } from '../src/providers/stream.js';
-import type { AgentEvent, PermissionMode, ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import type { AgentEvent, PermissionMode, PlanVerdict, ToolContext } from '../src/types.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = await useFakeServer();
 
 const PLAN = '## Plan\n\n1. Rename `foo` to `bar` in src/a.ts\n2. Run the tests';
 
 async function setup(answer?: PlanVerdict) {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-plan-')));
   onTestFinished(() => rm(root, { recursive: true, force: true }));
-  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env };
+  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env };
   const state = { mode: 'plan' as PermissionMode, before: 'auto' as PermissionMode, asked: [] as string[] };
   const opts: PlanOptions = {
     restoreMode: () => (state.mode = state.before),

@@ -3,28 +3,17 @@
 // never-throwing contract. Also checks the fake server itself (history checks, JSON replies).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createProvider, type ProviderOptions } from '../src/providers/stream.js';
 import { estimateTokens } from '../src/util/tokens.js';
 import { describeFailure } from '../src/providers/retry.js';
 import type { Message, ModelConfig, Provider, ProviderEvent, ProviderRequest, ToolSpec, WireFormat } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel, startFakeServer } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
 type Done = Extract<ProviderEvent, { type: 'done' }>;
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-afterEach(() => {
-  // Emptied before checking, so one failing test does not fail the ones after it.
-  const violations = [...server.violations];
-  const pending = server.pending();
-  server.reset();
-  expect(violations).toEqual([]);
-  expect(pending).toBe(0);
-});
+const server = await useFakeServer();
 
 const FAST: ProviderOptions = { retry: { baseDelayMs: 5 } };
 const provider = (format: WireFormat, overrides: Partial<ModelConfig> = {}, retry = FAST.retry) =>
@@ -152,7 +141,7 @@ describe.each(['anthropic', 'openai'] as const)('%s wire format', (format) => {
       message: { role: 'assistant', content: [] },
       stopReason: 'error',
       usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-      error: { status: 500, kind: 'server', message: 'fake 500' },
+      error: { status: 500, kind: 'server', message: 'fake 500', attempts: 3 },
     });
   });
 
@@ -421,8 +410,10 @@ describe('describeFailure', () => {
     expect(describeFailure(Object.assign(new Error('x'), { status: undefined, headers, error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }))).toEqual({
       error: { kind: 'overloaded', message: 'Overloaded' },
     });
-    expect(describeFailure(Object.assign(new Error('502 <html>bad gateway</html>'), { status: 502, headers: new Headers(), error: undefined }))).toEqual({
-      error: { status: 502, kind: 'server', message: '<html>bad gateway</html>' },
+    // A proxy's HTML page (nginx's own) is shown by its title, not as markup.
+    const page = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+    expect(describeFailure(Object.assign(new Error(`502 ${page}`), { status: 502, headers: new Headers(), error: undefined }))).toEqual({
+      error: { status: 502, kind: 'server', message: '502 Bad Gateway' },
       retryAfterMs: undefined,
     });
     expect(describeFailure(new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }))).toEqual({

@@ -3,20 +3,14 @@
 // commands end to end: /undo byte for byte, /lang, /resume, /context, /clear and the others.
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startCli, useCliFixture } from './cli-harness.js';
-import type { FakeServer } from './fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { useCliFixture } from './fixtures.js';
 
-let server: FakeServer;
-let home: string;
-let work: string;
-
-useCliFixture('feiyu-pipe', { price: { input: 3, output: 15 } }, (f) => ({ server, home, work } = f));
-
-afterEach(() => expect(server.violations).toEqual([]));
+const cli = await useCliFixture('feiyu-pipe', { price: { input: 3, output: 15 } });
+const { server, home, work } = cli;
 
 const run = async (args: string[], lines: string[], env: Record<string, string> = {}) => {
-  const r = await startCli(args, { cwd: work, home, env, input: lines.map((l) => l + '\n').join('') }).done;
+  const r = await cli.run(args, { env, input: lines.map((l) => l + '\n').join('') });
   expect(r.stdout).not.toMatch(/\x1b/);
   return r;
 };

@@ -13,6 +13,7 @@ import { setLang } from '../src/i18n/index.js';
 import { MarkdownBlocks } from '../src/ui/markdown.js';
 import type { AgentEvent, ModelConfig } from '../src/types.js';
 import { Renderer } from '../src/ui/render.js';
+import { waitFor } from './scope.js';
 
 afterEach(() => setLang('en'));
 
@@ -78,7 +79,7 @@ describe('Renderer without a terminal', () => {
   const render = (events: AgentEvent[]) => {
     let out = '';
     const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0.5, costUnknown: false, requests: 1 };
-    const ui = new Renderer({ write: (s: string) => (out += s), isTTY: false }, { model: () => model, totals: () => totals, todo: () => '' }, {});
+    const ui = new Renderer({ write: (s: string) => (out += s), isTTY: false }, { model: () => model, totals: () => totals }, {});
     for (const e of events) ui.handle(e);
     return out;
   };
@@ -88,10 +89,10 @@ describe('Renderer without a terminal', () => {
     { type: 'thinking_delta', text: 'Let me   look\nat it.' },
     { type: 'text_delta', text: 'Hello ' },
     { type: 'text_delta', text: 'world' },
-    { type: 'tool_call', id: 'c1', name: 'bash', input: {}, mainArg: 'rm -rf build' },
+    { type: 'tool_call', id: 'c1', name: 'bash', input: {}, title: 'rm -rf build' },
     { type: 'permission', id: 'c1', name: 'bash', decision: 'deny', code: 'user_no', reason: 'The user declined this call.' },
     { type: 'tool_result', id: 'c1', name: 'bash', output: 'Permission denied: The user declined this call.', isError: true, durationMs: 12 },
-    { type: 'tool_call', id: 'c2', name: 'edit_file', input: {}, mainArg: 'a.txt' },
+    { type: 'tool_call', id: 'c2', name: 'edit_file', input: {}, title: 'a.txt' },
     { type: 'tool_result', id: 'c2', name: 'edit_file', output: 'Edited', summary: { key: 'edited', n: 1 }, isError: false, durationMs: 1500, change: { path: 'a.txt', before: 'one\ntwo\n', after: 'one\n2\n' } },
     { type: 'retry', attempt: 2, maxAttempts: 5, delayMs: 4000, error: { kind: 'rate_limit', status: 429, message: 'slow down' } },
     { type: 'compaction', before: 1000, after: 800, method: 'elide', elided: 3, removed: 0, error: 'aborted' },
@@ -123,8 +124,8 @@ describe('Renderer without a terminal', () => {
   it('names the tool on a result that does not follow its own call (reads run together)', () => {
     const out = render([
       { type: 'turn_start', text: 'look' },
-      { type: 'tool_call', id: 'r1', name: 'read_file', input: {}, mainArg: 'a.py' },
-      { type: 'tool_call', id: 'r2', name: 'search', input: {}, mainArg: 'def ' },
+      { type: 'tool_call', id: 'r1', name: 'read_file', input: {}, title: 'a.py' },
+      { type: 'tool_call', id: 'r2', name: 'search', input: {}, title: 'def ' },
       { type: 'tool_result', id: 'r2', name: 'search', output: '', summary: { key: 'matches', n: 3 }, isError: false, durationMs: 100 },
       { type: 'tool_result', id: 'r1', name: 'read_file', output: '', summary: { key: 'lines', n: 2 }, isError: false, durationMs: 100 },
     ]);
@@ -135,7 +136,7 @@ describe('Renderer without a terminal', () => {
     const out = render([
       { type: 'turn_start', text: 'go' },
       { type: 'text_delta', text: 'Done \x1b]0;PWNED\x07 \u202eevil\n' },
-      { type: 'tool_call', id: 'c1', name: 'bash', input: {}, mainArg: 'ls \x1b[41mRED\x1b[0m' },
+      { type: 'tool_call', id: 'c1', name: 'bash', input: {}, title: 'ls \x1b[41mRED\x1b[0m' },
       { type: 'tool_result', id: 'c1', name: 'bash', output: 'boom \x1b[2J', isError: true, durationMs: 1 },
     ]);
     expect(out).not.toMatch(/[\x1b\x07\u202e]/);
@@ -224,5 +225,49 @@ describe('History', () => {
     expect(new History(file, 4).entries).toEqual(['four', 'five', 'six', 'seven']);
     await writeFile(file, (await readFile(file, 'utf8')) + 'not json\n"multi\\nline"\n');
     expect(new History(file, 4).entries).toEqual(['five', 'six', 'seven', 'multi\nline']);
+  });
+});
+
+describe('the waiting line on a terminal', () => {
+  const model = { name: 'm', provider: 'anthropic', model: 'x', contextWindow: 1000, maxOutputTokens: 100 } as ModelConfig;
+  const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** A renderer on a fake terminal whose model counts as silent after 200 ms; `since()` is what was drawn after the mark. */
+  function terminal() {
+    let out = '';
+    let mark = 0;
+    const ui = new Renderer({ write: (s: string) => (out += s), isTTY: true, columns: 120 }, { model: () => model, totals: () => totals }, { NO_COLOR: '1' }, { stallNoticeMs: 200 });
+    return { ui, mark: () => void (mark = out.length), since: () => out.slice(mark) };
+  }
+
+  it('says how long the model has sent nothing, and stops saying it once data comes', async () => {
+    const t = terminal();
+    t.ui.handle({ type: 'turn_start', text: 'go' });
+    t.ui.handle({ type: 'request_start', round: 1, model: 'm' });
+    await waitFor(() => /waiting for the model \(no data for \d+ s\) · \d+ s · 0 tokens/.test(t.since()), () => `the stalled line in ${JSON.stringify(t.since())}`);
+    t.ui.handle({ type: 'thinking_delta', text: 'hmm' });
+    t.mark();
+    await waitFor(() => t.since().includes('thinking ·'), () => `the thinking line in ${JSON.stringify(t.since())}`);
+    expect(t.since()).not.toContain('no data');
+    t.ui.handle({ type: 'turn_end', stopReason: 'end', text: '', rounds: 0 });
+  });
+
+  it('names a retry after the idle timeout', () => {
+    let out = '';
+    const ui = new Renderer({ write: (s: string) => (out += s), isTTY: false }, { model: () => model, totals: () => totals }, {});
+    ui.handle({ type: 'retry', attempt: 1, maxAttempts: 5, delayMs: 1000, error: { kind: 'timeout', message: 'no data from the server for 20 s', idleMs: 20_000 } });
+    expect(out).toBe('  ↻ no data from the server, retrying in 1 s (attempt 2 of 5)\n');
+  });
+
+  it('does not blame the model while a tool runs', async () => {
+    const t = terminal();
+    t.ui.handle({ type: 'turn_start', text: 'go' });
+    t.ui.handle({ type: 'request_start', round: 1, model: 'm' });
+    t.ui.handle({ type: 'tool_call', id: 'c1', name: 'bash', input: { command: 'sleep 1' }, title: 'sleep 1' });
+    await sleep(400); // past the 200 ms after which a silent model would be named
+    t.mark();
+    await waitFor(() => t.since().includes('running bash'), () => `the running line in ${JSON.stringify(t.since())}`);
+    expect(t.since()).not.toContain('no data');
+    t.ui.handle({ type: 'turn_end', stopReason: 'end', text: '', rounds: 0 });
   });
 });

@@ -2,25 +2,15 @@
 // model server. What is on the screen (plain text), what reached the model, what is on disk.
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { useCliFixture } from './cli-harness.js';
-import type { FakeServer } from './fake-server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useCliFixture } from './fixtures.js';
 import { hasTmux, stopTerminals, Terminal } from './tmux.js';
 
-let server: FakeServer;
-let home: string;
-let work: string;
-let term: Terminal | undefined;
-
-useCliFixture('feiyu-tty', { price: { input: 3, output: 15 } }, (f) => ({ server, home, work } = f));
+const { server, home, work } = await useCliFixture('feiyu-tty', { price: { input: 3, output: 15 } });
 afterAll(() => stopTerminals());
 
-afterEach(() => {
-  term?.kill();
-  expect(server.violations).toEqual([]);
-});
-
-const start = (args: string[] = [], env: Record<string, string> = {}, cols = 100) => (term = Terminal.start(args, { cwd: work, home, env, cols }));
+/** A terminal running feiyu; it goes with everything in it when the test ends. */
+const start = (args: string[] = [], env: Record<string, string> = {}, cols = 100) => Terminal.start(args, { cwd: work, home, env, cols });
 
 /** The input prompt, at the end of a line (tmux drops trailing spaces). */
 const PROMPT = /›$/m;
@@ -326,7 +316,6 @@ describe.skipIf(!hasTmux)('the REPL on a terminal', () => {
     t2.keys('C-d');
     screen = await t2.waitFor('[exited 0]');
     expect(screen).toContain('Bye.');
-    t2.kill();
   });
 
   it('keeps what is typed while a turn runs, for the next prompt, and never as an answer to a question', async () => {
@@ -373,6 +362,5 @@ describe.skipIf(!hasTmux)('the REPL on a terminal', () => {
     const t2 = start();
     screen = await t2.waitFor(PROMPT);
     expect(screen).not.toContain('Trust this project?');
-    t2.kill();
   });
 });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildBwrapArgv, makeWrapCommand, probeSandbox, type BwrapOptions } from '../src/safety/sandbox.js';
+import { currentTest, waitFor } from './scope.js';
 
 describe('buildBwrapArgv (pure)', () => {
   const present: Record<string, 'dir' | 'file'> = {
@@ -131,7 +132,7 @@ describe.skipIf(!probe.ok)('the real bwrap', () => {
     const wrap = makeWrapCommand(level, { root, home, configDir });
     const { file, args } = wrap ? wrap(command, root) : { file: '/bin/bash', args: ['-c', command] };
     return new Promise((resolve) => {
-      const child = spawn(file, args, { cwd: root, env: { PATH: process.env.PATH, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(file, args, { cwd: root, env: { PATH: process.env.PATH, HOME: home, ...currentTest().env }, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d));
       child.stderr.on('data', (d: Buffer) => (out += d));
@@ -217,11 +218,11 @@ describe.skipIf(!probe.ok)('the real bwrap', () => {
         }
       });
     expect(await run('sleep 987651 >/dev/null 2>&1 & echo started')).toEqual({ code: 0, out: 'started\n' });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(alive('987651')).toBe(false);
+    await waitFor(() => !alive('987651'), 'the sandboxed sleep to die');
     // Unsandboxed, the same command leaves the sleep behind: the check above can fail.
     const pid = Number((await run('sleep 987652 >/dev/null 2>&1 & echo $!', 'off')).out);
-    expect(alive('987652')).toBe(true);
+    // Polled: while the forked shell turns into sleep (exec), its command line can read empty.
+    await waitFor(() => alive('987652'), 'the unsandboxed sleep to run');
     process.kill(pid);
   });
 });

@@ -5,36 +5,23 @@ import { appendFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFil
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { fileVersion } from '../src/util/paths.js';
 import { createProvider } from '../src/providers/stream.js';
-import {
-  findLastSession,
-  findSession,
-  listSessions,
-  loadSession,
-  restoreFiles,
-  SessionError,
-  SessionWriter,
-  sessionsDir,
-} from '../src/session/store.js';
+import { findLastSession, findSession, listSessions } from '../src/session/listing.js';
+import { loadSession, restoreFiles, SessionError, SessionWriter, sessionsDir } from '../src/session/store.js';
 import type { Message, Tool, ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
 let state: string;
 const ROOT = '/work/project';
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+const server = await useFakeServer();
 
 beforeEach(async () => {
   state = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-session-')));
-  server.requests.length = 0;
-  server.violations.length = 0;
 });
 
 const echo: Tool = {
@@ -46,7 +33,7 @@ const echo: Tool = {
 };
 
 function makeAgent(maxRounds = 25) {
-  const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shellCwd: state, env: {} };
+  const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shell: { cwd: state }, env: {} };
   const provider = createProvider(fakeModel(server, 'anthropic'), { retry: { baseDelayMs: 1 } });
   return new Agent({ provider, tools: [echo], system: 'test', ctx, maxRounds });
 }

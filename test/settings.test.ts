@@ -1,10 +1,14 @@
 // settings.json at user and project level: where they live (XDG), validation errors that name
-// the file, the field and the problem, and saving the user's file merged, 0600 and atomically.
+// the file, the field and the problem (in the interface language), and saving the user's file
+// merged, 0600 and atomically.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadSettings, saveUserSettings, type Settings } from '../src/config/settings.js';
+import { createHookRunner } from '../src/hooks/runner.js';
+import { Problem, problemText, setLang } from '../src/i18n/index.js';
+import { parseRule } from '../src/safety/rules.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-settings-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -74,6 +78,8 @@ describe('loadSettings', () => {
     ['a bad timeout', { hooks: { PreToolUse: [{ command: 'x', timeout: -1 }] } }, '"hooks.PreToolUse[0].timeout" must be a positive number of seconds'],
     ['verify not a string', { verify: ['npm test'] }, '"verify" must be a string (a command)'],
     ['allowPrivate not a list', { webFetch: { allowPrivate: '10.0.0.1' } }, '"webFetch.allowPrivate" must be a list of strings'],
+    ['a negative idle timeout', { streamIdleTimeout: -5 }, '"streamIdleTimeout" must be a number of seconds (0 turns it off), not -5'],
+    ['an idle timeout as text', { streamIdleTimeout: '120' }, '"streamIdleTimeout" must be a number of seconds (0 turns it off), not "120"'],
   ];
   it.each(broken)('%s in the user file names the file, the field and the problem', (_name, user, message) => {
     const f = fixture({ user });
@@ -83,6 +89,40 @@ describe('loadSettings', () => {
   it('a problem in the project file names the project file', () => {
     const f = fixture({ project: { mode: 'yolo' } });
     expect(() => loadSettings(f.root, f.env)).toThrow(`${f.projectFile}: "mode" must be one of`);
+  });
+});
+
+describe('problems in the interface language', () => {
+  /** The problem `fn` throws, worded in Chinese. */
+  function inChinese(fn: () => unknown): string {
+    try {
+      fn();
+    } catch (e) {
+      expect(e).toBeInstanceOf(Problem);
+      setLang('zh');
+      try {
+        return problemText(e as Problem);
+      } finally {
+        setLang('en');
+      }
+    }
+    throw new Error('nothing was thrown');
+  }
+
+  it('settings, rule and hook-matcher problems come from the catalogue, nested problems too', () => {
+    const f = fixture({ user: { permissions: { deny: ['bash(git push'] } } });
+    const g = fixture({ project: { hooks: { Stop: [{ command: 'x', timeout: 0 }] } } });
+    expect([
+      inChinese(() => loadSettings(f.root, f.env)),
+      inChinese(() => loadSettings(g.root, g.env)),
+      inChinese(() => parseRule('edit_file()')),
+      inChinese(() => createHookRunner({ hooks: { PostToolUse: [{ matcher: 'a)', command: 'true' }] }, root: '/', sessionId: () => 's', env: {} })),
+    ]).toEqual([
+      `${f.userFile}："permissions.deny[0]"："bash(git push" 不是规则；请写成 工具 或 工具(模式)，例如 bash(npm test) 或 edit_file(src/**)`,
+      `${g.projectFile}："hooks.Stop[0].timeout" 应为正的秒数`,
+      '"edit_file()" 不是规则；请写成 工具 或 工具(模式)，例如 bash(npm test) 或 edit_file(src/**)',
+      expect.stringMatching(/^hooks\.PostToolUse\[0\]\.matcher "a\)" 不是有效的正则表达式：/),
+    ]);
   });
 });
 

@@ -1,21 +1,18 @@
 // The task tool through real Agent runs on the fake model server: two sub-agents in parallel (a
 // barrier tool proves they overlap), only their conclusions reaching the main conversation, their
 // tokens counted as side usage; the round cap, the read-only tool set, cancellation.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { taskTool } from '../src/delegate/task.js';
 import { coreTools } from '../src/tools/index.js';
 import type { AgentEvent, Tool, ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
+import { waitFor } from './scope.js';
 import { workspace } from './tools-helpers.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = await useFakeServer();
 
 /** Returns "together" once `n` callers have arrived; a lone caller gives up after a while with "alone". */
 function barrier(n: number): Tool {
@@ -39,9 +36,9 @@ const byName = (...names: string[]) => coreTools().filter((t) => names.includes(
 const SECRET = 'NOTES-BODY-7731';
 
 async function setup(tools: () => Tool[], maxRounds?: number) {
-  const ctx: ToolContext = await workspace({ 'notes.txt': `${SECRET}\nalpha is configured here\n`, 'src/beta.ts': 'export const beta = 2;\n' });
   const provider = createProvider(fakeModel(server, 'anthropic', { price: { input: 3, output: 15 } }), { retry: { baseDelayMs: 5 } });
-  ctx.provider = () => provider;
+  const files = { 'notes.txt': `${SECRET}\nalpha is configured here\n`, 'src/beta.ts': 'export const beta = 2;\n' };
+  const ctx: ToolContext = { ...(await workspace(files)), provider: () => provider };
   const task = taskTool({ tools, maxRounds });
   const agent = new Agent({ provider, tools: [task, ...byName('read_file')], system: 'main system', ctx });
   const events: AgentEvent[] = [];
@@ -132,21 +129,19 @@ describe('the task sub-agent', () => {
   it('stops when the turn is cancelled, and reports a failed model request', async () => {
     const { task, ctx } = await setup(() => byName('read_file'));
     const controller = new AbortController();
-    ctx.signal = controller.signal;
     server.enqueue({ text: 'Thinking', hang: true });
-    const pending = task.run({ prompt: 'anything' }, ctx);
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    const pending = task.run({ prompt: 'anything' }, { ...ctx, signal: controller.signal });
+    await waitFor(() => server.requests.length === 1, 'the request');
     controller.abort();
     expect(await pending).toMatchObject({ output: 'interrupted', isError: true });
 
-    ctx.signal = new AbortController().signal;
     server.enqueue({ status: 400 });
     expect(await task.run({ prompt: 'anything' }, ctx)).toMatchObject({ output: expect.stringMatching(/^the sub-agent's model request failed: /), isError: true });
   });
 
   it('needs a model', async () => {
     const { task, ctx } = await setup(() => []);
-    delete ctx.provider;
-    expect(await task.run({ prompt: 'x' }, ctx)).toEqual({ output: 'task needs a model, and none is available to this tool', isError: true });
+    const { provider: _, ...none } = ctx;
+    expect(await task.run({ prompt: 'x' }, none)).toEqual({ output: 'task needs a model, and none is available to this tool', isError: true });
   });
 });

@@ -1,8 +1,10 @@
 // Drives the built CLI in a real pseudo-terminal: a tmux session on a private socket, keys sent
 // with send-keys, the screen read with capture-pane (plain text, wrapped lines joined). Waits
-// poll the screen until the text appears or a deadline passes; no fixed sleeps.
+// poll the screen until the text appears or a deadline passes; no fixed sleeps. Everything in a
+// pane belongs to the test that started it and is killed when the test ends (test/scope.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cliEnv, CLI } from './cli-harness.js';
+import { currentTest, waitFor } from './scope.js';
 
 const SOCKET = `feiyu-test-${process.pid}`;
 
@@ -25,9 +27,12 @@ export class Terminal {
       keeper = true;
     }
     const name = `t${++sessions}`;
-    const env = Object.entries(cliEnv(o.home, { TERM: 'xterm-256color', ...o.env })).map(([k, v]) => `${k}=${quote(v ?? '')}`);
-    // The pane outlives feiyu, so its last screen and exit code can still be read.
-    const command = `cd ${quote(o.cwd)} && env -i ${env.join(' ')} ${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(' ')}; echo "[exited $?]"; sleep 600`;
+    const owner = currentTest().env;
+    const env = Object.entries(cliEnv(o.home, { TERM: 'xterm-256color', ...owner, ...o.env })).map(([k, v]) => `${k}=${quote(v ?? '')}`);
+    // The pane outlives feiyu, so its last screen and exit code can still be read; the pane's shell
+    // carries the test's mark too, so the whole session goes when the test ends.
+    const mark = Object.entries(owner).map(([k, v]) => `export ${k}=${quote(v)}; `).join('');
+    const command = `${mark}cd ${quote(o.cwd)} && env -i ${env.join(' ')} ${quote(process.execPath)} ${quote(CLI)} ${args.map(quote).join(' ')}; echo "[exited $?]"; sleep 600`;
     tmux('new-session', '-d', '-s', name, '-x', String(o.cols ?? 100), '-y', String(o.rows ?? 40), command);
     return new Terminal(name);
   }
@@ -49,16 +54,17 @@ export class Terminal {
   }
 
   /** Waits until `what` is on the screen (its `nth` occurrence), returning the screen. */
-  async waitFor(what: string | RegExp, o: { nth?: number; timeoutMs?: number } = {}): Promise<string> {
-    const deadline = Date.now() + (o.timeoutMs ?? 10_000);
+  waitFor(what: string | RegExp, o: { nth?: number } = {}): Promise<string> {
     const nth = o.nth ?? 1;
-    for (;;) {
-      const screen = this.screen();
-      const found = typeof what === 'string' ? screen.split(what).length - 1 : (screen.match(new RegExp(what.source, what.flags.replace('g', '') + 'g')) ?? []).length;
-      if (found >= nth) return screen;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(what)} (×${nth}); the screen:\n${screen}`);
-      await new Promise((r) => setTimeout(r, 40));
-    }
+    const count = (screen: string) =>
+      typeof what === 'string' ? screen.split(what).length - 1 : (screen.match(new RegExp(what.source, what.flags.replace('g', '') + 'g')) ?? []).length;
+    return waitFor(
+      () => {
+        const screen = this.screen();
+        return count(screen) >= nth ? screen : undefined;
+      },
+      () => `${String(what)} (×${nth}); the screen:\n${this.screen()}`,
+    );
   }
 
   kill(): void {

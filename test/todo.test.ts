@@ -4,20 +4,17 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { TODO_PROMPT, TodoList, TodoReminder, todoTool, type TodoItem } from '../src/tools/todo.js';
 import type { ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+const server = await useFakeServer();
 
-const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: process.env });
+const ctx = (root: string): ToolContext => ({ root, signal: new AbortController().signal, files: new Map(), shell: { cwd: root }, env: process.env });
 
 describe('todo tool', () => {
   it('replaces the whole list and renders it compactly', async () => {
@@ -31,7 +28,7 @@ describe('todo tool', () => {
     ];
     expect(await tool.run({ items }, ctx('/w'))).toEqual({ output: '[x] read the parser\n[>] fix the bug\n[ ] add a test' });
     expect(changes).toEqual([items]);
-    expect(tool.mainArg?.({ items })).toBe('1/3');
+    expect(tool.describe?.({ items })).toEqual({ title: '1/3', preview: { kind: 'lines', lines: ['[x] read the parser', '[>] fix the bug', '[ ] add a test'] } });
     expect(await tool.run({ items: [] }, ctx('/w'))).toEqual({ output: '(the list is empty)' });
   });
 
@@ -72,7 +69,6 @@ describe('todo tool', () => {
 
 describe('todo reminder through the agent', () => {
   it('sends the model back once per user message when items are open', async () => {
-    server.reset();
     const root = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-todo-')));
     onTestFinished(() => rm(root, { recursive: true, force: true }));
     const list = new TodoList();

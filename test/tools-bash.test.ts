@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bash } from '../src/tools/bash.js';
 import { capOutput } from '../src/util/cap.js';
 import type { ToolContext } from '../src/types.js';
+import { alive, waitFor } from './scope.js';
 import { workspace } from './tools-helpers.js';
 
 const run = (ctx: ToolContext, command: string, timeout?: number) => bash.run({ command, timeout }, ctx);
@@ -24,22 +25,8 @@ function checkCut(capped: string, full: string): { chars: number; lines: number 
   return { chars, lines };
 }
 
-/** True while a process exists and is not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-async function gone(pids: number[]): Promise<boolean> {
-  for (let i = 0; i < 50; i++) {
-    if (!pids.some(alive)) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
+/** Waits until none of `pids` is left. */
+const gone = (pids: number[]) => waitFor(() => !pids.some(alive), `processes ${pids.join(', ')} to end`);
 
 describe('capOutput', () => {
   it('leaves short text alone and cuts long text in the middle, on line boundaries', () => {
@@ -74,18 +61,18 @@ describe('bash', () => {
     await run(ctx, 'cd sub');
     expect((await run(ctx, 'pwd')).output).toBe(`${join(ctx.root, 'sub')}\nexit code 0`);
     expect((await run(ctx, 'cd deeper && exit 3')).output).toBe('(no output)\nexit code 3');
-    expect(ctx.shellCwd).toBe(join(ctx.root, 'sub/deeper'));
+    expect(ctx.shell.cwd).toBe(join(ctx.root, 'sub/deeper'));
     // A syntax error stops the command where it is, the cwd is still learned, and the error shows
     // the command, not the wrapper.
     const bad = await run(ctx, 'cd ..\nif then');
     expect(bad.output).toMatch(/^bash: eval: line \d: syntax error near unexpected token `then'\nbash: eval: line \d: `if then'\nexit code 2$/);
-    expect(ctx.shellCwd).toBe(join(ctx.root, 'sub'));
+    expect(ctx.shell.cwd).toBe(join(ctx.root, 'sub'));
   });
 
   it('starts over at the root when the command ends outside it or its folder is gone', async () => {
     const ctx = await workspace();
     expect((await run(ctx, 'cd /')).output).toBe(`(no output)\n[the command ended in /, outside the workspace; the next command starts in ${ctx.root}]\nexit code 0`);
-    expect(ctx.shellCwd).toBe(ctx.root);
+    expect(ctx.shell.cwd).toBe(ctx.root);
     await mkdir(join(ctx.root, 'tmp'));
     await run(ctx, 'cd tmp');
     await rm(join(ctx.root, 'tmp'), { recursive: true });
@@ -116,17 +103,19 @@ describe('bash', () => {
       summary: { key: 'timeout', secs: 1 },
     });
     expect(pids.every((p) => p > 0)).toBe(true);
-    expect(await gone(pids)).toBe(true);
+    await gone(pids);
   });
 
   it('stops on abort and says it was interrupted', async () => {
     const ctx = await workspace();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    const result = await run({ ...ctx, signal: controller.signal }, 'echo $$; sleep 30');
+    const running = run({ ...ctx, signal: controller.signal }, 'echo $$; touch started; sleep 30');
+    await waitFor(() => existsSync(join(ctx.root, 'started')), 'the command to start');
+    controller.abort();
+    const result = await running;
     const pid = Number(result.output.split('\n')[0]);
     expect(result).toEqual({ output: `${pid}\n[interrupted]`, isError: true });
-    expect(await gone([pid])).toBe(true);
+    await gone([pid]);
   });
 
   it('does not wait for a backgrounded child holding the output open, and stops it', async () => {
@@ -134,7 +123,7 @@ describe('bash', () => {
     const result = await run(ctx, 'sleep 100 & echo $!');
     const pid = Number(result.output.split('\n')[0]);
     expect(result.output).toBe(`${pid}\n[background processes still holding the output were stopped when the command ended]\nexit code 0`);
-    expect(await gone([pid])).toBe(true);
+    await gone([pid]);
   });
 
   it('runs through wrapCommand when the context has one', async () => {

@@ -1,6 +1,6 @@
 import { rgPath } from '@vscode/ripgrep';
-import { symlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listFiles, search, searchWithJs, searchWithRg, type SearchQuery } from '../src/tools/find.js';
 import type { ToolContext } from '../src/types.js';
@@ -60,6 +60,62 @@ describe('list_files', () => {
       expect(await list(ctx, { pattern })).toEqual({ output: `pattern ${pattern} reaches outside the folder; choose the folder with path and keep the pattern relative`, isError: true });
     }
     expect((await list(ctx, { pattern: '..foo/**' })).isError).toBeUndefined();
+  });
+});
+
+/** A folder beside the workspace holding private.txt (with a needle), linked from the workspace as out/. */
+async function linkOutside(root: string): Promise<string> {
+  const outside = join(dirname(root), 'outside');
+  await mkdir(outside);
+  await writeFile(join(outside, 'private.txt'), 'needle outside\n');
+  await symlink(outside, join(root, 'out'));
+  return outside;
+}
+
+describe('list_files: issue 11, the folder above and links out', () => {
+  it(`refuses '.{.,}/*' and the other brace spellings of .., / and ~`, async () => {
+    const ctx = await workspace(tree);
+    await writeFile(join(dirname(ctx.root), 'parent-secret.txt'), 'x');
+    for (const pattern of ['.{.,}/*', '{..,src}/*', '.{.,.}/*', 'src/.{.,}/.{.,}/*', '{/etc,src}/*', '{~,src}/*', '!{..,x}/*', '{a..c}/.{.,}/*']) {
+      expect(await list(ctx, { pattern })).toEqual({ output: `pattern ${pattern} reaches outside the folder; choose the folder with path and keep the pattern relative`, isError: true });
+    }
+    expect((await list(ctx, { pattern: '**/*.{ts,md}' })).output).toBe('README.md\nsrc/a.ts\nsrc/b.ts\nsrc/gen/y.ts');
+  });
+
+  it('lists nothing through a link to a folder outside, whatever the glob', async () => {
+    const ctx = await workspace({ 'a.txt': 'x' });
+    await linkOutside(ctx.root);
+    for (const pattern of ['out/*', 'out/**', '*/private.txt', 'out/private.txt']) {
+      expect(await list(ctx, { pattern })).toEqual({ output: `No files match ${pattern} in .`, summary: { key: 'files', n: 0 } });
+    }
+  });
+});
+
+describe('search: issue 11, secrets and containment in every form', () => {
+  it('the JavaScript fallback reads nothing outside the workspace, through links or globs', async () => {
+    const ctx = await workspace({ 'ok.txt': 'needle\n' });
+    const outside = await linkOutside(ctx.root);
+    await symlink(join(outside, 'private.txt'), join(ctx.root, 'file-link.txt'));
+    for (const glob of ['out/*', 'out/**', 'out/private.txt', '*/private.txt', '**/*', '*.txt', undefined]) {
+      const q = { root: ctx.root, target: '.', pattern: 'needle', glob };
+      const lines = glob && glob.startsWith('out') || glob === '*/private.txt' ? [] : ['ok.txt:1:needle'];
+      expect(await searchWithJs(q)).toEqual({ lines, total: lines.length });
+      expect(await searchWithRg(rgPath, q)).toEqual({ lines, total: lines.length });
+    }
+  });
+
+  it("a glob like '**/.env' never reveals a secret, with ripgrep or without", async () => {
+    const ctx = await workspace({ '.env': 'needle\n', 'sub/.env': 'needle\n', 'cert/server.pem': 'needle\n', 'deploy/id_ed25519': 'needle\n', '.npmrc': 'needle\n', 'ok.env.txt': 'needle\n' });
+    for (const glob of ['**/.env', '.env', '*env', 'sub/.env', '**/*', '**/*.pem', '{.env,x}', 'deploy/*', '.npmrc']) {
+      const q = { root: ctx.root, target: '.', pattern: 'needle', glob };
+      const rg = await searchWithRg(rgPath, q);
+      const js = await searchWithJs(q);
+      for (const result of [rg, js]) {
+        const lines = result && 'lines' in result ? result.lines : [];
+        expect(lines.filter((l) => !l.startsWith('ok.env.txt:'))).toEqual([]);
+      }
+    }
+    expect((await find(ctx, { pattern: 'needle', glob: '**/.env' })).output).toBe('No matches for needle in .');
   });
 });
 

@@ -1,6 +1,7 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { coreTools } from '../src/tools/index.js';
+import { specOf } from '../src/types.js';
 
 describe('coreTools', () => {
   it('has the six tools in a stable order, each with a closed schema', () => {
@@ -16,12 +17,12 @@ describe('coreTools', () => {
   });
 
   it('costs at most 800 o200k tokens for all six, as sent to the model', () => {
-    const specs = coreTools().map(({ name, description, parameters }) => ({ name, description, parameters }));
+    const specs = coreTools().map(specOf);
     expect(encode(JSON.stringify(specs)).length).toBeLessThanOrEqual(800);
   });
 
   it('names the argument the interface shows', () => {
-    const shown = coreTools().map((t) => t.mainArg?.({ path: 'src/a.ts', pattern: 'x', command: 'ls' }));
+    const shown = coreTools().map((t) => t.describe?.({ path: 'src/a.ts', pattern: 'x', command: 'ls' }).title);
     expect(shown).toEqual(['src/a.ts', 'src/a.ts x', 'x', 'src/a.ts', 'src/a.ts', 'ls']);
   });
 });

@@ -4,26 +4,23 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
-import { dayOf, logsDir, openTrace, pruneLogs } from '../src/session/trace.js';
+import { logsDir, openTrace, pruneLogs } from '../src/session/trace.js';
+import { localDate } from '../src/util/text.js';
 import type { Tool, ToolContext } from '../src/types.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
 
-let server: FakeServer;
 let state: string;
 const ROOT = '/work/project';
 const base = { root: ROOT, env: {}, model: 'fake-openai', version: '0.1.0', mode: 'default' };
 
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
+const server = await useFakeServer();
 
 beforeEach(async () => {
   state = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-trace-')));
-  server.requests.length = 0;
 });
 
 const readLog = (day: string) =>
@@ -34,6 +31,7 @@ const write: Tool = {
   description: 'Writes a note.',
   parameters: { type: 'object', properties: { text: { type: 'string' } } },
   kind: 'write',
+  describe: (args: { text: string }) => ({ title: 'note.txt', path: 'note.txt', preview: { kind: 'write', path: 'note.txt', content: args.text } }),
   run: async (args: { text: string }) => ({ output: 'written', change: { path: 'note.txt', before: 'x'.repeat(5000), after: args.text } }),
 };
 
@@ -41,7 +39,7 @@ describe('trace', () => {
   it('logs a real run: run_start first, every event with run_id, ts and root, no deltas and no user pieces', async () => {
     const at = new Date(2025, 4, 6, 10, 0, 0);
     const trace = openTrace({ ...base, stateDir: state, runId: 'run-1', clock: () => at })!;
-    const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shellCwd: state, env: {} };
+    const ctx: ToolContext = { root: state, signal: new AbortController().signal, files: new Map(), shell: { cwd: state }, env: {} };
     const provider = createProvider(fakeModel(server, 'openai', { price: { input: 1, output: 2 } }), { retry: { baseDelayMs: 1 } });
     const agent = new Agent({ provider, tools: [write], system: 'test', ctx });
     agent.on((e) => trace.write(e));
@@ -71,7 +69,8 @@ describe('trace', () => {
     expect(lines.every((l) => l.run_id === 'run-1' && l.ts === ts && l.root === ROOT)).toBe(true);
     expect(lines[1]).toEqual({ type: 'turn_start', text: 'write a note', run_id: 'run-1', ts, root: ROOT });
     expect(lines[3]).toMatchObject({ type: 'usage', input: 100, output: 20, cost: (100 + 40) / 1e6 });
-    expect(lines[5]).toMatchObject({ type: 'tool_call', name: 'write_note', input: { text: 'hello' } });
+    // The preview repeats the input: it is not logged twice.
+    expect(lines[5]).toEqual({ type: 'tool_call', id: 'w1', name: 'write_note', input: { text: 'hello' }, title: 'note.txt', run_id: 'run-1', ts, root: ROOT });
     // Whole files before and after an edit are not logged: their sizes are.
     expect(lines[6]).toMatchObject({ type: 'tool_result', name: 'write_note', output: 'written', change: { path: 'note.txt', beforeBytes: 5000, afterBytes: 5 } });
     expect(lines[9]).toMatchObject({ type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } });
@@ -111,7 +110,7 @@ describe('trace', () => {
     const dir = logsDir(state);
     mkdirSync(dir, { recursive: true });
     const now = new Date(2025, 2, 31, 12, 0);
-    const daysAgo = (n: number) => dayOf(new Date(2025, 2, 31 - n));
+    const daysAgo = (n: number) => localDate(new Date(2025, 2, 31 - n));
     for (const n of [0, 29, 30, 31, 90]) writeFileSync(join(dir, `${daysAgo(n)}.jsonl`), '{}\n');
     writeFileSync(join(dir, 'notes.txt'), 'mine');
     expect(pruneLogs(state, 30, now)).toBe(2);

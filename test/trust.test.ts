@@ -77,8 +77,8 @@ describe('project trust', () => {
     expect([state.trusted, state.whatWouldRun]).toEqual([true, []]);
   });
 
-  it('untrusted, only deny rules, the language and tightening settings apply', () => {
-    expect(untrustedProjectSettings(settings)).toEqual({ lang: 'zh', permissions: { deny: ['bash(git push *)'] } });
+  it('untrusted, only deny rules and tightening settings apply (a project\'s lang never does)', () => {
+    expect(untrustedProjectSettings(settings)).toEqual({ permissions: { deny: ['bash(git push *)'] } });
     expect(untrustedProjectSettings({ mode: 'readonly', sandbox: 'strict', verify: 'x' })).toEqual({ mode: 'readonly', sandbox: 'strict' });
   });
 

@@ -10,7 +10,9 @@ import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import type { AgentEvent, ToolContext } from '../src/types.js';
 import { clearWebCache, webFetchTool } from '../src/tools/web.js';
-import { fakeModel, startFakeServer, type FakeServer } from './fake-server.js';
+import { fakeModel } from './fake-server.js';
+import { useFakeServer } from './fixtures.js';
+import { waitFor } from './scope.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -49,11 +51,10 @@ const BIG = `<html><body><h1>Long page</h1>${Array.from({ length: 500 }, (_, i) 
 
 let site: Awaited<ReturnType<typeof serve>>;
 let forbidden: Awaited<ReturnType<typeof serve>>;
-let model: FakeServer;
+const model = await useFakeServer();
 let ctx: ToolContext;
 
 beforeAll(async () => {
-  model = await startFakeServer();
   forbidden = await serve({ '/secret': send('text/plain', 'internal secret') });
   site = await serve({
     '/guide': send('text/html; charset=utf-8', HTML),
@@ -80,14 +81,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const s of [site.server, forbidden.server]) s.closeAllConnections(), s.close();
-  await model.close();
 });
 beforeEach(() => {
   clearWebCache();
   site.hits.length = 0;
   forbidden.hits.length = 0;
-  model.reset();
-  ctx = { root: '/nonexistent', signal: new AbortController().signal, files: new Map(), shellCwd: '/', env: {} };
+  ctx = { root: '/nonexistent', signal: new AbortController().signal, files: new Map(), shell: { cwd: '/' }, env: {} };
 });
 
 const tool = () => webFetchTool({ allowPrivate: [new URL(site.base).host] });
@@ -214,9 +213,9 @@ describe('web_fetch', () => {
 
   it('stops when the turn is cancelled', async () => {
     const controller = new AbortController();
-    ctx.signal = controller.signal;
+    ctx = { ...ctx, signal: controller.signal };
     const pending = fetchPage(`${site.base}/hang`);
-    while (!site.hits.includes('/hang')) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => site.hits.includes('/hang'), 'the request for /hang');
     controller.abort();
     expect(await pending).toEqual({ output: 'interrupted', isError: true });
   });
@@ -224,7 +223,7 @@ describe('web_fetch', () => {
   describe.each(['anthropic', 'openai'] as const)('question mode over %s', (format) => {
     it('answers from the page in a separate request; the main conversation sees only the answer', async () => {
       const provider = createProvider(fakeModel(model, format, { price: { input: 3, output: 15 } }), { retry: { baseDelayMs: 5 } });
-      ctx.provider = () => provider;
+      ctx = { ...ctx, provider: () => provider };
       const agent = new Agent({ provider, tools: [tool()], system: 'main system', ctx });
       const events: AgentEvent[] = [];
       agent.on((e) => events.push(e));
@@ -264,7 +263,7 @@ describe('web_fetch', () => {
 
   it('question mode reuses the cached page and reports a failed side request as an error', async () => {
     const provider = createProvider(fakeModel(model, 'openai'), { retry: { maxAttempts: 1, baseDelayMs: 1 } });
-    ctx.provider = () => provider;
+    ctx = { ...ctx, provider: () => provider };
     await fetchPage(`${site.base}/guide`);
     model.enqueue({ status: 400 });
     const out = await fetchPage(`${site.base}/guide`, 'which flags?');

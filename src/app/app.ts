@@ -1,356 +1,322 @@
-// The running application: configuration loaded and checked once, then the agent wired to its
-// tools, its permission policy, the sandbox, the session file and the trace. The REPL and
-// headless mode drive an App; cli.ts only parses arguments and picks one of them.
+// The running application: the configuration (config.ts) and the state (state.ts) wired to the
+// agent, its tools, the permission step, hooks, the session file and the trace, behind the App
+// interface that the REPL and headless mode drive. One event stream carries the loop's events
+// and the app's own; a question for the user is an event answered by id (App.answer).
 
-import { realpath } from 'node:fs/promises';
 import { version } from '../util/version.js';
-import { Agent } from '../core/agent.js';
+import { Agent, type Totals, type TurnResult } from '../core/agent.js';
 import type { CliArgs } from './args.js';
-import { filterEnv } from '../safety/envfilter.js';
 import { createHookRunner } from '../hooks/runner.js';
-import { t, type MessageKey } from '../i18n/index.js';
+import { t } from '../i18n/index.js';
 import { JobManager } from '../tools/jobs.js';
-import { ConfigError as KeysError, configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
-import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
-import { hookNotice, type Notice } from './notices.js';
-import { createPolicy, type AskAnswer, type AskRequest } from '../safety/policy.js';
-import type { PlanVerdict } from '../tools/plan.js';
-import { loadConventions, systemPrompt, type Conventions } from '../core/prompt.js';
+import { loadModels, selectModel, type LoadedModels } from '../config/keys.js';
+import { loadMemory } from '../tools/memory.js';
+import { Emitter } from '../util/emitter.js';
+import { ApprovalDesk, approvalStep } from './approval.js';
+import { attempt, ConfigError, loadConfig, type AppConfig, type ConfigOptions } from './config.js';
+import { loadConventions, type Conventions } from '../config/conventions.js';
+import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
-import { makeWrapCommand, probeSandbox } from '../safety/sandbox.js';
-import { findLastSession, findSession, loadSession, restoreFiles, SessionError, SessionWriter } from '../session/store.js';
-import { loadSettings } from '../config/settings.js';
+import { makeWrapCommand } from '../safety/sandbox.js';
+import { loadSession, restoreFiles, SessionWriter } from '../session/store.js';
+import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
-import { linkCodeIndex } from './codeindex.js';
-import { openTrace, pruneLogs, type Trace } from '../session/trace.js';
-import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
-import type { AgentEvent, JsonSchema, ModelConfig, PermissionMode, SandboxLevel, Tool, ToolContext } from '../types.js';
-
-/** A problem with the configuration or the command line, already in the user's words: exit 2. */
-export class ConfigError extends Error {}
-
-export type { Notice } from './notices.js';
-
-export type AppOptions = {
-  env: NodeJS.ProcessEnv;
-  /** Interactive: start even with no model configured, so /key add can add one. */
-  allowNoModel?: boolean;
-  /** Asks the user whether to trust the project (interactive only); absent = do not ask. */
-  askTrust?: (whatWouldRun: string[]) => Promise<boolean>;
-  outputSchema?: JsonSchema;
-};
+import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
+import { openTrace, pruneLogs } from '../session/trace.js';
+import { AppState } from './state.js';
+import type { AgentEvent, AskAnswer, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, Tool, ToolSession } from '../types.js';
+import { plainBash } from '../util/process.js';
+import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
 
-export type App = Awaited<ReturnType<typeof createApp>>;
+/** What the interface reads of the loop, and /compact. */
+export type LoopView = {
+  readonly totals: Readonly<Totals>;
+  readonly messages: readonly Message[];
+  /** The system prompt as sent now. */
+  readonly system: string;
+  compact: Agent['compact'];
+};
 
-/** The stand-in model of a REPL started with nothing configured; app.send refuses to use it. */
-const UNCONFIGURED: ModelConfig = { name: '—', provider: 'anthropic', model: '/key add', contextWindow: 200_000, maxOutputTokens: 4096 };
-
-function configError(err: unknown): ConfigError {
-  if (err instanceof KeysError) return new ConfigError(t(`cfg.${err.code}` as MessageKey, err.params));
-  if (err instanceof SessionError) return new ConfigError(t(`session.${err.code}` as MessageKey, err.params));
-  return new ConfigError(err instanceof Error ? err.message : String(err));
+/**
+ * A running feiyu session, whatever drives it. Contract: every change of mode, model and sandbox
+ * goes through its setters; questions for the user arrive as `approval` events and are answered
+ * with answer(); nothing else reaches into the loop.
+ */
+export interface App {
+  readonly root: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly stateDir: string;
+  /** What to show before the first prompt, in order. Later notices come on the event stream. */
+  readonly notices: readonly NoticeEvent[];
+  /** The conventions file as loaded at start-up. */
+  readonly conventions: Conventions | undefined;
+  readonly agent: LoopView;
+  /** The tools offered to the model (for /context). */
+  readonly tools: readonly Tool[];
+  readonly todo: TodoList;
+  readonly jobs: JobManager;
+  /** Read-before-write records: /undo takes back what it restores. */
+  readonly files: Map<string, FileVersion>;
+  readonly session: { readonly id: string };
+  readonly mode: PermissionMode;
+  readonly model: ModelConfig;
+  readonly models: LoadedModels;
+  readonly sandbox: { level: SandboxLevel; off?: { reason: string; detail: string } };
+  /** Subscribes to the one event stream (the loop's and the app's); returns the unsubscribe function. */
+  on(listener: (event: AgentEvent) => void): () => void;
+  /**
+   * Sends one user message: UserPromptSubmit hooks first (they may block it or add context),
+   * then the agent. Null when it could not be sent (no model, a hook blocked it: a notice says why).
+   */
+  send(text: string, signal: AbortSignal): Promise<TurnResult | null>;
+  /** Answers the `approval` event `id`; false when nothing waits under that id. */
+  answer(id: string, answer: AskAnswer | PlanVerdict): boolean;
+  setMode(mode: PermissionMode): void;
+  /** Switches the model for this session; throws ConfigError for an unknown name. */
+  setModel(name: string): void;
+  /** Changes the sandbox level; false when the start-up probe turned it off for good. */
+  setSandbox(level: SandboxLevel): boolean;
+  /** Continues a saved session: `true` for the last one of this directory. Throws ConfigError. */
+  resume(which: true | string): Promise<void>;
+  /** Reads the conventions file and the remembered notes into the system prompt again (/context). */
+  reloadContext(): Promise<{ conventions?: Conventions; memory: string }>;
+  /** A new conversation (/clear): this session's file deleted; history, totals, todo and read records cleared. */
+  newSession(): void;
+  /** Reads keys.json again after /key changed it; the current model stays until setModel. */
+  reloadModels(): void;
+  /** The code index, when the settings and the workspace turn it on (for /index); null when off. */
+  readonly codeIndex: CodeIndexLink | null;
+  readonly codeIndexSetting: CodeIndexSetting;
+  /** Stops what the session started and closes the files. */
+  close(): Promise<void>;
 }
 
-function attempt<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    throw configError(err);
-  }
+export async function createApp(args: CliArgs, opts: ConfigOptions): Promise<App> {
+  return wire(await loadConfig(args, opts));
 }
 
-export async function createApp(args: CliArgs, opts: AppOptions) {
-  const { env } = opts;
-  // The sandbox probe is a process of its own: start it first, so it runs while config loads.
-  const probing = args.sandbox === 'off' ? Promise.resolve(undefined) : probeSandbox();
-  const root = await realpath(args.cwd ?? process.cwd()).catch((err: Error) => {
-    throw new ConfigError(err.message);
-  });
-  const config = configDir(env);
-  const state = stateDir(env);
-  const settings = attempt(() => loadSettings(root, env));
-  const models: LoadedModels = attempt(() => loadModels(env));
-  if (!models.models.length && !opts.allowNoModel) throw new ConfigError(t('cli.no_model', { file: `${config}/keys.json` }));
-  // With nothing configured the REPL still starts, on a stand-in that sends nothing, until /key add.
-  let configured = models.models.length > 0;
-  let model: ModelConfig = configured ? attempt(() => selectModel(models, args.model)) : UNCONFIGURED;
+const SCHEMA_PROMPT = 'When the task is done, call submit_result with the final answer; do not answer in plain text.';
 
-  const [conventions, probe] = await Promise.all([loadConventions(root), probing]);
-  const notices: Notice[] = configured ? [] : [{ key: 'cli.no_model_repl' }];
-
-  // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
-  const trust = projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [] });
-  let trusted = trust.trusted;
-  if (!trusted && (args.trust || (await opts.askTrust?.(trust.whatWouldRun)))) {
-    trustProject(root, config, trust.hash);
-    trusted = true;
-  }
-  if (!trusted) notices.push({ key: 'trust.ignored' });
-  const effective = effectiveSettings(settings, trusted);
-
-  let mode: PermissionMode = args.mode ?? effective.merged.mode ?? 'default';
-  /** Where exit_plan returns to: the mode before plan mode. */
-  let modeBeforePlan: PermissionMode = mode === 'plan' ? 'default' : mode;
-  const changeMode = (m: PermissionMode) => {
-    if (m === 'plan' && mode !== 'plan') modeBeforePlan = mode;
-    mode = m;
-    session.saveState({ mode });
-    if (mode === 'auto' && sandbox === 'off') notify(unsandboxedWarning());
+async function wire(config: AppConfig): Promise<App> {
+  const { root, stateDir } = config;
+  // Notices raised while starting wait in `notices`: the interface subscribes once the app exists.
+  const events = new Emitter<AgentEvent>();
+  const notices = [...config.notices];
+  let starting = true;
+  const notify = (code: NoticeCode, params?: NoticeEvent['params']) => {
+    const notice: NoticeEvent = params ? { type: 'notice', code, params } : { type: 'notice', code };
+    if (starting) notices.push(notice);
+    else events.emit(notice);
   };
-  const unsandboxedWarning = (): Notice => ({ key: 'sandbox.auto_unsandboxed', params: { why: sandboxOff ? t(sandboxOff.key, sandboxOff.params) : '--sandbox off' } });
-  let sandbox: SandboxLevel = args.sandbox ?? effective.merged.sandbox ?? 'workspace';
-  let sandboxOff: Notice | undefined;
-  if (probe && !probe.ok) {
-    sandboxOff = { key: `sandbox.${probe.reasonCode}` as MessageKey, params: { detail: probe.detail } };
-    sandbox = 'off';
-  }
+  const warnIfUnsandboxed = () => {
+    if (state.mode !== 'auto' || state.sandbox !== 'off') return;
+    const off = state.sandboxOff;
+    notify('auto_unsandboxed', off ? { why: off.reason, detail: off.detail } : { why: 'flag' });
+  };
+  const state = new AppState({ mode: config.mode, model: config.model, models: config.models, sandbox: config.sandbox }, config.sandboxOff, (what) => {
+    if (what === 'mode') {
+      session.saveState({ mode: state.mode });
+      warnIfUnsandboxed();
+    }
+    if (what === 'model') {
+      agent.provider = createProvider(state.model, config.providerOptions);
+      session.saveState({ model: state.model.name });
+    }
+  });
+  warnIfUnsandboxed();
 
-  if (mode === 'auto' && sandbox === 'off') notices.push(unsandboxedWarning());
-  const childEnv = filterEnv(env);
-  const wrap = (level: SandboxLevel) => makeWrapCommand(level, { root, home: env.HOME, configDir: config });
-  const ctx: ToolContext = { root, signal: new AbortController().signal, files: new Map(), shellCwd: root, env: childEnv, wrapCommand: wrap(sandbox) };
-
-  const asker: { ask?: (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer> } = {};
-  const policy = attempt(() =>
-    createPolicy({
-      getMode: () => mode,
-      setMode: changeMode,
-      root,
-      home: env.HOME ?? '',
-      configDir: config,
-      rules: { allow: effective.allow, deny: effective.deny },
-      getShellCwd: () => ctx.shellCwd,
-      path: childEnv.PATH,
-      ask: args.print ? undefined : (req, signal) => (asker.ask ? asker.ask(req, signal) : Promise.resolve({ answer: 'no' as const })),
-    }),
-  );
-
-  const listeners = new Set<(n: Notice) => void>();
-  const notify = (n: Notice) => listeners.forEach((l) => l(n));
   const jobs = new JobManager();
-  jobs.attach(ctx);
+  const wrapOptions = { root, home: config.env.HOME, configDir: config.configDir };
+  const ctx: ToolSession = {
+    root,
+    files: new Map(),
+    shell: { cwd: root },
+    env: config.childEnv,
+    provider: () => agent.provider,
+    // The level in force when the command runs: /sandbox changes it between calls.
+    wrapCommand: (command, cwd) => (makeWrapCommand(state.sandbox, wrapOptions) ?? plainBash)(command, cwd),
+    jobs,
+  };
+  const desk = config.interactive ? new ApprovalDesk((event) => events.emit(event)) : undefined;
+  const decide = approvalStep({
+    policyInput: () => ({ mode: state.mode, rules: config.rules, root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH }),
+    desk,
+    approvalsFile: config.approvalsFile,
+    setMode: (mode) => state.setMode(mode),
+  });
   const todo = new TodoList((items) => session.saveState({ todo: items }));
   const reminder = new TodoReminder(todo);
-  const memory = loadMemory(state, root);
-  if (memory.dropped) notices.push({ key: 'memory.dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
-  const planner: { approve?: (plan: string, signal: AbortSignal) => Promise<PlanVerdict> } = {};
   const hooks = attempt(() =>
-    createHookRunner({
-      hooks: effective.hooks,
-      verify: trusted && conventions?.verify ? [conventions.verify, ...effective.verify] : effective.verify,
-      root,
-      sessionId: () => session.id,
-      env,
-      onNotice: (n) => notify(hookNotice(n)),
-    }),
+    createHookRunner({ hooks: config.hooks, verify: config.verify, root, sessionId: () => session.id, env: config.env, emit: (event) => events.emit(event) }),
   );
   /** The code index's tools, once it has loaded (an optional module). */
   const indexTools: Tool[] = [];
   const tools = buildTools({
-    allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
-    policy,
+    allowPrivate: config.allowPrivate,
+    policy: decide,
     jobs,
     todo,
-    stateDir: state,
+    stateDir,
     laterReadTools: () => indexTools,
     plan: {
-      approvePlan: args.print ? undefined : (plan, signal) => planner.approve?.(plan, signal) ?? Promise.resolve({ approved: false }),
-      restoreMode: () => changeMode(modeBeforePlan),
-      inPlanMode: () => mode === 'plan',
+      approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
+      restoreMode: () => state.leavePlanMode(),
+      inPlanMode: () => state.mode === 'plan',
     },
   });
-  const extra = opts.outputSchema ? ['When the task is done, call submit_result with the final answer; do not answer in plain text.'] : [];
-  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, extra));
+  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []));
   const agent = new Agent({
-    provider: createProvider(model),
+    provider: createProvider(state.model, config.providerOptions),
     tools,
-    system: buildSystem(conventions, memory.text),
+    system: buildSystem(config.conventions, config.memory),
     ctx,
-    maxRounds: args.maxRounds,
-    beforeToolCall: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? policy(call, tool, signal),
+    maxRounds: config.maxRounds,
+    beforeToolCall: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? decide(call, tool, signal),
     afterToolCall: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
     onStop: async (text, signal) => {
       const open = todo.open().length;
       const back = reminder.check();
       if (back) {
-        notify({ key: 'todo.reminded', params: { n: open } });
+        notify('todo_reminded', { n: open });
         return back;
       }
       const reason = await hooks.stop(text, signal);
-      if (reason) notify({ key: 'hook.sent_back', params: { reason } });
+      if (reason) notify('stop_hook_sent_back', { reason });
       return reason;
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
-    outputSchema: opts.outputSchema,
+    outputSchema: config.outputSchema,
   });
-  ctx.provider = () => agent.provider;
-
-  const codeIndexSetting = effective.merged.codeIndex ?? 'auto';
+  agent.on((event) => events.emit(event));
   const codeIndex = linkCodeIndex({
-    setting: codeIndexSetting,
+    setting: config.codeIndex,
     root,
-    stateDir: state,
-    env,
+    stateDir,
+    env: config.env,
     addTools: (more) => {
       indexTools.push(...more);
       tools.push(...more);
       agent.addTools(more);
     },
     onEvent: (listener) => agent.on(listener),
-    notify: (n) => notify(n),
+    notify,
   });
 
   // Consumers of the event stream: the session file and the trace.
-  const onWriteError = (key: MessageKey) => (err: Error) => notify({ key, params: { msg: err.message, file: session.file } });
-  let session = SessionWriter.create(state, root, model.name, onWriteError('session.write_failed'));
-  const noLog = env.FEIYU_NO_LOG === '1';
-  if (!noLog) pruneLogs(state);
-  const trace: Trace | null = openTrace({ stateDir: state, root, env, model: model.name, version: version(), mode, onError: onWriteError('trace.write_failed') });
-  agent.on((event: AgentEvent) => {
+  const onWriteError = (code: NoticeCode) => (err: Error) => notify(code, { msg: err.message, file: session.file });
+  const newWriter = () => SessionWriter.create(stateDir, root, state.model.name, onWriteError('session_write_failed'));
+  let session = newWriter();
+  /** The one writer of `session`: a resumed or a new conversation. */
+  const useSession = (next: SessionWriter) => (session = next);
+  if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
+  const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, onError: onWriteError('trace_write_failed') });
+  events.on((event) => {
     if (event.type === 'turn_start') {
       reminder.resetForTurn();
       hooks.resetForTurn();
     }
+    // The bash grammar (tens of ms to load) loads while the model is still writing the command.
+    if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
     session.onEvent(event);
-    if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: model.name, mode, totals: agent.totals, files: ctx.files });
+    if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });
   });
 
-  const app = {
+  const app: App = {
     root,
-    env,
-    args,
-    configDir: config,
-    stateDir: state,
-    models,
-    settings,
-    conventions: conventions as Conventions | undefined,
-    trusted,
-    agent,
-    ctx,
-    trace,
+    env: config.env,
+    stateDir,
     notices,
+    conventions: config.conventions,
+    agent,
+    tools,
+    todo,
+    jobs,
+    files: ctx.files,
     get session() {
       return session;
     },
-    get model() {
-      return model;
-    },
     get mode() {
-      return mode;
+      return state.mode;
+    },
+    get model() {
+      return state.model;
+    },
+    get models() {
+      return state.models;
     },
     get sandbox() {
-      return { level: sandbox, off: sandboxOff };
+      return { level: state.sandbox, off: state.sandboxOff };
     },
-    /** Installs the interactive permission question (the REPL's). */
-    setAsker(ask: (req: AskRequest, signal: AbortSignal) => Promise<AskAnswer>) {
-      asker.ask = ask;
-    },
-    onNotice(listener: (n: Notice) => void) {
-      listeners.add(listener);
-    },
-    setMode: changeMode,
-    jobs,
-    todo,
-    /** Installs the interactive plan approval (the REPL's); without it exit_plan is refused. */
-    setPlanApprover(approve: (plan: string, signal: AbortSignal) => Promise<PlanVerdict>) {
-      planner.approve = approve;
-    },
-    /**
-     * Sends one user message: UserPromptSubmit hooks first (they may block it or add context),
-     * then the agent. Returns null when a hook blocked it (the reason went out as a notice).
-     */
-    async send(text: string, signal: AbortSignal) {
-      if (!configured) {
-        notify({ key: 'cli.no_model_repl' });
+    on: (listener) => events.on(listener),
+    async send(text, signal) {
+      if (!state.configured) {
+        notify('no_model');
         return null;
       }
       // The code index decides whether it is on within moments of start-up: its tools are in the first request or never.
       await codeIndex?.settled;
       const gate = await hooks.userPromptSubmit(text, signal);
       if (gate.block) {
-        notify({ key: 'hook.prompt_blocked', params: { reason: gate.block } });
+        notify('prompt_blocked', { reason: gate.block });
         return null;
       }
       return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal);
     },
-    /** Switches the model for this session; throws ConfigError for an unknown name. */
-    setModel(name: string) {
-      model = attempt(() => selectModel(models, name));
-      configured = true;
-      agent.provider = createProvider(model);
-      session.saveState({ model: model.name });
-    },
-    /** Changes the sandbox level; only the start-up probe may have turned it off for good. */
-    setSandbox(level: SandboxLevel): boolean {
-      if (sandboxOff && level !== 'off') return false;
-      sandbox = level;
-      (ctx as { wrapCommand?: ToolContext['wrapCommand'] }).wrapCommand = wrap(level);
-      return true;
-    },
-    /** Continues a saved session: `true` for the last one of this directory. Throws ConfigError. */
-    async resume(which: true | string): Promise<Notice[]> {
-      const file = which === true ? findLastSession(state, root) : findSession(state, which);
+    answer: (id, answer) => desk?.answer(id, answer) ?? false,
+    setMode: (mode) => state.setMode(mode),
+    setModel: (name) => state.setModel(attempt(() => selectModel(state.models, name))),
+    setSandbox: (level) => state.setSandbox(level),
+    async resume(which) {
+      const file = which === true ? findLastSession(stateDir, root) : findSession(stateDir, which);
       if (!file) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
       const loaded = attempt(() => loadSession(file));
-      const out: Notice[] = [];
+      // The resumed file first: the model and mode restored below are saved to it, not to the old one.
+      useSession(SessionWriter.open(file, onWriteError('session_write_failed')));
       agent.reset(loaded.messages, loaded.state.totals ?? {});
       const saved = loaded.state.model ?? loaded.header.model;
-      if (saved && saved !== model.name && models.models.some((m) => m.name === saved) && !args.model) {
+      if (saved && saved !== state.model.name && state.models.models.some((m) => m.name === saved) && !config.pinned.model) {
         app.setModel(saved);
-        out.push({ key: 'resume.model', params: { name: model.name, id: model.model } });
+        notify('resume_model', { name: state.model.name, id: state.model.model });
       }
-      if (loaded.state.mode && !args.mode && loaded.state.mode !== mode) {
-        mode = loaded.state.mode as PermissionMode;
-        if (mode === 'auto' && sandbox === 'off') out.push(unsandboxedWarning());
-      }
+      if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) state.setMode(loaded.state.mode);
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
       const changed = await restoreFiles(loaded.state.files ?? {}, ctx.files);
-      if (loaded.skipped) out.push({ key: 'session.skipped', params: { n: loaded.skipped } });
-      if (changed.length) out.push({ key: 'session.files_changed', params: { n: changed.length } });
-      session = SessionWriter.open(file, onWriteError('session.write_failed'));
-      return out;
+      if (loaded.skipped) notify('session_skipped', { n: loaded.skipped });
+      if (changed.length) notify('files_changed', { n: changed.length });
     },
-    /** The tools offered to the model (for /context). */
-    tools,
-    /** Reads the conventions file and the remembered notes into the system prompt again (/context). */
-    async reloadContext(): Promise<{ conventions?: Conventions; memory: string }> {
+    async reloadContext() {
       const fresh = await loadConventions(root);
-      const notes = loadMemory(state, root).text;
-      app.conventions = fresh;
+      const notes = loadMemory(stateDir, root).text;
       agent.system = buildSystem(fresh, notes);
       return { conventions: fresh, memory: notes };
     },
-    /** A new conversation (/clear): this session's file deleted; history, totals, todo and read records cleared. */
     newSession() {
       session.delete();
       agent.reset();
       ctx.files.clear();
       todo.restore([]);
-      session = SessionWriter.create(state, root, model.name, onWriteError('session.write_failed'));
+      useSession(newWriter());
     },
-    /** Reads keys.json again after /key changed it; the current model stays until /model. */
     reloadModels() {
-      const fresh = attempt(() => loadModels(env));
-      models.models.splice(0, models.models.length, ...fresh.models);
-      models.defaultName = fresh.defaultName;
+      const fresh = attempt(() => loadModels(config.env));
+      state.setModels(fresh);
       // The first model added takes over from the stand-in at once.
-      if (!configured && fresh.models.length) app.setModel(fresh.defaultName);
+      if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
-    /** The code index, when the settings and the workspace turn it on (for /index). */
     codeIndex,
-    codeIndexSetting,
-    /** Stops what the session started and closes the files. */
+    codeIndexSetting: config.codeIndex,
     async close() {
       await jobs.stopAll();
       await codeIndex?.close();
       trace?.close();
     },
   };
-  if (args.resume) notices.push(...(await app.resume(args.resume)));
+  if (config.resume) await app.resume(config.resume);
+  starting = false;
   return app;
 }

@@ -2,10 +2,9 @@
 // (the CLI prints it and exits 2); nothing here reads files or the environment.
 
 import type { MessageKey } from '../i18n/index.js';
-import { PERMISSION_MODES, type PermissionMode } from '../types.js';
+import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
-export type SandboxLevel = 'off' | 'workspace' | 'strict';
 
 export type CliArgs = {
   print: boolean;
@@ -104,7 +103,7 @@ function setValued(args: CliArgs, flag: string, value: string): void {
       args.mode = oneOf(flag, value, PERMISSION_MODES);
       return;
     case '--sandbox':
-      args.sandbox = oneOf(flag, value, ['off', 'workspace', 'strict'] as const);
+      args.sandbox = oneOf(flag, value, SANDBOX_LEVELS);
       return;
     case '--lang':
       args.lang = oneOf(flag, value, ['en', 'zh'] as const);

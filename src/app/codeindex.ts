@@ -8,9 +8,7 @@ import { dirname, join } from 'node:path';
 import type { CodeIndexHandle, CodeIndexStatus, IndexNotice, Progress } from '../codeindex/index.js';
 
 export type { CodeIndexStatus, Progress };
-import type { MessageKey } from '../i18n/index.js';
-import type { AgentEvent, Tool } from '../types.js';
-import type { Notice } from './notices.js';
+import type { AgentEvent, NoticeCode, NoticeEvent, Tool } from '../types.js';
 
 export type CodeIndexSetting = 'auto' | 'on' | 'off';
 
@@ -38,7 +36,7 @@ type LinkOptions = {
   addTools: (tools: Tool[]) => void;
   /** Subscribes to the agent's events (edits made through feiyu's tools). */
   onEvent: (listener: (event: AgentEvent) => void) => void;
-  notify: (n: Notice) => void;
+  notify: (code: NoticeCode, params?: NoticeEvent['params']) => void;
 };
 
 /** True when `dir` or a folder above it holds a .git (a repository or a worktree). */
@@ -49,10 +47,10 @@ export function inGitRepository(dir: string): boolean {
   }
 }
 
-const NOTICE_KEYS: Record<IndexNotice['code'], MessageKey | null> = {
-  cache_corrupt: 'codeindex.cache_corrupt',
-  build_failed: 'codeindex.build_failed',
-  save_failed: 'codeindex.save_failed',
+const NOTICES: Record<IndexNotice['code'], NoticeCode | null> = {
+  cache_corrupt: 'codeindex_cache_corrupt',
+  build_failed: 'codeindex_build_failed',
+  save_failed: 'codeindex_save_failed',
   // Auto mode deciding a small project needs no index is no news; /index says why it is off.
   too_few_files: null,
 };
@@ -76,8 +74,8 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
   };
   const onNotice = (n: IndexNotice) => {
     if (n.code === 'too_few_files') off = 'too_few_files';
-    const key = NOTICE_KEYS[n.code];
-    if (key) o.notify({ key, params: { detail: n.detail ?? '' } });
+    const code = NOTICES[n.code];
+    if (code) o.notify(code, { detail: n.detail ?? '' });
   };
   const onProgress = (p: Progress) => {
     listeners.forEach((l) => l(p));
@@ -85,7 +83,7 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
     const s = handle.status();
     const secs = (Date.now() - started) / 1000;
     // Only a build worth waiting for is announced; a warm start from the cache is quiet.
-    if (p.total > 0 && secs >= 1) o.notify({ key: 'codeindex.ready', params: { files: s.files, symbols: s.symbols, secs: secs.toFixed(1) } });
+    if (p.total > 0 && secs >= 1) o.notify('codeindex_ready', { files: s.files, symbols: s.symbols, secs: secs.toFixed(1) });
     started = 0;
   };
   const settled = (async () => {
@@ -98,7 +96,7 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
       if (await handle.enabled) offer();
     } catch (err) {
       off = 'failed_to_load';
-      o.notify({ key: 'codeindex.build_failed', params: { detail: (err as Error).message } });
+      o.notify('codeindex_build_failed', { detail: (err as Error).message });
     }
   })();
   return {

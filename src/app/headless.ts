@@ -1,27 +1,23 @@
 // Headless mode (-p): run one message to completion without a person, print the result in the
 // chosen format (text, json, stream-json) and give the exit code of DESIGN.md §3.
 
-import type { Agent, TurnResult } from '../core/agent.js';
+import type { TurnResult } from '../core/agent.js';
+import type { App } from './app.js';
 import type { OutputFormat } from './args.js';
-import { t, type MessageKey } from '../i18n/index.js';
-import type { AgentEvent, ModelConfig } from '../types.js';
-import { explainError } from '../i18n/explain.js';
+import { t } from '../i18n/index.js';
+import type { AgentEvent } from '../types.js';
+import { explainError, explainEvent } from '../i18n/explain.js';
+import { inert } from '../util/text.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, maxRounds: 3 } as const;
 
 export type HeadlessOptions = {
-  agent: Agent;
-  /** Sends the message (through the UserPromptSubmit hooks); null when a hook blocked it. */
-  send: (text: string, signal: AbortSignal) => Promise<TurnResult | null>;
+  app: App;
   message: string;
   format: OutputFormat;
-  sessionId: string;
-  model: () => ModelConfig;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   signal: AbortSignal;
-  /** What went wrong outside the agent's own events (a hook blocked the message): filled by the caller. */
-  problems: string[];
 };
 
 type Subtype = 'success' | 'error_max_rounds' | 'error';
@@ -36,32 +32,32 @@ function subtypeOf(result: TurnResult): Subtype {
 export async function runHeadless(o: HeadlessOptions): Promise<number> {
   const started = Date.now();
   // Errors and notices go to stderr, and, when the run fails, into the JSON result's `error`.
-  const problems = o.problems;
-  const off = o.agent.on((event: AgentEvent) => {
+  const problems: string[] = [];
+  const { app } = o;
+  const off = app.on((event: AgentEvent) => {
     if (o.format === 'stream-json') o.stdout.write(JSON.stringify(event) + '\n');
-    let text: string | undefined;
-    if (event.type === 'error') text = explainError(event.error, o.model());
-    if (event.type === 'notice') text = t(event.code === 'max_rounds' ? 'notice.max_rounds_headless' : (`notice.${event.code}` as MessageKey), event.params);
+    const text = event.type === 'error' ? explainError(event.error, app.model) : explainEvent(event, true);
     if (!text) return;
     problems.push(text);
-    if (o.format !== 'stream-json') o.stderr.write(text + '\n');
+    if (o.format !== 'stream-json') o.stderr.write(inert(text) + '\n');
   });
   let result: TurnResult;
   try {
-    result = (await o.send(o.message, o.signal)) ?? { stopReason: 'error', text: '', rounds: 0 };
+    result = (await app.send(o.message, o.signal)) ?? { stopReason: 'error', text: '', rounds: 0 };
   } finally {
     off();
   }
   const subtype = subtypeOf(result);
   if (o.format === 'text') {
-    if (result.text) o.stdout.write(result.text.endsWith('\n') ? result.text : result.text + '\n');
+    // The model's text may carry escape sequences (from a file it read); a terminal must not act on them.
+    if (result.text) o.stdout.write(inert(result.text.endsWith('\n') ? result.text : result.text + '\n'));
   } else {
-    const totals = o.agent.totals;
+    const totals = app.agent.totals;
     const record: Record<string, unknown> = {
       type: 'result',
       subtype,
       result: result.text,
-      session_id: o.sessionId,
+      session_id: app.session.id,
       num_rounds: result.rounds,
       usage: {
         input_tokens: totals.input,

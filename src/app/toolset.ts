@@ -8,7 +8,7 @@ import { systemPrompt } from '../core/prompt.js';
 import { taskTool } from '../delegate/task.js';
 import { TODO_PROMPT, TodoList, todoTool } from '../tools/todo.js';
 import { coreTools } from '../tools/index.js';
-import type { BeforeToolCall, Tool, ToolSpec } from '../types.js';
+import { specOf, type BeforeToolCall, type Tool, type ToolSpec } from '../types.js';
 import { webFetchTool } from '../tools/web.js';
 
 export type ToolOptions = {
@@ -44,6 +44,6 @@ export const promptExtras = (memory: string, extra: string[]): string[] => [TODO
 export function fixedRequest(root: string): { system: string; tools: ToolSpec[] } {
   const plan = { restoreMode: () => {}, inPlanMode: () => false };
   const tools = buildTools({ allowPrivate: [], jobs: new JobManager(), todo: new TodoList(), stateDir: root, plan });
-  return { system: systemPrompt(root, undefined, promptExtras('', [])), tools: tools.map(({ name, description, parameters }) => ({ name, description, parameters })) };
+  return { system: systemPrompt(root, undefined, promptExtras('', [])), tools: tools.map(specOf) };
 }
 

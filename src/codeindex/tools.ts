@@ -161,7 +161,7 @@ export function codeTools(current: () => CodeIndex): Tool[] {
       description: 'Find code by words or identifiers: ranked definitions grouped by file, each path:line kind name(signature) with a line of context.',
       parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer', description: 'Default 10' } }, required: ['query'], additionalProperties: false },
       kind: 'read',
-      mainArg: (a: SearchArgs) => a.query,
+      describe: (a: SearchArgs) => ({ title: String(a.query ?? '') }),
       run: (args: SearchArgs, ctx: ToolContext) => runSearch(current(), args, ctx),
     },
     {
@@ -169,7 +169,7 @@ export function codeTools(current: () => CodeIndex): Tool[] {
       description: "A file's or folder's signatures with line numbers, without bodies.",
       parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
       kind: 'read',
-      mainArg: (a: { path: string }) => a.path,
+      describe: (a: { path: string }) => ({ title: String(a.path ?? '.'), path: typeof a.path === 'string' ? a.path : undefined }),
       run: (args: { path: string }, ctx: ToolContext) => runOutline(current(), args, ctx),
     },
     {
@@ -182,7 +182,7 @@ export function codeTools(current: () => CodeIndex): Tool[] {
         additionalProperties: false,
       },
       kind: 'read',
-      mainArg: (a: RefsArgs) => `${a.direction} ${a.symbol}`,
+      describe: (a: RefsArgs) => ({ title: `${String(a.direction ?? '')} ${String(a.symbol ?? '')}`.trim() }),
       run: (args: RefsArgs, ctx: ToolContext) => runRefs(current(), args, ctx),
     },
     {
@@ -190,7 +190,7 @@ export function codeTools(current: () => CodeIndex): Tool[] {
       description: "One symbol's full source, numbered. Counts as reading that part of the file.",
       parameters: { type: 'object', properties: { name: { type: 'string', description: 'name, Class.method, path:name or path:line' } }, required: ['name'], additionalProperties: false },
       kind: 'read',
-      mainArg: (a: { name: string }) => a.name,
+      describe: (a: { name: string }) => ({ title: String(a.name ?? '') }),
       run: (args: { name: string }, ctx: ToolContext) => runSymbol(current(), args, ctx),
     },
   ];

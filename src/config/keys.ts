@@ -1,13 +1,14 @@
 // The configured models: where feiyu's config and state live (XDG), reading and validating
 // keys.json (DESIGN.md §4) with the built-in table's defaults, the environment fallback, and
-// writing keys.json safely (0600, atomic). Bad configuration throws a ConfigError at start-up;
+// writing keys.json safely (0600, atomic). Bad configuration throws a Problem at start-up;
 // this module never talks to a provider.
 
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { writePrivateJson } from '../util/jsonfile.js';
+import { isObject, writePrivateJson } from '../util/jsonfile.js';
 import { lookupModel } from '../providers/models.js';
+import { Problem, type MessageKey } from '../i18n/index.js';
 import type { ModelConfig, WireFormat } from '../types.js';
 
 type Env = NodeJS.ProcessEnv;
@@ -19,23 +20,6 @@ export type KeysEntry = Omit<ModelConfig, 'contextWindow' | 'maxOutputTokens'> &
 export type KeysFile = { default?: string; models: KeysEntry[] };
 /** The models ready to use; `defaultName` is '' when none is configured. */
 export type LoadedModels = { models: ModelConfig[]; defaultName: string };
-
-export type ConfigErrorCode = 'keys_json' | 'keys_field' | 'keys_duplicate' | 'keys_default' | 'model_unknown' | 'no_models';
-
-/**
- * A configuration problem found at start-up. `code` and `params` are for the i18n catalogue;
- * `message` is the English text. The CLI maps it to exit code 2.
- */
-export class ConfigError extends Error {
-  constructor(
-    readonly code: ConfigErrorCode,
-    readonly params: Record<string, string>,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
 
 export const DEFAULT_MODELS: Record<WireFormat, string> = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-4.1' };
 /** For models the table does not know: modest limits that real servers accept. */
@@ -61,19 +45,19 @@ export function loadModels(env: Env = process.env): LoadedModels {
     data = JSON.parse(text);
   } catch (e) {
     const detail = (e as Error).message;
-    throw new ConfigError('keys_json', { file, detail }, `${file} is not valid JSON: ${detail}`);
+    throw new Problem('cfg.keys_json', { file, detail });
   }
   const keys = checkKeysFile(file, data);
   const models = keys.models.map(withDefaults);
   const names = models.map((m) => m.name);
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate !== undefined) {
-    throw new ConfigError('keys_duplicate', { file, name: duplicate }, `${file}: two models are named "${duplicate}"`);
+    throw new Problem('cfg.keys_duplicate', { file, name: duplicate });
   }
   const defaultName = keys.default ?? names[0] ?? '';
   if (models.length > 0 && !names.includes(defaultName)) {
     const params = { file, name: defaultName, names: names.join(', ') };
-    throw new ConfigError('keys_default', params, `${file}: default "${defaultName}" is not one of the models (${params.names})`);
+    throw new Problem('cfg.keys_default', params);
   }
   return { models, defaultName };
 }
@@ -118,34 +102,33 @@ const FIELD_TYPES: Record<string, 'string' | 'number' | 'boolean' | 'price'> = {
 };
 
 function checkKeysFile(file: string, data: unknown): KeysFile {
-  const fail = (field: string, expected: string): never => {
-    throw new ConfigError('keys_field', { file, field, expected }, `${file}: ${field} must be ${expected}`);
+  const fail = (field: string | Problem, expected: MessageKey): never => {
+    throw new Problem('cfg.keys_field', { file, field, expected: new Problem(expected) });
   };
-  if (!isObject(data)) return fail('the file', 'a JSON object');
-  if (data.default !== undefined && typeof data.default !== 'string') fail('"default"', 'a string');
-  if (!Array.isArray(data.models)) return fail('"models"', 'a list');
+  if (!isObject(data)) return fail(new Problem('cfg.whole_file'), 'expect.json_object');
+  if (data.default !== undefined && typeof data.default !== 'string') fail('"default"', 'expect.string');
+  if (!Array.isArray(data.models)) return fail('"models"', 'expect.list');
   data.models.forEach((m: unknown, i: number) => {
     const at = `models[${i}]`;
-    if (!isObject(m)) return fail(at, 'an object');
+    if (!isObject(m)) return fail(at, 'expect.object');
     for (const key of ['name', 'model']) {
-      if (typeof m[key] !== 'string' || m[key] === '') fail(`${at}.${key}`, 'a non-empty string');
+      if (typeof m[key] !== 'string' || m[key] === '') fail(`${at}.${key}`, 'expect.nonempty_string');
     }
-    if (m.provider !== 'anthropic' && m.provider !== 'openai') fail(`${at}.provider`, '"anthropic" or "openai"');
+    if (m.provider !== 'anthropic' && m.provider !== 'openai') fail(`${at}.provider`, 'expect.provider');
     for (const [key, type] of Object.entries(FIELD_TYPES)) {
       const value = m[key];
       if (value === undefined) continue;
       if (type === 'price') {
         const ok = isObject(value) && ['input', 'output', 'cacheRead', 'cacheWrite'].every((k) => value[k] === undefined || isCount(value[k]));
-        if (!ok || !isCount(value.input) || !isCount(value.output)) fail(`${at}.price`, 'an object with numbers input and output');
+        if (!ok || !isCount(value.input) || !isCount(value.output)) fail(`${at}.price`, 'expect.price');
       } else if (type === 'number' ? !isCount(value) : typeof value !== type) {
-        fail(`${at}.${key}`, type === 'number' ? 'a number ≥ 0' : `a ${type}`);
+        fail(`${at}.${key}`, type === 'number' ? 'expect.count' : type === 'boolean' ? 'expect.boolean' : 'expect.string');
       }
     }
   });
   return data as KeysFile;
 }
 
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /**
@@ -157,14 +140,14 @@ export function saveKeys(file: string, data: KeysFile): void {
   writePrivateJson(file, data);
 }
 
-/** The model called `name` (default: the configured default). Throws a ConfigError naming the choices. */
+/** The model called `name` (default: the configured default). Throws a Problem naming the choices. */
 export function selectModel(loaded: LoadedModels, name?: string): ModelConfig {
   const names = loaded.models.map((m) => m.name).join(', ');
   if (loaded.models.length === 0) {
-    throw new ConfigError('no_models', {}, 'No model is configured: add one with /key add, or set ANTHROPIC_API_KEY or OPENAI_API_KEY.');
+    throw new Problem('cfg.no_models');
   }
   const wanted = name ?? loaded.defaultName;
   const found = loaded.models.find((m) => m.name === wanted);
-  if (!found) throw new ConfigError('model_unknown', { name: wanted, names }, `No model named "${wanted}"; configured: ${names}`);
+  if (!found) throw new Problem('cfg.model_unknown', { name: wanted, names });
   return found;
 }

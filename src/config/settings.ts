@@ -1,17 +1,16 @@
 // settings.json at user level (config folder) and project level (.feiyu/settings.json): loading
 // and validating them (DESIGN.md §4), and saving the user's file (merged, 0600, atomic). Bad
-// settings throw at start-up naming the file, the field and the problem. Must not merge user and
+// settings throw a Problem at start-up naming the file, the field and the problem. Must not merge user and
 // project settings or decide what project settings may do: trust.ts and the CLI do that.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePrivateJson } from '../util/jsonfile.js';
+import { isObject, writePrivateJson } from '../util/jsonfile.js';
+import { Problem, type MessageKey, type ProblemParams } from '../i18n/index.js';
 import { configDir } from './keys.js';
 import { ruleError } from '../safety/rules.js';
-import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types.js';
+import { HOOK_EVENTS, PERMISSION_MODES, SANDBOX_LEVELS, type HookEvent, type PermissionMode, type SandboxLevel } from '../types.js';
 
-export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'UserPromptSubmit' | 'Stop';
-export const HOOK_EVENTS: readonly HookEvent[] = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop'];
 /** One hook: `matcher` is a regular expression over tool names (PreToolUse, PostToolUse). */
 export type HookSpec = { matcher?: string; command: string; timeout?: number };
 
@@ -24,6 +23,8 @@ export type Settings = {
   webFetch?: { allowPrivate?: string[] };
   /** A command run after every successful write, like a `verify:` line in FEIYU.md. */
   verify?: string;
+  /** Seconds a model's reply may stay silent before the request is stopped (default 120; 0 = never). */
+  streamIdleTimeout?: number;
   /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
   codeIndex?: 'auto' | 'on' | 'off';
 };
@@ -33,7 +34,7 @@ export type LoadedSettings = { user: Settings; project: Settings; userFile: stri
 export const userSettingsFile = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'settings.json');
 export const projectSettingsFile = (root: string): string => join(root, '.feiyu', 'settings.json');
 
-/** Both settings files; a missing file is {}. Contract: throws an Error naming file, field and problem. */
+/** Both settings files; a missing file is {}. Contract: throws a Problem naming file, field and problem. */
 export function loadSettings(root: string, env: NodeJS.ProcessEnv = process.env): LoadedSettings {
   const userFile = userSettingsFile(env);
   const projectFile = projectSettingsFile(root);
@@ -47,18 +48,16 @@ export function readSettings(file: string): Settings {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new Error(`${file}: cannot read it: ${(err as Error).message}`);
+    throw new Problem('settings.unreadable', { file, detail: (err as Error).message });
   }
   if (!text.trim()) return {};
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: not valid JSON: ${(err as Error).message}`);
+    throw new Problem('settings.json', { file, detail: (err as Error).message });
   }
-  const problem = validate(data);
-  if (problem) throw new Error(`${file}: ${problem}`);
-  return data as Settings;
+  return checked(file, data);
 }
 
 /**
@@ -72,64 +71,74 @@ export function saveUserSettings(patch: Settings, env: NodeJS.ProcessEnv = proce
     if (value === undefined) delete merged[key];
     else merged[key] = value;
   }
-  const problem = validate(merged);
-  if (problem) throw new Error(`${file}: ${problem}`);
+  const settings = checked(file, merged);
   writePrivateJson(file, merged);
-  return merged as Settings;
+  return settings;
 }
 
+/** What is wrong with a settings object: a catalogue key and its parameters, the file added by the caller. */
+type Found = { key: MessageKey; params: ProblemParams };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+function checked(file: string, data: unknown): Settings {
+  const found = validate(data);
+  if (found) throw new Problem(found.key, { file, ...found.params });
+  return data as Settings;
+}
+
 const oneOf = (values: readonly string[]): string => values.map((v) => JSON.stringify(v)).join(', ');
+const mustBe = (field: string, expected: MessageKey): Found => ({ key: 'settings.type', params: { field, expected: new Problem(expected) } });
 
-/** The first problem with a settings object, as "field: problem", or null. Unknown keys are allowed. */
-function validate(data: unknown): string | null {
-  if (!isObject(data)) return 'the file must hold a JSON object';
-  const enumField = (key: string, values: readonly string[]): string | null =>
-    data[key] === undefined || values.includes(data[key] as string) ? null : `"${key}" must be one of ${oneOf(values)}, not ${JSON.stringify(data[key])}`;
+/** The first problem with a settings object, or null. Unknown keys are allowed. */
+function validate(data: unknown): Found | null {
+  if (!isObject(data)) return { key: 'settings.not_object', params: {} };
+  const enumField = (field: string, values: readonly string[]): Found | null =>
+    data[field] === undefined || values.includes(data[field] as string) ? null : { key: 'settings.one_of', params: { field, values: oneOf(values), value: JSON.stringify(data[field]) } };
   return (
     enumField('mode', PERMISSION_MODES) ??
     enumField('sandbox', SANDBOX_LEVELS) ??
     enumField('lang', ['en', 'zh']) ??
     enumField('codeIndex', ['auto', 'on', 'off']) ??
-    (data.verify === undefined || typeof data.verify === 'string' ? null : '"verify" must be a string (a command)') ??
+    (data.verify === undefined || typeof data.verify === 'string' ? null : mustBe('verify', 'expect.command')) ??
+    (data.streamIdleTimeout === undefined || (typeof data.streamIdleTimeout === 'number' && data.streamIdleTimeout >= 0)
+      ? null
+      : { key: 'settings.type_value', params: { field: 'streamIdleTimeout', expected: new Problem('expect.seconds_or_off'), value: JSON.stringify(data.streamIdleTimeout) } }) ??
     validatePermissions(data.permissions) ??
     validateHooks(data.hooks) ??
     validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate))
   );
 }
 
-function validateObject(name: string, value: unknown, inner: (v: Record<string, unknown>) => string | null): string | null {
+function validateObject(name: string, value: unknown, inner: (v: Record<string, unknown>) => Found | null): Found | null {
   if (value === undefined) return null;
-  return isObject(value) ? inner(value) : `"${name}" must be an object`;
+  return isObject(value) ? inner(value) : mustBe(name, 'expect.object');
 }
 
-function stringList(name: string, value: unknown, each?: (s: string) => string | null): string | null {
+function stringList(name: string, value: unknown, each?: (s: string) => Problem | null): Found | null {
   if (value === undefined) return null;
-  if (!Array.isArray(value)) return `"${name}" must be a list of strings`;
+  if (!Array.isArray(value)) return mustBe(name, 'expect.string_list');
   for (const [i, item] of value.entries()) {
-    if (typeof item !== 'string') return `"${name}[${i}]" must be a string`;
+    if (typeof item !== 'string') return mustBe(`${name}[${i}]`, 'expect.string');
     const problem = each?.(item);
-    if (problem) return `"${name}[${i}]": ${problem}`;
+    if (problem) return { key: 'settings.rule', params: { field: `${name}[${i}]`, problem } };
   }
   return null;
 }
 
-function validatePermissions(value: unknown): string | null {
+function validatePermissions(value: unknown): Found | null {
   return validateObject('permissions', value, (p) => stringList('permissions.allow', p.allow, ruleError) ?? stringList('permissions.deny', p.deny, ruleError));
 }
 
-function validateHooks(value: unknown): string | null {
+function validateHooks(value: unknown): Found | null {
   return validateObject('hooks', value, (hooks) => {
     for (const [event, list] of Object.entries(hooks)) {
-      if (!HOOK_EVENTS.includes(event as HookEvent)) return `"hooks.${event}" is not a hook event; use one of ${oneOf(HOOK_EVENTS)}`;
-      if (!Array.isArray(list)) return `"hooks.${event}" must be a list of hooks`;
+      if (!HOOK_EVENTS.includes(event as HookEvent)) return { key: 'settings.hook_event', params: { field: `hooks.${event}`, events: oneOf(HOOK_EVENTS) } };
+      if (!Array.isArray(list)) return mustBe(`hooks.${event}`, 'expect.hook_list');
       for (const [i, hook] of list.entries()) {
         const at = `hooks.${event}[${i}]`;
-        if (!isObject(hook)) return `"${at}" must be an object with a "command"`;
-        if (typeof hook.command !== 'string' || !hook.command.trim()) return `"${at}.command" must be a non-empty string`;
-        if (hook.matcher !== undefined && (typeof hook.matcher !== 'string' || !validRegex(hook.matcher))) return `"${at}.matcher" must be a valid regular expression`;
-        if (hook.timeout !== undefined && !(typeof hook.timeout === 'number' && hook.timeout > 0)) return `"${at}.timeout" must be a positive number of seconds`;
+        if (!isObject(hook)) return mustBe(at, 'expect.hook');
+        if (typeof hook.command !== 'string' || !hook.command.trim()) return mustBe(`${at}.command`, 'expect.nonempty_string');
+        if (hook.matcher !== undefined && (typeof hook.matcher !== 'string' || !validRegex(hook.matcher))) return mustBe(`${at}.matcher`, 'expect.regex');
+        if (hook.timeout !== undefined && !(typeof hook.timeout === 'number' && hook.timeout > 0)) return mustBe(`${at}.timeout`, 'expect.seconds');
       }
     }
     return null;

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readProjectsFile, writePrivateJson } from '../util/jsonfile.js';
-import { HOOK_EVENTS, type LoadedSettings, type Settings } from './settings.js';
+import type { LoadedSettings, Settings } from './settings.js';
+import { HOOK_EVENTS } from '../types.js';
 
 /** What a project brings: its .feiyu/settings.json and the verify: lines of its conventions file. */
 export type ProjectFiles = { settings: Settings; verify: string[] };
@@ -26,8 +27,8 @@ export const trustedFile = (configDir: string): string => join(configDir, 'trust
 
 /**
  * The parts of project settings that need trust: everything that runs a command or loosens
- * safety. Deny rules and the interface language apply without it; so do mode and sandbox when
- * they only tighten (plan, readonly, strict).
+ * safety. Deny rules apply without it; so do mode and sandbox when they only tighten (plan,
+ * readonly, strict). A project's `lang` is never read: the interface language is the user's.
  */
 function gatedProjectSettings(project: ProjectFiles): Record<string, unknown> {
   const s = project.settings;
@@ -45,7 +46,6 @@ function gatedProjectSettings(project: ProjectFiles): Record<string, unknown> {
 /** The project settings that apply while the project is not trusted. */
 export function untrustedProjectSettings(settings: Settings): Settings {
   const out: Settings = {};
-  if (settings.lang) out.lang = settings.lang;
   if (settings.permissions?.deny?.length) out.permissions = { deny: settings.permissions.deny };
   if (settings.mode === 'plan' || settings.mode === 'readonly') out.mode = settings.mode;
   if (settings.sandbox === 'strict') out.sandbox = settings.sandbox;
@@ -54,7 +54,7 @@ export function untrustedProjectSettings(settings: Settings): Settings {
 
 export function projectTrustState(root: string, configDir: string, project: ProjectFiles): TrustState {
   const gated = gatedProjectSettings(project);
-  const whatWouldRun = describe(gated);
+  const whatWouldRun = listGated(gated);
   const hash = createHash('sha256').update(canonical(gated)).digest('hex');
   if (!whatWouldRun.length) return { trusted: true, hash, whatWouldRun };
   const entry = readTrusted(configDir).projects[root];
@@ -72,7 +72,7 @@ function readTrusted(configDir: string): TrustedFile {
   return readProjectsFile<TrustedFile['projects'][string]>(trustedFile(configDir));
 }
 
-function describe(gated: Record<string, unknown>): string[] {
+function listGated(gated: Record<string, unknown>): string[] {
   const lines: string[] = [];
   const hooks = (gated.hooks ?? {}) as Settings['hooks'] & object;
   for (const [event, list] of Object.entries(hooks)) {

@@ -1,6 +1,8 @@
 // What a file holds, from its bytes: binary type by magic bytes, text encoding by BOM, the
 // decoding and encoding that let a text file be written back exactly as it was stored, and the
-// way read_file shows sizes and lines. Pure functions; must not touch the file system.
+// way read_file pages, shows sizes and lines. Pure functions; must not touch the file system.
+
+import { isUtf8 } from 'node:buffer';
 
 const MAX_LINE_CHARS = 2000;
 
@@ -110,6 +112,51 @@ function startsWith(buf: Buffer, at: number, sig: string | number[]): boolean {
 
 const DECODER_LABEL: Record<TextEncoding, string> = { utf8: 'utf-8', 'utf8-bom': 'utf-8', utf16le: 'utf-16le', utf16be: 'utf-16be' };
 const BOM: Record<TextEncoding, number[]> = { utf8: [], 'utf8-bom': [0xef, 0xbb, 0xbf], utf16le: [0xff, 0xfe], utf16be: [0xfe, 0xff] };
+
+/** The file's lines without their line ends; a final newline does not start another line. */
+export function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+/** Lines `start` to `start + limit - 1` (1-based) of a text file, the file's line count, and whether it has invalid bytes. */
+export type TextPage = { lines: string[]; total: number; invalid: boolean };
+
+/**
+ * A page of a text file's lines. UTF-8 is cut by bytes first: only the page is decoded and split,
+ * the rest is only counted, so any page of a 9 MB file costs what a byte scan costs. UTF-16
+ * (where a newline byte may be half of another character) is decoded whole.
+ */
+export function textPage(bytes: Buffer, encoding: TextEncoding, start: number, limit: number): TextPage {
+  if (encoding === 'utf16le' || encoding === 'utf16be') {
+    let text: string;
+    let invalid = false;
+    try {
+      text = decode(bytes, encoding, true);
+    } catch {
+      text = decode(bytes, encoding, false);
+      invalid = true;
+    }
+    const all = splitLines(text);
+    return { lines: all.slice(start - 1, start - 1 + limit), total: all.length, invalid };
+  }
+  const invalid = !isUtf8(bytes.subarray(encoding === 'utf8-bom' ? 3 : 0));
+  let line = 1;
+  let from = start === 1 ? 0 : -1;
+  let to = -1;
+  for (let nl = bytes.indexOf(10); nl !== -1; nl = bytes.indexOf(10, nl + 1)) {
+    line++;
+    if (line === start) from = nl + 1;
+    if (line === start + limit) to = nl + 1;
+  }
+  // A last line without a newline is a line too; a final newline does not start another one.
+  const total = bytes.length === 0 ? 0 : bytes[bytes.length - 1] === 10 ? line - 1 : line;
+  if (from === -1 || start > total) return { lines: [], total, invalid };
+  const page = bytes.subarray(from, to === -1 ? bytes.length : to);
+  // The BOM is only at the start of the file, and TextDecoder drops it there.
+  return { lines: splitLines(new TextDecoder('utf-8', { fatal: false }).decode(page)), total, invalid };
+}
 
 /** Decodes file bytes (dropping the BOM); with `fatal`, throws on bytes that are not valid in the encoding. */
 export function decode(bytes: Buffer, encoding: TextEncoding, fatal: boolean): string {

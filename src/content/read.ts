@@ -10,17 +10,17 @@ import { docFormat, extractedNote, extractText } from './docs.js';
 import { formatSize, numberLine, sniffType, type Sniffed } from './filetype.js';
 import { imageTokens, prepareImage } from './images.js';
 import { relPath, resolveInWorkspace } from '../util/paths.js';
-import type { ImageBlock, ToolContext, ToolOutput } from '../types.js';
+import { toolError, type ImageBlock, type ToolContext, type ToolOutput } from '../types.js';
 
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
 /** Documents and images are read whole into memory; past this they are refused. */
 const MAX_CONTENT_BYTES = 50 * 1024 * 1024;
-const MAX_LINES = 2000;
+/** Lines read_file gives at most per call. */
+export const MAX_LINES = 2000;
+/** read_file stops early rather than let runTool cut the middle out of a page of code. */
 const READ_BUDGET = OUTPUT_CAP - 2000;
 
 type ReadArgs = { path: string; offset?: number; limit?: number };
-
-const fail = (output: string): ToolOutput => ({ output, isError: true });
 
 /**
  * The result of read_file for an image or a document, or null when the path is anything else
@@ -34,7 +34,7 @@ export async function readContent(args: ReadArgs, ctx: ToolContext): Promise<Too
   if (!r.ok || !r.exists || r.isDir) return null; // read_file words these errors
   const shown = relPath(ctx.root, r.real);
   const { size } = await stat(r.real);
-  if (size > MAX_CONTENT_BYTES) return fail(`${shown} is ${formatSize(size)}; read_file reads images and documents up to 50 MB.`);
+  if (size > MAX_CONTENT_BYTES) return toolError(`${shown} is ${formatSize(size)}; read_file reads images and documents up to 50 MB.`);
   const bytes = await readFile(r.real);
   const sniffed = sniffType(bytes);
   if (sniffed.kind === 'text') return null;
@@ -44,17 +44,17 @@ export async function readContent(args: ReadArgs, ctx: ToolContext): Promise<Too
 
 async function readImage(bytes: Buffer, shown: string, sniffed: Sniffed & { kind: 'binary' }, ctx: ToolContext): Promise<ToolOutput> {
   const { mediaType } = sniffed;
-  if (!mediaType?.startsWith('image/')) return fail(`${shown} is not an image: it is a ${sniffed.type}, ${formatSize(bytes.length)}.`);
+  if (!mediaType?.startsWith('image/')) return toolError(`${shown} is not an image: it is a ${sniffed.type}, ${formatSize(bytes.length)}.`);
   const model = ctx.provider?.().config;
   if (model?.vision !== true) {
     // Sending it anyway would make the provider reject the whole turn.
-    return fail(`${shown} is an image (${mediaType}, ${formatSize(bytes.length)}), and the current model${model ? ` (${model.name})` : ''} cannot see images: vision is not enabled for it, so the image was not sent. Tell the user; they can switch to a model with vision.`);
+    return toolError(`${shown} is an image (${mediaType}, ${formatSize(bytes.length)}), and the current model${model ? ` (${model.name})` : ''} cannot see images: vision is not enabled for it, so the image was not sent. Tell the user; they can switch to a model with vision.`);
   }
   let prepared;
   try {
     prepared = await prepareImage(bytes);
   } catch (err) {
-    return fail(`${shown} cannot be decoded as an image (${(err as Error).message}); the file may be corrupt or truncated.`);
+    return toolError(`${shown} cannot be decoded as an image (${(err as Error).message}); the file may be corrupt or truncated.`);
   }
   const { original: o, sent: s } = prepared;
   const frames = o.frames > 1 ? `, animated (${o.frames} frames; the first is shown)` : '';
@@ -72,25 +72,47 @@ async function readDocument(real: string, bytes: Buffer, shown: string, args: Re
   try {
     text = await extractText(real, bytes, signal);
   } catch (err) {
-    return fail(`${shown} (${formatSize(bytes.length)}): ${(err as Error).message}`);
+    return toolError(`${shown} (${formatSize(bytes.length)}): ${(err as Error).message}`);
   }
   const note = extractedNote(real, shown)!;
   if (text === '') return { output: `${note}\n(the document holds no text)`, summary: { key: 'lines', n: 0 } };
   const lines = text.split('\n');
-  const start = Math.max(1, Math.floor(Number(args.offset) || 1));
-  const limit = Math.min(MAX_LINES, Math.max(1, Math.floor(Number(args.limit) || MAX_LINES)));
-  if (start > lines.length) return fail(`the text extracted from ${shown} has ${lines.length} lines; offset ${start} is past the end`);
-  const rows = [note];
-  let used = note.length;
-  let n = start;
-  for (; n < start + limit && n <= lines.length; n++) {
-    const row = numberLine(lines[n - 1]!, n);
-    if (rows.length > 1 && used + row.length > READ_BUDGET) break;
-    rows.push(row);
-    used += row.length + 1;
-  }
-  const last = n - 1;
-  if (last < lines.length) rows.push(`[lines ${start}–${last} of ${lines.length}; call read_file with offset ${last + 1} to continue]`);
-  return { output: rows.join('\n'), summary: { key: 'lines', n: last - start + 1 } };
+  const { start, limit } = pageRange(args);
+  const page = pageLines({ lines: lines.slice(start - 1, start - 1 + limit), start, total: lines.length }, note);
+  if ('pastEnd' in page) return toolError(`the text extracted from ${shown} has ${lines.length} lines; offset ${page.pastEnd} is past the end`);
+  return { output: page.text, summary: { key: 'lines', n: page.n } };
 }
 
+/** The lines a read_file call asks for: from `start` (1-based), at most `limit` (≤ MAX_LINES). */
+export function pageRange(args: { offset?: number; limit?: number }): { start: number; limit: number } {
+  return {
+    start: Math.max(1, Math.floor(Number(args.offset) || 1)),
+    limit: Math.min(MAX_LINES, Math.max(1, Math.floor(Number(args.limit) || MAX_LINES))),
+  };
+}
+
+/** Lines `start`… of a text `total` lines long: the lines a pageRange asked for (fewer at the end). */
+export type LineWindow = { lines: readonly string[]; start: number; total: number };
+
+/**
+ * One page numbered as cat -n: the window's lines, up to about 28,000 characters with `head`
+ * above them, and a last line saying how to read on. At least one line is always given;
+ * `pastEnd` is the offset when it is past the last line.
+ */
+export function pageLines(w: LineWindow, head?: string): { text: string; n: number } | { pastEnd: number } {
+  if (w.start > w.total) return { pastEnd: w.start };
+  const rows = head === undefined ? [] : [head];
+  const first = rows.length;
+  let used = head?.length ?? 0;
+  let n = w.start;
+  for (const line of w.lines) {
+    const row = numberLine(line, n);
+    if (rows.length > first && used + row.length > READ_BUDGET) break;
+    rows.push(row);
+    used += row.length + 1;
+    n++;
+  }
+  const last = n - 1;
+  if (last < w.total) rows.push(`[lines ${w.start}–${last} of ${w.total}; call read_file with offset ${last + 1} to continue]`);
+  return { text: rows.join('\n'), n: last - w.start + 1 };
+}

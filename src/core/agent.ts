@@ -6,7 +6,9 @@ import { compactHistory, estimateTokens, needsCompaction, type CompactionEvent }
 import { costOf } from '../providers/models.js';
 import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './runtool.js';
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
-import { zeroUsage } from '../types.js';
+import { Emitter } from '../util/emitter.js';
+import { describeCall } from '../util/calls.js';
+import { specOf, zeroUsage } from '../types.js';
 import type {
   AfterToolCall,
   AgentEvent,
@@ -18,7 +20,7 @@ import type {
   ProviderEvent,
   Tool,
   ToolCallBlock,
-  ToolContext,
+  ToolSession,
   TurnStopReason,
   Usage,
   UserBlock,
@@ -28,7 +30,8 @@ export type AgentConfig = {
   provider: Provider;
   tools: Tool[];
   system: string;
-  ctx: ToolContext;
+  /** What every tool call gets besides the turn's signal. */
+  ctx: ToolSession;
   maxRounds?: number;
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
@@ -63,7 +66,7 @@ export class Agent {
   system: string;
   readonly totals: Totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 };
   private readonly tools = new Map<string, Tool>();
-  private readonly listeners = new Set<(event: AgentEvent) => void>();
+  private readonly events = new Emitter<AgentEvent>();
   private estimateNoticed = false;
   /** The last request's reported input tokens and how many messages it carried: the base of the context estimate. */
   private lastInput = 0;
@@ -95,20 +98,20 @@ export class Agent {
 
   /** Subscribes to the event stream; returns the unsubscribe function. */
   on(listener: (event: AgentEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.on(listener);
   }
 
   /** Runs one user message to completion. Contract: never throws for provider or tool failures. */
   async send(text: string, signal: AbortSignal = new AbortController().signal): Promise<TurnResult> {
-    this.config.ctx.signal = signal;
     this.emit({ type: 'turn_start', text });
+    const before = this.checkpoint();
     this.appendUser([{ type: 'text', text }]);
     let rounds = 0;
     let corrections = this.config.outputSchema ? 1 : 0;
     let sendBacks = 0;
     for (;;) {
       const reply = await this.request(rounds + 1, signal);
+      if (reply.error?.kind === 'refusal') return this.refused(before, rounds);
       if (reply.message.content.length) this.append(reply.message);
       const text = textOf(reply.message);
       const calls = reply.message.content.filter((b): b is ToolCallBlock => b.type === 'tool_call');
@@ -150,7 +153,7 @@ export class Agent {
   }
 
   private emit(event: AgentEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.events.emit(event);
   }
 
   private append(message: Message): void {
@@ -170,6 +173,26 @@ export class Agent {
   private end(stopReason: TurnStopReason, text: string, rounds: number, structured?: unknown): TurnResult {
     this.emit({ type: 'turn_end', stopReason, text, rounds, structured });
     return structured === undefined ? { stopReason, text, rounds } : { stopReason, text, rounds, structured };
+  }
+
+  /** The history as it is, to go back to: the last message is copied, since appendUser adds to it. */
+  private checkpoint(): Message[] {
+    const last = this.messages.at(-1);
+    return last ? [...this.messages.slice(0, -1), { ...last, content: [...last.content] } as Message] : [];
+  }
+
+  /**
+   * The model (or a content filter) refused: the whole exchange since the user's message goes,
+   * or every later request would be refused again (Anthropic's guidance). The session file
+   * starts its history over, as after a compaction.
+   */
+  private refused(before: Message[], rounds: number): TurnResult {
+    this.messages.splice(0, this.messages.length, ...before);
+    this.lastInput = 0;
+    this.lastCount = 0;
+    this.emit({ type: 'history_reset', reason: 'refusal' });
+    for (const message of this.messages) this.emit({ type: 'message', message });
+    return this.end('error', '', rounds);
   }
 
   /** Structured output failed: the result text says why, for the JSON result and the log. */
@@ -200,6 +223,7 @@ export class Agent {
       signal,
       force: opts.force,
       emit: (e) => this.emit(e),
+      titleOf: (call) => describeCall(this.tools.get(call.name), call.input)?.title,
     });
     if (!result) return null;
     if (result.usage) this.countUsage(result.usage, result.usageEstimated === true, false);
@@ -213,7 +237,7 @@ export class Agent {
   }
 
   private toolSpecs() {
-    return [...this.tools.values()].map(({ name, description, parameters }) => ({ name, description, parameters }));
+    return [...this.tools.values()].map(specOf);
   }
 
   private async request(round: number, signal: AbortSignal): Promise<Reply> {
@@ -292,7 +316,7 @@ export class Agent {
       let end = i + 1;
       if (this.isRead(calls[i]!)) while (end < calls.length && this.isRead(calls[end]!)) end++;
       const batch = calls.slice(i, end);
-      runs.push(...(await mapLimit(batch, READ_CONCURRENCY, (call) => runTool(call, runner, cutOff))));
+      runs.push(...(await mapLimit(batch, READ_CONCURRENCY, (call) => runTool(call, runner, signal, cutOff))));
       i = end;
     }
     return runs;

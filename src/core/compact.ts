@@ -5,7 +5,8 @@
 
 import { estimateTokens as estimateText } from '../util/tokens.js';
 import { relPath } from '../util/paths.js';
-import { zeroUsage, type AgentEvent, type FileVersion, type ImageBlock, type Message, type Provider, type ProviderError, type ToolCallBlock, type ToolResultBlock, type Usage, type UserBlock } from '../types.js';
+import { oneShot, type OneShotResult } from '../util/oneshot.js';
+import type { AgentEvent, FileVersion, ImageBlock, Message, Provider, ToolCallBlock, ToolResultBlock, Usage, UserBlock } from '../types.js';
 
 /** Compact before a request would pass this share of the context window… */
 export const COMPACT_AT = 0.75;
@@ -43,7 +44,12 @@ export type CompactOptions = {
   force?: boolean;
   /** Receives the summary request's retry events, so the interface can show the wait. */
   emit?: (event: AgentEvent) => void;
+  /** What a call was about (its tool's describe() title), for stubs and the summary's transcript. */
+  titleOf?: TitleOf;
 };
+
+/** A call's title as its tool describes it, or undefined. */
+export type TitleOf = (call: ToolCallBlock) => string | undefined;
 
 export type CompactResult = {
   messages: Message[];
@@ -57,7 +63,7 @@ export type CompactResult = {
 // Estimates
 
 /** Tokens of a text or a history: about 4 ASCII characters a token, images at a flat rate. */
-export function estimateTokens(input: Message[] | string): number {
+export function estimateTokens(input: readonly Message[] | string): number {
   if (typeof input === 'string') return estimateText(input);
   let tokens = 0;
   for (const message of input) {
@@ -105,7 +111,7 @@ export function imagePlaceholder(image: ImageBlock, note?: string): string {
  * `[read_file src/a.ts: 240 lines, elided]`. Short error results stay whole. Returns new message
  * objects where something changed; the input is not modified.
  */
-export function elideOldToolResults(messages: Message[], keepRounds = KEEP_ROUNDS): { messages: Message[]; elided: number } {
+export function elideOldToolResults(messages: Message[], keepRounds = KEEP_ROUNDS, titleOf?: TitleOf): { messages: Message[]; elided: number } {
   let rounds = 0;
   let keepFrom = messages.length;
   for (let i = messages.length - 1; i >= 0 && rounds < keepRounds; i--) {
@@ -121,7 +127,7 @@ export function elideOldToolResults(messages: Message[], keepRounds = KEEP_ROUND
       if (b.type !== 'tool_result' || !worthEliding(b)) return b;
       changed = true;
       elided++;
-      return { type: 'tool_result', callId: b.callId, content: stubFor(b, findCall(prev, b.callId)), ...(b.isError ? { isError: true } : {}) };
+      return { type: 'tool_result', callId: b.callId, content: stubFor(b, findCall(prev, b.callId), titleOf), ...(b.isError ? { isError: true } : {}) };
     });
     return changed ? { role: 'user', content } : m;
   });
@@ -138,21 +144,17 @@ function findCall(m: Message, id: string): ToolCallBlock | undefined {
   return m.role === 'assistant' ? m.content.find((b): b is ToolCallBlock => b.type === 'tool_call' && b.id === id) : undefined;
 }
 
-function stubFor(b: ToolResultBlock, call: ToolCallBlock | undefined): string {
-  const what = call ? [call.name, mainArgOf(call)].filter(Boolean).join(' ') : 'tool result';
+function stubFor(b: ToolResultBlock, call: ToolCallBlock | undefined, titleOf: TitleOf | undefined): string {
+  const what = call ? callName(call, titleOf) : 'tool result';
   const lines = b.content.split('\n').length;
   const notes = [`${lines} lines`, ...(b.images?.length ? [`${b.images.length} images`] : []), ...(b.isError ? ['failed'] : [])];
   return `[${what}: ${notes.join(', ')}, elided]`;
 }
 
-/** The argument that says what a call was about: a path, a command, a pattern… (first string otherwise). */
-function mainArgOf(call: ToolCallBlock): string {
-  const input = call.input;
-  const keys = ['path', 'file_path', 'command', 'pattern', 'url', 'query'];
-  const value = keys.map((k) => input[k]).find((v) => typeof v === 'string') ?? Object.values(input).find((v) => typeof v === 'string');
-  if (typeof value !== 'string') return '';
-  const line = value.replace(/\s+/g, ' ').trim();
-  return line.length > 80 ? line.slice(0, 79) + '…' : line;
+/** The tool's name and what the call was about, on one line. */
+function callName(call: ToolCallBlock, titleOf: TitleOf | undefined): string {
+  const line = (titleOf?.(call) ?? '').replace(/\s+/g, ' ').trim();
+  return [call.name, line.length > 80 ? line.slice(0, 79) + '…' : line].filter(Boolean).join(' ');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,14 +182,6 @@ Keep names, paths, commands, numbers and error messages exact. Be concise.`;
 const SUMMARY_PREFACE = 'This is a summary of our earlier conversation, made to save context; the full history is no longer available.\n\n';
 const ACKNOWLEDGEMENT = 'Understood. I have the summary of our earlier conversation and will continue from it.';
 
-export type SummaryResult = {
-  text: string;
-  stopReason: 'end' | 'tool_use' | 'max_tokens' | 'error' | 'aborted';
-  usage: Usage;
-  usageEstimated: boolean;
-  error?: ProviderError;
-};
-
 /**
  * One request, without tools, that summarises `messages`. The history is rendered as text, newest
  * first into the budget, so the request fits the window whatever the history's size; the oldest
@@ -196,32 +190,22 @@ export type SummaryResult = {
 export async function summarize(
   provider: Provider,
   messages: Message[],
-  opts: { contextWindow: number; focus?: string; signal?: AbortSignal; emit?: (event: AgentEvent) => void },
-): Promise<SummaryResult> {
+  opts: { contextWindow: number; focus?: string; signal?: AbortSignal; emit?: (event: AgentEvent) => void; titleOf?: TitleOf },
+): Promise<OneShotResult> {
   const maxTokens = Math.min(provider.config.maxOutputTokens, SUMMARY_MAX_TOKENS, Math.floor(opts.contextWindow / 8));
   const focus = opts.focus?.trim() ? `\nPay particular attention to: ${opts.focus.trim()}` : '';
   const instructions = SUMMARY_INSTRUCTIONS + focus;
   const budget = Math.floor(opts.contextWindow * TARGET) - maxTokens - estimateText(SUMMARY_SYSTEM + instructions);
-  const text = `<conversation>\n${renderHistory(messages, budget)}\n</conversation>\n\n${instructions}`;
-  const request = { system: SUMMARY_SYSTEM, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text }] }], tools: [], maxTokens };
-  for await (const event of provider.stream(request, opts.signal)) {
-    if (event.type === 'retry') opts.emit?.(event);
-    if (event.type !== 'done') continue;
-    const summary = event.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('').trim();
-    const result: SummaryResult = { text: summary, stopReason: event.stopReason, usage: event.usage, usageEstimated: event.usageEstimated === true };
-    if (event.error) result.error = event.error;
-    return result;
-  }
-  // Unreachable by the Provider contract.
-  return { text: '', stopReason: 'error', usage: zeroUsage(), usageEstimated: false };
+  const text = `<conversation>\n${renderHistory(messages, budget, opts.titleOf)}\n</conversation>\n\n${instructions}`;
+  return oneShot(provider, { system: SUMMARY_SYSTEM, text, maxTokens, signal: opts.signal, onRetry: opts.emit });
 }
 
 /** The history as text, newest messages first into `budget` tokens; what does not fit is cut from the oldest end. */
-function renderHistory(messages: Message[], budget: number): string {
+function renderHistory(messages: Message[], budget: number, titleOf: TitleOf | undefined): string {
   const parts: string[] = [];
   let left = budget;
   for (let i = messages.length - 1; i >= 0; i--) {
-    const part = renderMessage(messages[i]!, messages[i - 1]);
+    const part = renderMessage(messages[i]!, messages[i - 1], titleOf);
     const cost = estimateText(part) + 2;
     if (cost <= left) {
       parts.unshift(part);
@@ -240,7 +224,7 @@ function renderHistory(messages: Message[], budget: number): string {
   return parts.join('\n\n');
 }
 
-function renderMessage(m: Message, prev: Message | undefined): string {
+function renderMessage(m: Message, prev: Message | undefined, titleOf: TitleOf | undefined): string {
   const lines = m.content.map((b) => {
     switch (b.type) {
       case 'text':
@@ -251,7 +235,7 @@ function renderMessage(m: Message, prev: Message | undefined): string {
         return `CALL ${b.name} ${clip(b.invalidJson ?? JSON.stringify(b.input), CALL_CHARS)}`;
       case 'tool_result': {
         const call = prev ? findCall(prev, b.callId) : undefined;
-        const what = call ? [call.name, mainArgOf(call)].filter(Boolean).join(' ') : 'a tool';
+        const what = call ? callName(call, titleOf) : 'a tool';
         const images = (b.images ?? []).map((img) => '\n' + imagePlaceholder(img)).join('');
         return `RESULT of ${what}${b.isError ? ' (error)' : ''}:\n${clip(b.content, RESULT_CHARS)}${images}`;
       }
@@ -285,7 +269,7 @@ export async function compactHistory(o: CompactOptions): Promise<CompactResult |
   const overhead = Math.max(0, o.contextTokens - estimateTokens(messages));
   const size = (ms: Message[]) => overhead + estimateTokens(ms);
   const before = size(messages);
-  const cheap = elideOldToolResults(messages);
+  const cheap = elideOldToolResults(messages, KEEP_ROUNDS, o.titleOf);
   const event = (method: CompactionEvent['method'], result: Message[], extra: Partial<CompactionEvent> = {}): CompactionEvent => ({
     type: 'compaction',
     before,

@@ -1,32 +1,7 @@
-// The system prompt and the project conventions file (FEIYU.md, AGENTS.md or CLAUDE.md).
-// Contract: the prompt is byte-for-byte stable for a session — no clock, no changing state —
-// so provider prompt caches hit on every request.
-
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-
-export const CONVENTION_FILES = ['FEIYU.md', 'AGENTS.md', 'CLAUDE.md'] as const;
-
-/** Past this the conventions file is cut: it is paid on every request. */
-const MAX_CONVENTIONS = 20_000;
-
-export type Conventions = { file: string; text: string; verify?: string };
-
-/** The first conventions file found in the workspace, or undefined. */
-export async function loadConventions(root: string): Promise<Conventions | undefined> {
-  for (const file of CONVENTION_FILES) {
-    let text: string;
-    try {
-      text = await readFile(join(root, file), 'utf8');
-    } catch {
-      continue;
-    }
-    if (text.length > MAX_CONVENTIONS) text = text.slice(0, MAX_CONVENTIONS) + '\n[… conventions file cut here …]';
-    const verify = /^verify:\s*(.+?)\s*$/m.exec(text)?.[1];
-    return { file, text, verify };
-  }
-  return undefined;
-}
+// The system prompt: the base instructions, the extras the session adds, and the project
+// conventions (read by config/conventions.ts). Reads no files. Contract: the prompt is
+// byte-for-byte stable for a session — no clock, no changing state — so provider prompt caches
+// hit on every request.
 
 const BASE = `You are feiyu, a coding agent working in the user's project through tools. The workspace root is {root}; file paths are relative to it.
 
@@ -41,7 +16,7 @@ How to work:
 - Answer in the language the user writes in. Be brief: lead with the result, then what changed and anything the user must do. Refer to code as path:line.`;
 
 /** The system prompt for a session in `root`, with the conventions file appended when there is one. */
-export function systemPrompt(root: string, conventions?: Conventions, extra: string[] = []): string {
+export function systemPrompt(root: string, conventions?: { file: string; text: string }, extra: string[] = []): string {
   const parts = [BASE.replace('{root}', root), ...extra];
   if (conventions) parts.push(`# Project conventions (from ${conventions.file})\n\n${conventions.text.trim()}`);
   return parts.join('\n\n');

@@ -2,21 +2,23 @@
 // Whatever goes wrong becomes a tool result the model can act on; nothing here throws.
 
 import { capOutput } from '../util/cap.js';
+import { describeCall } from '../util/calls.js';
 import { validateArgs } from './schema.js';
+import { toolError } from '../types.js';
 import type {
   AfterToolCall,
   AgentEvent,
   BeforeToolCall,
   Tool,
   ToolCallBlock,
-  ToolContext,
   ToolOutput,
   ToolResultBlock,
+  ToolSession,
 } from '../types.js';
 
 export type ToolRunner = {
   tools: ReadonlyMap<string, Tool>;
-  ctx: ToolContext;
+  ctx: ToolSession;
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
   emit: (event: AgentEvent) => void;
@@ -29,10 +31,6 @@ export const INTERRUPTED = '[interrupted]';
 /** The result given to a call that never ran or was cut off by cancellation. */
 export function interruptedResult(call: ToolCallBlock): ToolResultBlock {
   return { type: 'tool_result', callId: call.id, content: INTERRUPTED, isError: true };
-}
-
-function errorOutput(output: string): ToolOutput {
-  return { output, isError: true };
 }
 
 /** Checks that come before any decision: the tool exists and its arguments make sense. */
@@ -51,21 +49,20 @@ async function precheck(call: ToolCallBlock, tool: Tool | undefined, runner: Too
   return validateArgs(tool.parameters, call.input);
 }
 
-async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, cutOff: boolean): Promise<ToolOutput> {
+async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, signal: AbortSignal, cutOff: boolean): Promise<ToolOutput> {
   const problem = await precheck(call, tool, runner, cutOff);
-  if (problem || !tool) return errorOutput(problem ?? 'unknown tool');
-  const { signal } = runner.ctx;
+  if (problem || !tool) return toolError(problem ?? 'unknown tool');
   if (runner.beforeToolCall) {
     const decision = await runner.beforeToolCall(call, tool, signal);
     runner.emit({ type: 'permission', id: call.id, name: call.name, ...decision });
-    if (decision.decision === 'deny') return errorOutput(`Permission denied: ${decision.reason}`);
+    if (decision.decision === 'deny') return toolError(`Permission denied: ${decision.reason}`);
   }
-  if (signal.aborted) return errorOutput(INTERRUPTED);
+  if (signal.aborted) return toolError(INTERRUPTED);
   let result: ToolOutput;
   try {
-    result = await tool.run(call.input, runner.ctx);
+    result = await tool.run(call.input, { ...runner.ctx, signal });
   } catch (err) {
-    result = errorOutput(`${call.name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    result = toolError(`${call.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
   result = { ...result, output: capOutput(result.output) };
   if (runner.afterToolCall) result = await runner.afterToolCall(call, tool, result, signal);
@@ -73,20 +70,20 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
 }
 
 /**
- * Runs one call and emits its tool_call and tool_result events.
+ * Runs one call and emits its tool_call and tool_result events; `signal` is the turn's.
  * `cutOff`: the reply carrying this call stopped at max_tokens, so unparsable arguments were truncated.
  */
-export async function runTool(call: ToolCallBlock, runner: ToolRunner, cutOff = false): Promise<ToolRun> {
+export async function runTool(call: ToolCallBlock, runner: ToolRunner, signal: AbortSignal, cutOff = false): Promise<ToolRun> {
   const tool = runner.tools.get(call.name);
-  const mainArg = tool?.mainArg && call.invalidJson === undefined ? safeMainArg(tool, call.input) : undefined;
-  runner.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input, mainArg });
+  const about = call.invalidJson === undefined ? describeCall(tool, call.input) : undefined;
+  runner.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input, ...(about && { title: about.title }), ...(about?.preview && { preview: about.preview }) });
   const started = Date.now();
   let result: ToolOutput;
   try {
-    result = await execute(call, tool, runner, cutOff);
+    result = await execute(call, tool, runner, signal, cutOff);
   } catch (err) {
     // Hooks and decisions are not tools: a throw there is a bug, still never a crash of the loop.
-    result = errorOutput(`${call.name} could not run: ${err instanceof Error ? err.message : String(err)}`);
+    result = toolError(`${call.name} could not run: ${err instanceof Error ? err.message : String(err)}`);
   }
   const isError = result.isError === true;
   runner.emit({
@@ -106,12 +103,4 @@ export async function runTool(call: ToolCallBlock, runner: ToolRunner, cutOff = 
   if (result.endTurn && !isError) run.endTurn = result.endTurn;
   if (result.sideUsage) run.sideUsage = result.sideUsage;
   return run;
-}
-
-function safeMainArg(tool: Tool, input: Record<string, unknown>): string | undefined {
-  try {
-    return tool.mainArg?.(input);
-  } catch {
-    return undefined;
-  }
 }

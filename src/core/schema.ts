@@ -1,11 +1,12 @@
 // JSON Schema checks: tool arguments (errors worded for the model) and structured output
-// (--output-schema, offered to the model as the submit_result tool).
-// Ajv is loaded on first use; compiled validators are cached per schema object.
+// (--output-schema, offered to the model as the submit_result tool). Tool arguments go through
+// argcheck.ts, which generates no code; Ajv is loaded only for what it cannot check (a schema
+// beyond its subset, and structured output). Checkers are cached per schema object.
 
-import type { JsonSchema, Tool } from '../types.js';
+import { compileSubset, type SchemaError, type SubsetCheck } from './argcheck.js';
+import { toolError, type JsonSchema, type Tool } from '../types.js';
 
-type Validate = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
-type AjvError = { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string };
+type Validate = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
 type AjvInstance = { compile(schema: JsonSchema): Validate };
 
 let instances: Promise<{ lenient: AjvInstance; strict: AjvInstance }> | undefined;
@@ -21,7 +22,7 @@ async function ajv() {
   return instances;
 }
 
-function describe(e: AjvError): string {
+function ajvProblem(e: SchemaError): string {
   const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
   switch (e.keyword) {
     case 'required':
@@ -37,7 +38,7 @@ function describe(e: AjvError): string {
   }
 }
 
-const compiled = { lenient: new WeakMap<JsonSchema, Validate>(), strict: new WeakMap<JsonSchema, Validate>() };
+const compiled = { lenient: new WeakMap<JsonSchema, SubsetCheck>(), strict: new WeakMap<JsonSchema, SubsetCheck>() };
 
 /**
  * Checks `data` against `schema`. Returns null when valid, else one line naming every problem.
@@ -47,12 +48,14 @@ export async function validate(schema: JsonSchema, data: unknown, lenient: boole
   const which = lenient ? 'lenient' : 'strict';
   let check = compiled[which].get(schema);
   if (!check) {
-    check = (await ajv())[which].compile(schema);
+    check = (lenient ? compileSubset(schema, true) : null) ?? ajvCheck((await ajv())[which].compile(schema));
     compiled[which].set(schema, check);
   }
-  if (check(data)) return null;
-  return [...new Set((check.errors ?? []).map(describe))].join('; ');
+  const errors = check(data);
+  return errors.length ? [...new Set(errors.map(ajvProblem))].join('; ') : null;
 }
+
+const ajvCheck = (validate: Validate): SubsetCheck => (data) => (validate(data) ? [] : (validate.errors ?? []));
 
 /** Tool arguments: an error message for the model, or null. Coerces scalars in place. */
 export async function validateArgs(schema: JsonSchema, args: unknown): Promise<string | null> {
@@ -79,7 +82,7 @@ export function submitResultTool(schema: JsonSchema): Tool<Record<string, unknow
     async run(args) {
       const value = wrapped ? args.result : args;
       const problem = await validate(schema, value, false);
-      if (problem) return { output: `The result does not match the schema: ${problem}. Call submit_result again with a corrected value.`, isError: true };
+      if (problem) return toolError(`The result does not match the schema: ${problem}. Call submit_result again with a corrected value.`);
       return { output: 'Result accepted.', summary: { key: 'ok' }, endTurn: { structured: value, text: JSON.stringify(value) } };
     },
   };

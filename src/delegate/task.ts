@@ -4,7 +4,7 @@
 // writes, runs commands or fetches, so nothing it reads can make it act.
 
 import { Agent } from '../core/agent.js';
-import type { BeforeToolCall, ProviderError, Tool, ToolContext, ToolOutput, Usage } from '../types.js';
+import { toolError, type BeforeToolCall, type ProviderError, type Tool, type ToolContext, type ToolOutput, type ToolSession, type Usage } from '../types.js';
 
 export type TaskOptions = {
   /** The sub-agent's tools (read_file, list_files, search). Only `read` tools are ever given to it. */
@@ -26,14 +26,12 @@ const WRAP_UP = 'You have used all your tool rounds. Do not call tools: give you
 
 type TaskArgs = { description?: string; prompt: string };
 
-const fail = (output: string, sideUsage?: Usage): ToolOutput => (sideUsage ? { output, isError: true, sideUsage } : { output, isError: true });
-
 async function runTask(args: TaskArgs, ctx: ToolContext, opts: TaskOptions): Promise<ToolOutput> {
   const provider = ctx.provider?.();
-  if (!provider) return fail('task needs a model, and none is available to this tool');
+  if (!provider) return toolError('task needs a model, and none is available to this tool');
   // Its own read records: a file the sub-agent read is still unread for the main conversation,
   // which has not seen it and so must not overwrite it.
-  const subCtx: ToolContext = { root: ctx.root, signal: ctx.signal, files: new Map(), shellCwd: ctx.root, env: ctx.env, provider: () => provider };
+  const subCtx: ToolSession = { root: ctx.root, files: new Map(), shell: { cwd: ctx.root }, env: ctx.env, provider: () => provider };
   const rounds = opts.maxRounds ?? DEFAULT_ROUNDS;
   const agent = new Agent({
     provider,
@@ -55,9 +53,9 @@ async function runTask(args: TaskArgs, ctx: ToolContext, opts: TaskOptions): Pro
   const { input, output, cacheRead, cacheWrite } = agent.totals;
   const usage: Usage = { input, output, cacheRead, cacheWrite };
   const text = result.text.trim();
-  if (result.stopReason === 'aborted') return fail('interrupted', usage);
-  if (result.stopReason === 'error') return fail(`the sub-agent's model request failed: ${error?.message ?? 'unknown error'}`, usage);
-  if (!text) return fail(`the sub-agent used its ${rounds} rounds without a conclusion; give it a narrower task`, usage);
+  if (result.stopReason === 'aborted') return toolError('interrupted', { sideUsage: usage });
+  if (result.stopReason === 'error') return toolError(`the sub-agent's model request failed: ${error?.message ?? 'unknown error'}`, { sideUsage: usage });
+  if (!text) return toolError(`the sub-agent used its ${rounds} rounds without a conclusion; give it a narrower task`, { sideUsage: usage });
   const cut = result.stopReason === 'max_tokens' ? '\n[the sub-agent was cut off at the output token limit]' : '';
   return { output: text + cut, sideUsage: usage, summary: { key: 'ok' } };
 }
@@ -81,7 +79,7 @@ export function taskTool(opts: TaskOptions): Tool<TaskArgs> {
       additionalProperties: false,
     },
     kind: 'read',
-    mainArg: (a) => a.description ?? a.prompt.slice(0, 60),
+    describe: (a) => ({ title: a.description ?? a.prompt.slice(0, 60) }),
     run: (args, ctx) => runTask(args, ctx, opts),
   };
 }

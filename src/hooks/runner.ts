@@ -3,10 +3,10 @@
 // outside the sandbox, in the workspace, each with a timeout. Must not decide trust: the caller
 // passes only the hooks and verify commands that may run.
 
-import { spawn } from 'node:child_process';
-import { killGroup, OutputCollector, shellQuote } from '../util/process.js';
-import type { HookEvent, HookSpec } from '../config/settings.js';
-import type { Decision, ToolCallBlock, ToolOutput } from '../types.js';
+import { runInGroup, shellQuote, type Ending } from '../util/process.js';
+import { Problem } from '../i18n/index.js';
+import type { HookSpec } from '../config/settings.js';
+import type { AgentEvent, CommandFailure, Decision, HookEvent, ToolCallBlock, ToolOutput } from '../types.js';
 
 const HOOK_TIMEOUT_S = 60;
 const VERIFY_TIMEOUT_S = 120;
@@ -14,30 +14,11 @@ const VERIFY_TIMEOUT_S = 120;
 const HOOK_CAP = 4000;
 /** Characters of a failed verify's output given to the model (head and tail). */
 const VERIFY_CAP = 6000;
-/** After the command exits, how long a background child may keep its output open. */
-const PIPE_GRACE_MS = 250;
 /** Tools after which verify runs: the file tools, not bash (that would test after every ls). */
 const VERIFIED_TOOLS = new Set(['write_file', 'edit_file']);
 
 /** How a command ended; `abort` is the user's Ctrl+C, never reported as a failure. */
-type End =
-  | { kind: 'exit'; code: number }
-  | { kind: 'signal'; signal: string }
-  | { kind: 'timeout'; secs: number }
-  | { kind: 'spawn'; message: string }
-  | { kind: 'abort' };
-
-/** How a hook or verify failed: the interface translates it by `kind` with the other fields. */
-export type Failure = Exclude<End, { kind: 'abort' }>;
-
-/**
- * For the interface and the trace. `blocked`: a PreToolUse hook failed, so the call was refused;
- * `stderr`: the first line the hook wrote there, maybe empty.
- */
-export type HookNotice =
-  | { code: 'hook_failed'; event: HookEvent; command: string; failure: Failure; stderr: string; blocked: boolean }
-  | { code: 'verify_passed'; command: string; secs: number }
-  | { code: 'verify_failed'; command: string; failure: Failure; secs: number };
+type End = CommandFailure | { kind: 'abort' };
 
 export type HookRunnerOptions = {
   /** Only hooks that may run: the user's, and the project's once trusted. */
@@ -50,7 +31,8 @@ export type HookRunnerOptions = {
   sessionId: () => string;
   /** The user's own environment: hooks are the user's commands, not the model's. */
   env: NodeJS.ProcessEnv;
-  onNotice?: (notice: HookNotice) => void;
+  /** Receives hook_failed and verify events for the interface and the trace. */
+  emit?: (event: AgentEvent) => void;
   /** Seconds; default 120. */
   verifyTimeout?: number;
 };
@@ -82,7 +64,7 @@ function compile(event: HookEvent, specs: HookSpec[]): Hook[] {
       // Anchored: "bash" must not also match a future "bash_session"; write "edit.*" for a family.
       return { ...spec, match: new RegExp(`^(?:${source})$`) };
     } catch (err) {
-      throw new Error(`hooks.${event}[${i}].matcher ${JSON.stringify(source)} is not a valid regular expression: ${(err as Error).message}`);
+      throw new Problem('hooks.matcher', { event, index: i, matcher: source, detail: (err as Error).message });
     }
   });
 }
@@ -93,7 +75,7 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
     Object.entries(opts.hooks).map(([event, specs]) => [event, compile(event as HookEvent, specs ?? [])]),
   ) as Partial<Record<HookEvent, Hook[]>>;
   const verify = typeof opts.verify === 'string' ? [opts.verify] : (opts.verify ?? []);
-  const notice = (n: HookNotice) => opts.onNotice?.(n);
+  const emit = (event: AgentEvent) => opts.emit?.(event);
   let sentBack = false;
 
   /**
@@ -115,8 +97,8 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
       }
       if (end.kind === 'exit' && end.code === 2) return { block: ran.stderr.trim() || `the ${event} hook gave no reason`, stdout };
       const stderr = firstLine(ran.stderr);
-      notice({ code: 'hook_failed', event, command: hook.command, failure: end, stderr, blocked: failClosed });
-      if (failClosed) return { block: `the hook ${hook.command} failed (it ${describe(end)}${stderr ? `: ${stderr}` : ''}), so the call is refused; tell the user if this persists`, stdout };
+      emit({ type: 'hook_failed', event, command: hook.command, failure: end, stderr, blocked: failClosed });
+      if (failClosed) return { block: `the hook ${hook.command} failed (it ${failureWords(end)}${stderr ? `: ${stderr}` : ''}), so the call is refused; tell the user if this persists`, stdout };
     }
     return { stdout };
   }
@@ -136,11 +118,11 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
       const { end } = ran;
       if (end.kind === 'abort') return '[verify was interrupted]';
       if (end.kind === 'exit' && end.code === 0) {
-        notice({ code: 'verify_passed', command, secs });
+        emit({ type: 'verify', command, secs });
         continue;
       }
-      notice({ code: 'verify_failed', command, failure: end, secs });
-      return `[verify failed: \`${command}\` ${describe(end)}. The change was written; fix what it reports.]\n${ran.stdout.trimEnd() || '(no output)'}`;
+      emit({ type: 'verify', command, secs, failure: end });
+      return `[verify failed: \`${command}\` ${failureWords(end)}. The change was written; fix what it reports.]\n${ran.stdout.trimEnd() || '(no output)'}`;
     }
     return `[verify passed: ${verify.join('; ')}]`;
   }
@@ -179,7 +161,7 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
 }
 
 /** How a command failed, in a few words, for the model. */
-function describe(failure: Failure): string {
+function failureWords(failure: CommandFailure): string {
   switch (failure.kind) {
     case 'exit':
       return `exited with code ${failure.code}`;
@@ -196,45 +178,21 @@ const firstLine = (text: string): string => text.trim().split('\n')[0]!.slice(0,
 
 type ShellOptions = { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; timeout: number; signal?: AbortSignal; cap?: number };
 
-/** Runs `script` with bash in its own process group; kills the group on timeout or abort. */
-function runShell(script: string, o: ShellOptions): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', script], { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    const out = new OutputCollector();
-    const err = new OutputCollector();
-    let ending: End | undefined;
-    let settled = false;
-    const stop = (why: End) => {
-      ending ??= why;
-      if (child.pid !== undefined) killGroup(child.pid);
-    };
-    const secs = o.timeout;
-    const timer = setTimeout(() => stop({ kind: 'timeout', secs }), secs * 1000);
-    const onAbort = () => stop({ kind: 'abort' });
-    if (o.signal?.aborted) onAbort();
-    else o.signal?.addEventListener('abort', onAbort, { once: true });
-    const finish = () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      o.signal?.removeEventListener('abort', onAbort);
-      for (const stream of child.stdio) stream?.destroy();
-      const cap = o.cap ?? HOOK_CAP;
-      resolve({ end: ending ?? { kind: 'spawn', message: 'no exit status' }, stdout: out.text(cap), stderr: err.text(cap) });
-    };
-    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
-    // A hook that does not read its input closes the pipe early: that is not a failure.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(o.stdin ?? '');
-    child.on('error', (e) => {
-      ending ??= { kind: 'spawn', message: e.message };
-      finish();
-    });
-    child.on('exit', (code, signal) => {
-      ending ??= signal ? { kind: 'signal', signal } : { kind: 'exit', code: code ?? 0 };
-      setTimeout(finish, PIPE_GRACE_MS);
-    });
-    child.on('close', finish);
-  });
+/** Runs `script` with bash in its own process group, outside the sandbox; a timeout or abort kills the group. */
+async function runShell(script: string, o: ShellOptions): Promise<Ran> {
+  const cap = o.cap ?? HOOK_CAP;
+  const run = await runInGroup(script, { cwd: o.cwd, env: o.env }, { stdin: o.stdin, timeoutMs: o.timeout * 1000, signal: o.signal, cap });
+  return { end: endOf(run.ending, o.timeout), stdout: run.stdout, stderr: run.stderr };
+}
+
+function endOf(ending: Ending, secs: number): End {
+  switch (ending.kind) {
+    case 'exit':
+      if (ending.signal) return { kind: 'signal', signal: ending.signal };
+      return ending.code === null ? { kind: 'spawn', message: 'no exit status' } : { kind: 'exit', code: ending.code };
+    case 'timeout':
+      return { kind: 'timeout', secs };
+    default:
+      return ending;
+  }
 }

@@ -1,22 +1,112 @@
-// Provider failures in plain words: which model, which key, what to do next. Shared by the REPL
-// and headless mode; words come from the catalogue.
+// Events in plain words, in the interface language: provider failures (which model, which key,
+// what to do next, how often it was tried and when the server said to come back), notices, hook
+// failures and verify results. Shared by the REPL and headless mode; words come from the catalogue.
 
-import type { ModelConfig, ProviderError } from '../types.js';
+import type { AgentEvent, CommandFailure, ModelConfig, NoticeCode, NoticeEvent, ProviderError } from '../types.js';
 import { t, type MessageKey } from './index.js';
 
-/** A provider failure in plain words: which model, which key, what to do next. */
-export function explainError(error: ProviderError, model: ModelConfig): string {
+/** A provider failure in plain words. `now` is for tests: the clock time a retry-after points to. */
+export function explainError(error: ProviderError, model: ModelConfig, now = Date.now()): string {
   const keySource = model.apiKeyEnv
     ? t('key.env', { name: model.apiKeyEnv })
     : model.apiKey
       ? t('key.file', { name: model.name })
       : t('key.none', { name: model.name });
-  return t(`err.${error.kind}` as MessageKey, {
-    model: model.name,
-    id: model.model,
-    status: error.status ?? '-',
-    msg: error.message,
-    url: model.baseURL ?? (model.provider === 'anthropic' ? 'https://api.anthropic.com' : 'https://api.openai.com/v1'),
-    keySource,
-  });
+  const sentences = [
+    t(`err.${error.kind}` as MessageKey, {
+      model: model.name,
+      id: model.model,
+      status: error.status ?? '-',
+      http: error.status ? ` (HTTP ${error.status})` : '',
+      msg: error.message.replace(/[.。]\s*$/, ''),
+      url: model.baseURL ?? (model.provider === 'anthropic' ? 'https://api.anthropic.com' : 'https://api.openai.com/v1'),
+      keySource,
+      secs: Math.round((error.idleMs ?? 0) / 1000),
+    }),
+  ];
+  if (error.attempts && error.attempts > 1) sentences.push(t('err.attempts', { n: error.attempts }));
+  if (error.retryAfterMs !== undefined && error.kind !== 'quota') {
+    sentences.push(t('err.retry_at', { wait: duration(error.retryAfterMs), time: clock(now + error.retryAfterMs, now) }));
+  } else if (error.kind === 'rate_limit') {
+    sentences.push(t('err.wait_minute'));
+  }
+  return sentences.join(' ');
+}
+
+/** "40 s", "5 min", "1 h 30 min": how long to wait, rounded up. */
+function duration(ms: number): string {
+  const secs = Math.max(1, Math.ceil(ms / 1000));
+  if (secs < 120) return t('time.secs', { n: secs });
+  const mins = Math.ceil(secs / 60);
+  if (mins < 120) return t('time.mins', { n: mins });
+  const rest = mins % 60;
+  return rest ? t('time.hours_mins', { h: Math.floor(mins / 60), m: rest }) : t('time.hours', { h: mins / 60 });
+}
+
+/** The local clock time, "14:05", with the date when it is not today. */
+function clock(at: number, now: number): string {
+  const date = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const hm = `${two(date.getHours())}:${two(date.getMinutes())}`;
+  if (date.toDateString() === new Date(now).toDateString()) return hm;
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${hm}`;
+}
+
+const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
+  max_rounds: 'notice.max_rounds',
+  max_tokens: 'notice.max_tokens',
+  usage_estimated: 'notice.usage_estimated',
+  schema_retry: 'notice.schema_retry',
+  schema_failed: 'notice.schema_failed',
+  no_model: 'cli.no_model_repl',
+  trust_ignored: 'trust.ignored',
+  memory_dropped: 'memory.dropped',
+  auto_unsandboxed: 'sandbox.auto_unsandboxed',
+  todo_reminded: 'todo.reminded',
+  stop_hook_sent_back: 'hook.sent_back',
+  prompt_blocked: 'hook.prompt_blocked',
+  session_write_failed: 'session.write_failed',
+  trace_write_failed: 'trace.write_failed',
+  resume_model: 'resume.model',
+  session_skipped: 'session.skipped',
+  files_changed: 'session.files_changed',
+  codeindex_ready: 'codeindex.ready',
+  codeindex_cache_corrupt: 'codeindex.cache_corrupt',
+  codeindex_build_failed: 'codeindex.build_failed',
+  codeindex_save_failed: 'codeindex.save_failed',
+};
+
+/** Why commands run without a sandbox: a failed probe's reason code, or 'flag' (--sandbox off). */
+export function unsandboxedWhy(reason: string | number | undefined, detail: string | number = ''): string {
+  if (reason === 'bwrap_missing' || reason === 'userns_disabled' || reason === 'bwrap_failed') return t(`sandbox.${reason}`, { detail });
+  return reason === 'turned_off' ? t('sandbox.turned_off') : '--sandbox off';
+}
+
+/** A notice in words; `headless` picks the wording that fits a -p run where one differs. */
+export function noticeText(n: NoticeEvent, headless = false): string {
+  const params = n.params ?? {};
+  if (n.code === 'auto_unsandboxed') return t('sandbox.auto_unsandboxed', { why: unsandboxedWhy(params.why, params.detail) });
+  if (n.code === 'max_rounds' && headless) return t('notice.max_rounds_headless', params);
+  return t(NOTICE_KEYS[n.code], params);
+}
+
+/** How a hook or verify command failed: fail.exit {code}, fail.signal {signal}, fail.timeout {secs}, fail.spawn {message}. */
+const failureText = (f: CommandFailure): string => t(`fail.${f.kind}`, f);
+
+/** What the interface says about a notice, a failed hook or a verify run; undefined for other events. */
+export function explainEvent(event: AgentEvent, headless = false): string | undefined {
+  switch (event.type) {
+    case 'notice':
+      return noticeText(event, headless);
+    case 'hook_failed': {
+      const why = failureText(event.failure) + (event.stderr ? ` (${event.stderr})` : '');
+      return t(event.blocked ? 'hook.failed_blocked' : 'hook.failed', { event: event.event, command: event.command, why });
+    }
+    case 'verify':
+      return event.failure
+        ? t('verify.failed', { command: event.command, why: failureText(event.failure), secs: event.secs })
+        : t('verify.passed', { command: event.command, secs: event.secs });
+    default:
+      return undefined;
+  }
 }

@@ -25,9 +25,39 @@ export function getLang(): Lang {
 
 /** The string for `key` in the current language, with `{name}` placeholders filled. */
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
-  return catalogue[current][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return fill(catalogue[current][key], params);
+}
+
+function fill(template: string, params: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** A parameter of a Problem: a value, or a problem of its own worded inside it. */
+export type ProblemParams = Record<string, string | number | Problem>;
+
+/**
+ * A problem for the user found where it is found (keys.json, settings, rules, hooks): a catalogue
+ * key and its parameters, worded in the interface language when shown (problemText). `message`
+ * is the English text, for logs and tests.
+ */
+export class Problem extends Error {
+  constructor(
+    readonly key: MessageKey,
+    readonly params: ProblemParams = {},
+  ) {
+    super(word(key, params, 'en'));
+    this.name = 'Problem';
+  }
+}
+
+/** The problem in the current language. */
+export function problemText(problem: Problem): string {
+  return word(problem.key, problem.params, current);
+}
+
+function word(key: MessageKey, params: ProblemParams, lang: Lang): string {
+  const plain = Object.fromEntries(Object.entries(params).map(([name, v]) => [name, v instanceof Problem ? word(v.key, v.params, lang) : v]));
+  return fill(catalogue[lang][key], plain);
 }
 
 /** Whether `key` is in the catalogue (for keys built from codes another module chose). */

@@ -96,9 +96,11 @@ function assistantBlock(b: AssistantBlock): WireBlock[] {
 async function* readEvents(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>, draft: Draft): AsyncGenerator<ProviderEvent> {
   const blocks = new Map<number, AssistantBlock>();
   for await (const event of stream) {
+    draft.heard();
     switch (event.type) {
       case 'message_start':
-        draft.usage = usageOf(event.message.usage, draft.usage);
+        // Compatible servers (and the docs' own thinking example) may send no usage at all.
+        if (event.message.usage) draft.usage = usageOf(event.message.usage, draft.usage);
         break;
       case 'content_block_start': {
         const cb = event.content_block;
@@ -141,11 +143,27 @@ async function* readEvents(stream: AsyncIterable<Anthropic.RawMessageStreamEvent
         break;
       }
       case 'message_delta':
-        draft.usage = usageOf(event.usage, draft.usage);
-        draft.stopReason = event.delta.stop_reason === 'max_tokens' ? 'max_tokens' : event.delta.stop_reason === 'tool_use' ? 'tool_use' : 'end';
+        if (event.usage) draft.usage = usageOf(event.usage, draft.usage);
+        stop(draft, event as MessageDelta, blocks);
         break;
     }
   }
+}
+
+type MessageDelta = { delta: { stop_reason: string | null }; stop_details?: { explanation?: string } | null };
+
+function stop(draft: Draft, event: MessageDelta, blocks: Map<number, AssistantBlock>): void {
+  const reason = event.delta.stop_reason;
+  if (reason === 'refusal') {
+    draft.stopReason = 'refusal';
+    draft.refusal = event.stop_details?.explanation || 'stop_reason "refusal"';
+    return;
+  }
+  const cut = reason === 'max_tokens' || reason === 'model_context_window_exceeded';
+  // A block the server never closed was cut off by the limit (some compatible servers send no
+  // content_block_stop then): finishing it marks its arguments as truncated instead of losing it.
+  for (const block of blocks.values()) if (block.type === 'tool_call') draft.finishToolCall(block, cut);
+  draft.stopReason = cut ? 'max_tokens' : reason === 'tool_use' ? 'tool_use' : 'end';
 }
 
 type WireUsage = Partial<Record<'input_tokens' | 'output_tokens' | 'cache_read_input_tokens' | 'cache_creation_input_tokens', number | null>>;

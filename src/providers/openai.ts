@@ -50,8 +50,41 @@ function buildParams(config: ModelConfig, request: ProviderRequest): ChatComplet
 
 function toWire(request: ProviderRequest): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = request.system ? [{ role: 'system', content: request.system }] : [];
-  for (const m of request.messages) out.push(...(m.role === 'user' ? userMessages(m.content) : assistantMessage(m.content)));
+  const reasoning = new Map<ChatCompletionMessageParam, string>();
+  for (const m of request.messages) {
+    if (m.role === 'user') {
+      out.push(...userMessages(m.content));
+      continue;
+    }
+    const message = assistantMessage(m.content);
+    if (!message) continue;
+    out.push(message);
+    const thinking = m.content.flatMap((b) => (b.type === 'thinking' && !b.signature ? [b.thinking] : [])).join('');
+    if (thinking) reasoning.set(message, thinking);
+  }
+  sendReasoningBack(out, reasoning);
   return out;
+}
+
+/**
+ * Reasoning goes back on every assistant message between two user messages where the model
+ * called tools, the final answer included, and only reasoning a compatible server sent (no
+ * signature): DeepSeek's and Kimi's thinking modes reject such a history without it. Elsewhere
+ * it stays out: servers ignore or (older deepseek-reasoner) reject it there.
+ */
+function sendReasoningBack(out: ChatCompletionMessageParam[], reasoning: Map<ChatCompletionMessageParam, string>): void {
+  let turn: ChatCompletionMessageParam[] = [];
+  const flush = () => {
+    if (turn.some((m) => m.role === 'assistant' && m.tool_calls?.length)) {
+      for (const m of turn) if (reasoning.has(m)) (m as { reasoning_content?: string }).reasoning_content = reasoning.get(m);
+    }
+    turn = [];
+  };
+  for (const m of out) {
+    if (m.role === 'user') flush();
+    turn.push(m);
+  }
+  flush();
 }
 
 /**
@@ -84,24 +117,18 @@ const imagePart = (i: ImageBlock): ChatCompletionContentPartImage => ({
   image_url: { url: `data:${i.mediaType};base64,${i.data}` },
 });
 
-/**
- * Reasoning goes back only on a reply that called tools, and only reasoning a compatible server
- * sent (no signature): DeepSeek's and Kimi's thinking modes require it there and reject a tool
- * loop without it; elsewhere they ignore it, and older servers that reject it never send it.
- */
-function assistantMessage(blocks: AssistantBlock[]): ChatCompletionMessageParam[] {
+/** An assistant message on the wire; undefined when nothing would be left of it. */
+function assistantMessage(blocks: AssistantBlock[]): ChatCompletionMessageParam | undefined {
   const text = blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
   const calls = blocks.flatMap((b): ChatCompletionMessageToolCall[] =>
     b.type === 'tool_call'
-      ? [{ id: b.id, type: 'function', function: { name: b.name, arguments: b.invalidJson === undefined ? JSON.stringify(b.input) : '{}' } }]
+      ? [{ ...b.extra, id: b.id, type: 'function', function: { name: b.name, arguments: b.invalidJson === undefined ? JSON.stringify(b.input) : '{}' } }]
       : [],
   );
-  if (!text && calls.length === 0) return [];
-  const reasoning = blocks.flatMap((b) => (b.type === 'thinking' && !b.signature ? [b.thinking] : [])).join('');
-  const message: ChatCompletionMessageParam & { reasoning_content?: string } = { role: 'assistant', content: text || null };
+  if (!text && calls.length === 0) return undefined;
+  const message: ChatCompletionMessageParam = { role: 'assistant', content: text || null };
   if (calls.length > 0) message.tool_calls = calls;
-  if (calls.length > 0 && reasoning) message.reasoning_content = reasoning;
-  return [message];
+  return message;
 }
 
 // The chunk fields we read, including vendor extensions the SDK's types do not name.
@@ -112,11 +139,18 @@ type WireUsage = {
   prompt_cache_hit_tokens?: number; // DeepSeek
   cached_tokens?: number; // Moonshot
 };
-type WireToolCall = { index?: number; id?: string; function?: { name?: string; arguments?: unknown } };
+type WireToolCall = { index?: number; id?: string; type?: string; function?: { name?: string | null; arguments?: unknown } } & Record<string, unknown>;
 type Chunk = {
   usage?: WireUsage | null;
   choices?: {
-    delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; tool_calls?: WireToolCall[] | null };
+    delta?: {
+      content?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      refusal?: string | null;
+      // TGI (before 3.1) sends one call as an object, not a list.
+      tool_calls?: WireToolCall[] | WireToolCall | null;
+    };
     finish_reason?: string | null;
     usage?: WireUsage | null; // Moonshot puts usage in the last choice
   }[];
@@ -125,6 +159,7 @@ type Chunk = {
 async function* readChunks(stream: AsyncIterable<Chunk>, draft: Draft): AsyncGenerator<ProviderEvent> {
   const calls = new Map<number, ToolCallBlock>();
   for await (const chunk of stream) {
+    draft.heard();
     const choice = chunk.choices?.[0];
     const usage = chunk.usage ?? choice?.usage;
     if (usage) draft.usage = usageOf(usage);
@@ -133,7 +168,8 @@ async function* readChunks(stream: AsyncIterable<Chunk>, draft: Draft): AsyncGen
     const reasoning = delta.reasoning_content ?? delta.reasoning;
     if (reasoning) yield appendText(draft, 'thinking', reasoning);
     if (delta.content) yield appendText(draft, 'text', delta.content);
-    for (const tc of delta.tool_calls ?? []) {
+    if (delta.refusal) draft.refusal = (draft.refusal ?? '') + delta.refusal;
+    for (const tc of listOf(delta.tool_calls)) {
       // `index` ties the pieces of one call together; a server that omits it sends whole calls.
       const index = tc.index ?? (tc.id && ![...calls.values()].some((c) => c.id === tc.id) ? calls.size : Math.max(calls.size - 1, 0));
       let call = calls.get(index);
@@ -144,16 +180,28 @@ async function* readChunks(stream: AsyncIterable<Chunk>, draft: Draft): AsyncGen
       } else if (!call.name && tc.function?.name) {
         call.name = tc.function.name;
       }
+      const { index: _index, id: _id, type: _type, function: _function, ...extra } = tc;
+      if (Object.keys(extra).length > 0) call.extra = { ...call.extra, ...extra };
       const args = tc.function?.arguments;
       const json = typeof args === 'string' ? args : args == null ? '' : JSON.stringify(args);
       if (json) yield draft.toolCallDelta(call, json);
     }
-    if (choice.finish_reason) {
-      for (const call of calls.values()) draft.finishToolCall(call);
-      // Some servers end a reply with tool calls as "stop": the calls decide.
-      draft.stopReason = choice.finish_reason === 'length' ? 'max_tokens' : calls.size > 0 ? 'tool_use' : 'end';
-    }
+    if (choice.finish_reason) finish(draft, choice.finish_reason, calls);
   }
+}
+
+const listOf = <T>(value: T[] | T | null | undefined): T[] => (Array.isArray(value) ? value : value ? [value] : []);
+
+function finish(draft: Draft, reason: string, calls: Map<number, ToolCallBlock>): void {
+  // A refusal comes as a content filter stop (Azure, OpenAI) or as refusal text (structured outputs).
+  if (reason === 'content_filter' || draft.refusal) {
+    draft.stopReason = 'refusal';
+    draft.refusal ||= 'finish_reason "content_filter"';
+    return;
+  }
+  for (const call of calls.values()) draft.finishToolCall(call, reason === 'length');
+  // Some servers end a reply with tool calls as "stop": the calls decide.
+  draft.stopReason = reason === 'length' ? 'max_tokens' : calls.size > 0 ? 'tool_use' : 'end';
 }
 
 function appendText(draft: Draft, type: 'text' | 'thinking', text: string): ProviderEvent {

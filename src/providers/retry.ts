@@ -8,13 +8,14 @@ export type RetryPolicy = { maxAttempts: number; maxTotalMs: number; baseDelayMs
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, maxTotalMs: 60_000, baseDelayMs: 1000 };
 
 /** A failure, plus the wait the server asked for (retry-after), if any. */
-export type Failure = { error: ProviderError; retryAfterMs?: number };
+export type ProviderFailure = { error: ProviderError; retryAfterMs?: number };
 
-const RETRYABLE: ReadonlySet<ProviderError['kind']> = new Set(['rate_limit', 'overloaded', 'server', 'connection']);
+const RETRYABLE: ReadonlySet<ProviderError['kind']> = new Set(['rate_limit', 'overloaded', 'server', 'connection', 'timeout']);
 
 const KIND_BY_STATUS: Record<number, ProviderError['kind']> = {
   400: 'bad_request',
   401: 'auth',
+  402: 'quota',
   403: 'forbidden',
   404: 'not_found',
   429: 'rate_limit',
@@ -36,23 +37,25 @@ const KIND_BY_TYPE: Record<string, ProviderError['kind']> = {
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
- * Turns anything the SDKs or the network throw into a Failure. Both SDKs (Stainless) throw
+ * Turns anything the SDKs or the network throw into a ProviderFailure. Both SDKs (Stainless) throw
  * APIError with `status`, `headers` and the parsed body in `error`; a connection failure is an
  * APIError with neither status nor body; an `error` event inside a stream has a body but no status.
  */
-export function describeFailure(e: unknown): Failure {
+export function describeFailure(e: unknown): ProviderFailure {
   const err = (typeof e === 'object' && e !== null ? e : {}) as { status?: unknown; headers?: unknown; error?: unknown; message?: unknown };
   const text = typeof err.message === 'string' ? err.message : String(e);
   if (typeof err.status === 'number') {
     const status = err.status;
-    const kind = KIND_BY_STATUS[status] ?? (status >= 500 ? 'server' : 'other');
-    // A proxy's HTML error page can be long: the interface needs a line, not the page.
-    const message = (serverMessage(err.error) ?? text.replace(/^\d{3}\s+/, '')).slice(0, 1000);
-    return { error: { status, kind, message }, retryAfterMs: retryAfter(err.headers) };
+    const message = readable(serverMessage(err.error) ?? text.replace(/^\d{3}\s+/, ''));
+    const retryAfterMs = retryAfter(err.headers);
+    const quota = isQuota(err.error, message, retryAfterMs);
+    const kind = quota ? 'quota' : (KIND_BY_STATUS[status] ?? (status >= 500 ? 'server' : 'other'));
+    return { error: { status, kind, message }, retryAfterMs };
   }
   if ('headers' in err && err.error !== undefined) {
     const type = (err.error as any)?.error?.type ?? (err.error as any)?.type;
-    return { error: { kind: KIND_BY_TYPE[type] ?? 'server', message: serverMessage(err.error) ?? text } };
+    const message = readable(serverMessage(err.error) ?? text);
+    return { error: { kind: isQuota(err.error, message, undefined) ? 'quota' : (KIND_BY_TYPE[type] ?? 'server'), message } };
   }
   if ('headers' in err || isNetworkError(e)) return { error: { kind: 'connection', message: causeMessage(e) } };
   return { error: { kind: 'other', message: text } };
@@ -60,9 +63,39 @@ export function describeFailure(e: unknown): Failure {
 
 function serverMessage(body: unknown): string | undefined {
   if (typeof body === 'string' && body) return body;
-  const b = body as any;
-  const message = b?.error?.message ?? b?.message;
+  // Gemini wraps its error in a list; some servers send {"error": "text"}.
+  const b = (Array.isArray(body) ? body[0] : body) as any;
+  const message = b?.error?.message ?? b?.message ?? b?.error;
   return typeof message === 'string' && message ? message : undefined;
+}
+
+// Codes and words of an account without credit or quota (OpenAI, Moonshot, DeepSeek, Anthropic,
+// DashScope, Zhipu): retrying cannot help, unlike a rate limit.
+const QUOTA_CODES = new Set(['insufficient_quota', 'exceeded_current_quota_error', 'billing_hard_limit_reached', 'insufficient_balance', 'arrearage', '1113']);
+const QUOTA_WORDS = /insufficient (?:balance|quota|credit|funds)|credit balance is too low|exceeded your current quota|quota (?:has been )?exhausted|out of credits?|余额不足|欠费/i;
+
+function isQuota(body: unknown, message: string, retryAfterMs: number | undefined): boolean {
+  const b = (Array.isArray(body) ? body[0] : body) as any;
+  const codes = [b?.error?.type, b?.error?.code, b?.type, b?.code].filter((c) => c != null).map((c) => String(c).toLowerCase());
+  if (codes.some((c) => QUOTA_CODES.has(c))) return true;
+  // A server that says when to come back is limiting the rate, whatever its words.
+  return retryAfterMs === undefined && QUOTA_WORDS.test(message);
+}
+
+/** A server's message as one short line: an HTML error page (a proxy's 502) becomes its title. */
+function readable(message: string): string {
+  let text = message;
+  if (/<(?:!doctype|html|head|body|title)\b/i.test(text)) {
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
+    text = (title ?? text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' '))
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  }
+  text = text.replace(/\s+/g, ' ').trim();
+  return text.length > 300 ? text.slice(0, 300) + '…' : text;
 }
 
 function isNetworkError(e: unknown): boolean {
@@ -100,7 +133,7 @@ function retryAfter(headers: unknown): number | undefined {
  * How long to wait before attempt `attempt + 1`, or undefined to give up: the error is not
  * retryable, attempts are used up, or the wait would pass the total time budget.
  */
-export function retryDelay(failure: Failure, attempt: number, elapsedMs: number, policy: RetryPolicy): number | undefined {
+export function retryDelay(failure: ProviderFailure, attempt: number, elapsedMs: number, policy: RetryPolicy): number | undefined {
   if (!RETRYABLE.has(failure.error.kind) || attempt >= policy.maxAttempts) return undefined;
   // Exponential backoff with ±25% jitter, so many clients hit by one outage do not retry in step.
   const backoff = policy.baseDelayMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);

@@ -5,7 +5,7 @@
 
 import { Draft, type Attempt } from './draft.js';
 import { estimateTokens } from '../util/tokens.js';
-import { DEFAULT_RETRY, describeFailure, retryDelay, sleep, type Failure, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, describeFailure, retryDelay, sleep, type ProviderFailure, type RetryPolicy } from './retry.js';
 import {
   zeroUsage,
   type AssistantBlock,
@@ -25,11 +25,18 @@ const WIRES: Record<ModelConfig['provider'], () => Promise<WireModule>> = {
   openai: () => import('./openai.js'),
 };
 
-/** Tests shrink the backoff (`retry.baseDelayMs`); the defaults are 5 attempts within 60 s. */
-export type ProviderOptions = { retry?: Partial<RetryPolicy> };
+/**
+ * `retry`: tests shrink the backoff (`baseDelayMs`); the defaults are 5 attempts within 60 s.
+ * `idleTimeoutMs`: an attempt that hears nothing from the server for this long is stopped
+ * (0 = never); the default is 120 s.
+ */
+export type ProviderOptions = { retry?: Partial<RetryPolicy>; idleTimeoutMs?: number };
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
 export function createProvider(config: ModelConfig, opts: ProviderOptions = {}): Provider {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
+  const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   let opened: Promise<Attempt> | undefined;
   const open = () =>
     (opened ??= Promise.resolve()
@@ -43,9 +50,9 @@ export function createProvider(config: ModelConfig, opts: ProviderOptions = {}):
     config,
     async *stream(request, signal) {
       try {
-        yield* withRetries(open, request, policy, signal);
+        yield* withRetries(open, request, policy, idleMs, signal);
       } catch (e) {
-        // Only a bug of ours gets here (attempts' throws are handled in withRetries): end plainly.
+        // Only a bug of ours gets here (attempts' throws are handled in runAttempt): end plainly.
         const error: ProviderError = { kind: 'other', message: e instanceof Error ? e.message : 'internal error' };
         yield { type: 'done', message: { role: 'assistant', content: [] }, stopReason: 'error', usage: zeroUsage(), error };
       }
@@ -57,37 +64,91 @@ async function* withRetries(
   open: () => Promise<Attempt>,
   request: ProviderRequest,
   policy: RetryPolicy,
+  idleMs: number,
   signal?: AbortSignal,
 ): AsyncGenerator<ProviderEvent> {
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     const draft = new Draft();
-    let yielded = false;
-    let failure: Failure;
-    try {
-      const send = await open();
-      for await (const event of send(request, draft, signal)) {
-        yielded = true;
-        yield event;
-      }
-      if (signal?.aborted) return yield finish(draft, request, 'aborted');
-      if (draft.stopReason) return yield finish(draft, request, draft.stopReason);
-      failure = { error: { kind: 'connection', message: 'The response stream ended before the reply was complete.' } };
-    } catch (e) {
-      if (signal?.aborted) return yield finish(draft, request, 'aborted');
-      // The reply was complete and only its trailer (usage, [DONE]) was lost: keep the reply.
-      if (draft.stopReason) return yield finish(draft, request, draft.stopReason);
-      failure = describeFailure(e);
-    }
+    const outcome = yield* runAttempt(open, request, draft, idleMs, signal);
+    if ('ending' in outcome) return yield finish(draft, request, outcome.ending);
+    const { failure } = outcome;
     // Content already shown cannot be taken back, so a retry is only possible before the first delta.
-    const delayMs = yielded ? undefined : retryDelay(failure, attempt, Date.now() - started, policy);
-    if (delayMs === undefined) return yield finish(draft, request, 'error', failure.error);
+    const delayMs = outcome.shown ? undefined : retryDelay(failure, attempt, Date.now() - started, policy);
+    if (delayMs === undefined) {
+      const error: ProviderError = { ...failure.error };
+      if (attempt > 1) error.attempts = attempt;
+      if (failure.retryAfterMs !== undefined) error.retryAfterMs = failure.retryAfterMs;
+      return yield finish(draft, request, 'error', error);
+    }
     yield { type: 'retry', attempt, maxAttempts: policy.maxAttempts, delayMs, error: failure.error };
     if (!(await sleep(delayMs, signal))) return yield finish(draft, request, 'aborted');
   }
 }
 
-function finish(draft: Draft, request: ProviderRequest, stopReason: StopReason, error?: ProviderError): ProviderEvent {
+type Outcome = { ending: StopReason | 'refusal' } | { failure: ProviderFailure; shown: boolean };
+
+/**
+ * One request: yields its deltas and returns how it ended, a stop reason or a failure (and
+ * whether deltas were shown). The request gets its own signal, so the idle timeout can stop it.
+ */
+async function* runAttempt(
+  open: () => Promise<Attempt>,
+  request: ProviderRequest,
+  draft: Draft,
+  idleMs: number,
+  signal?: AbortSignal,
+): AsyncGenerator<ProviderEvent, Outcome> {
+  const own = new AbortController();
+  const relay = () => own.abort();
+  signal?.addEventListener('abort', relay, { once: true });
+  if (signal?.aborted) own.abort();
+  const idle = watchIdle(draft, idleMs, relay);
+  let shown = false;
+  let failure: ProviderFailure | undefined;
+  try {
+    const send = await open();
+    for await (const event of send(request, draft, own.signal)) {
+      shown = true;
+      yield event;
+    }
+  } catch (e) {
+    failure = describeFailure(e);
+  } finally {
+    idle.stop();
+    signal?.removeEventListener('abort', relay);
+  }
+  if (signal?.aborted) return { ending: 'aborted' };
+  // The reply was complete and only its trailer (usage, [DONE]) was lost or stalled: keep the reply.
+  if (draft.stopReason) return { ending: draft.stopReason };
+  if (idle.fired) failure = { error: { kind: 'timeout', message: `no data from the server for ${Math.round(idleMs / 1000)} s`, idleMs } };
+  failure ??= { error: { kind: 'connection', message: 'The response stream ended before the reply was complete.' } };
+  return { failure, shown };
+}
+
+/** Aborts through `abort` once the draft has heard nothing from the server for `ms` (0: never). */
+function watchIdle(draft: Draft, ms: number, abort: () => void): { readonly fired: boolean; stop(): void } {
+  let fired = false;
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    const quiet = Date.now() - draft.heardAt;
+    if (quiet < ms) return void (timer = setTimeout(check, ms - quiet).unref());
+    fired = true;
+    abort();
+  };
+  if (ms > 0) timer = setTimeout(check, ms).unref();
+  return {
+    get fired() {
+      return fired;
+    },
+    stop: () => clearTimeout(timer),
+  };
+}
+
+function finish(draft: Draft, request: ProviderRequest, ending: StopReason | 'refusal', error?: ProviderError): ProviderEvent {
+  // A refusal is a failed request: the interface says so and the loop drops the refused exchange.
+  const stopReason: StopReason = ending === 'refusal' ? 'error' : ending;
+  if (ending === 'refusal') error = { kind: 'refusal', message: draft.refusal ?? 'refused' };
   // An interrupted reply keeps its text but no tool calls: none of them will run, and a call
   // left in the history without a result would make the next request invalid.
   const interrupted = stopReason === 'aborted' || stopReason === 'error';

@@ -3,6 +3,7 @@
 // call: policy.ts combines rules with modes and the command analysis.
 
 import { isAbsolute, relative, sep } from 'node:path';
+import { Problem } from '../i18n/index.js';
 
 /**
  * bash(npm test) matches that command exactly; bash(git commit *) the words, then anything (or
@@ -22,18 +23,18 @@ export type RuleTarget =
 const RULE = /^([a-z_][a-z0-9_]*)(?:\((.+)\))?$/s;
 
 /** Why `text` is not a valid rule, or null. */
-export function ruleError(text: string): string | null {
+export function ruleError(text: string): Problem | null {
   const m = RULE.exec(text.trim());
-  if (!m) return `"${text}" is not a rule; write tool or tool(pattern), for example bash(npm test) or edit_file(src/**)`;
-  if (m[2] !== undefined && !m[2].trim()) return `"${text}" has an empty pattern`;
-  if (m[1] === 'bash' && m[2] !== undefined && splitWords(m[2]) === null) return `"${text}" has an unclosed quote`;
+  if (!m) return new Problem('rule.syntax', { rule: text });
+  if (m[2] !== undefined && !m[2].trim()) return new Problem('rule.empty', { rule: text });
+  if (m[1] === 'bash' && m[2] !== undefined && splitWords(m[2]) === null) return new Problem('rule.quote', { rule: text });
   return null;
 }
 
-/** Parses a rule already checked with ruleError (throws otherwise, naming the rule). */
+/** Parses a rule already checked with ruleError (throws its Problem otherwise). */
 export function parseRule(text: string): Rule {
   const problem = ruleError(text);
-  if (problem) throw new Error(problem);
+  if (problem) throw problem;
   const m = RULE.exec(text.trim())!;
   return { text: text.trim(), tool: m[1]!, pattern: m[2]?.trim() ?? null };
 }

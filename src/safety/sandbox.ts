@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { SandboxLevel } from '../types.js';
+import type { SandboxLevel, WrapCommand } from '../types.js';
 
 /** By absolute path: never a bwrap found on a PATH that may point into the workspace. */
 export const BWRAP = '/usr/bin/bwrap';
@@ -81,8 +81,6 @@ function existingOnDisk(path: string): 'dir' | 'file' | null {
     return null;
   }
 }
-
-export type WrapCommand = (command: string, cwd: string) => { file: string; args: string[] };
 
 /**
  * The bash tool's wrapCommand for a level, or undefined for off. What exists is looked up on

@@ -4,8 +4,9 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dayOf, logsDir } from './trace.js';
-import { formatCost } from '../util/text.js';
+import { logsDir } from './trace.js';
+import { isObject } from '../util/jsonfile.js';
+import { formatCost, localDate, localDateTime } from '../util/text.js';
 
 export type TaskCost = {
   /** ISO time the request was sent. */
@@ -80,7 +81,7 @@ export function costReport(stateDir: string, root: string, now = new Date(), day
   }
   const byDay = new Map<string, CostSum & { day: string }>();
   for (const task of tasks) {
-    const day = dayOf(new Date(task.when));
+    const day = localDate(new Date(task.when));
     if (!byDay.has(day)) byDay.set(day, { day, ...emptySum() });
     addTo(byDay.get(day)!, task);
   }
@@ -94,7 +95,7 @@ export function costReport(stateDir: string, root: string, now = new Date(), day
 function readRecords(stateDir: string, now: Date, days: number): LogLine[] {
   const records: LogLine[] = [];
   for (let d = days - 1; d >= 0; d--) {
-    const day = dayOf(new Date(now.getFullYear(), now.getMonth(), now.getDate() - d));
+    const day = localDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() - d));
     let text: string;
     try {
       text = readFileSync(join(logsDir(stateDir), `${day}.jsonl`), 'utf8');
@@ -104,7 +105,7 @@ function readRecords(stateDir: string, now: Date, days: number): LogLine[] {
     for (const line of text.split('\n')) {
       try {
         const value: unknown = JSON.parse(line);
-        if (typeof value === 'object' && value !== null && !Array.isArray(value)) records.push(value as LogLine);
+        if (isObject(value)) records.push(value as LogLine);
       } catch {
         // a torn or empty line
       }
@@ -164,11 +165,8 @@ function sumCost(sum: CostSum): string {
   return sum.unknown === sum.tasks ? formatCost(null) : `${formatCost(sum.cost)} + ?`;
 }
 
-function shortTime(iso: string): string {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${dayOf(d).slice(5)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
+/** "03-04 15:06" in local time. */
+const shortTime = (iso: string): string => localDateTime(new Date(iso)).slice(5);
 
 function shorten(text: string): string {
   return text.length > REQUEST_CHARS ? text.slice(0, REQUEST_CHARS - 1) + '…' : text;

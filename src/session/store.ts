@@ -1,14 +1,15 @@
 // Sessions: one append-only JSONL file per conversation under <state>/sessions/ — written as each
-// message completes, loaded back robustly (torn lines, interrupted tool calls, other versions),
-// listed per workspace. Never writes image data; a failed write never throws into the caller (it
+// message completes and loaded back robustly (torn lines, interrupted tool calls, other versions);
+// listing.ts finds them. Never writes image data; a failed write never throws into the caller (it
 // is reported once through onError). Knows nothing of the interface: errors carry codes.
 
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Totals } from '../core/agent.js';
 import { imagePlaceholder } from '../core/compact.js';
 import { fileVersion } from '../util/paths.js';
+import { isObject } from '../util/jsonfile.js';
 import { interruptedResult } from '../core/runtool.js';
 import type { AgentEvent, FileVersion, Message, PermissionMode, ToolCallBlock, UserBlock } from '../types.js';
 
@@ -37,20 +38,6 @@ export type LoadedSession = {
   state: SessionState;
   /** Lines that could not be read (a torn last line, garbage). */
   skipped: number;
-};
-
-export type SessionInfo = {
-  id: string;
-  file: string;
-  created: string;
-  /** ISO time of the last write. */
-  updated: string;
-  /** The first line of the first user request. */
-  firstRequest: string;
-  /** Tool rounds: assistant replies that called tools. */
-  rounds: number;
-  /** null when a price was unknown or no totals were saved. */
-  cost: number | null;
 };
 
 export type SessionErrorCode = 'session_newer' | 'session_invalid' | 'session_unreadable';
@@ -111,8 +98,9 @@ export class SessionWriter {
   /** Feed every AgentEvent: messages are appended; a compaction starts the history over. */
   onEvent(event: AgentEvent): void {
     if (event.type === 'message') this.write({ type: 'message', message: withoutImages(event.message) });
-    // The agent emits the new history as message events right after the compaction event.
+    // The agent emits the new history as message events right after these events.
     if (event.type === 'compaction') this.write({ type: 'reset', method: event.method, before: event.before, after: event.after });
+    if (event.type === 'history_reset') this.write({ type: 'reset', method: event.reason });
   }
 
   /** Records the fields that changed since the last call (call after usage, turn_end, /mode, /model, todo changes). */
@@ -162,7 +150,8 @@ export class SessionWriter {
   }
 }
 
-function readBytes(file: string, position: number, length: number): string {
+/** Up to `length` bytes of `file` from `position`, as text. */
+export function readBytes(file: string, position: number, length: number): string {
   const fd = openSync(file, 'r');
   try {
     const buffer = Buffer.alloc(length);
@@ -227,7 +216,8 @@ export function loadSession(file: string): LoadedSession {
   return { header, messages: repair(pieces), state, skipped };
 }
 
-function parseRecord(line: string): Record<string, unknown> | undefined {
+/** A line of a session file as a record with a `type`, or undefined. */
+export function parseRecord(line: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(line);
     return isObject(value) && typeof value.type === 'string' ? value : undefined;
@@ -235,8 +225,6 @@ function parseRecord(line: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
-
-const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isHeader(v: unknown): v is SessionHeader {
   return (
@@ -302,89 +290,8 @@ function pushMerged(out: Message[], m: Message): void {
   else out.push({ role: m.role, content: [...m.content] } as Message);
 }
 
-const callsOf = (m: Message): ToolCallBlock[] => (m.role === 'assistant' ? m.content.filter((b): b is ToolCallBlock => b.type === 'tool_call') : []);
-
-// ---------------------------------------------------------------------------------------------
-// Finding sessions
-
-/** This workspace's sessions that hold at least one message, most recently updated first. */
-export function listSessions(stateDir: string, root: string): SessionInfo[] {
-  const infos: SessionInfo[] = [];
-  for (const name of sessionFiles(stateDir)) {
-    const file = join(sessionsDir(stateDir), name);
-    // The header alone says whose session it is: only this root's files are read whole.
-    if (parseRecord(firstLine(file))?.root !== root) continue;
-    let loaded: LoadedSession;
-    try {
-      loaded = loadSession(file);
-    } catch {
-      continue;
-    }
-    const { header, state } = loaded;
-    const { firstRequest, rounds } = wholeHistory(file);
-    if (firstRequest === undefined) continue;
-    infos.push({
-      id: header.id,
-      file,
-      created: header.created,
-      updated: statSync(file).mtime.toISOString(),
-      firstRequest,
-      rounds,
-      cost: state.totals && !state.totals.costUnknown ? state.totals.cost : null,
-    });
-  }
-  return infos.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
-}
-
-/**
- * The first request and the tool rounds of a session over its whole file: a compaction starts
- * the loaded history over at a summary, but the listing names what the user first asked.
- */
-function wholeHistory(file: string): { firstRequest?: string; rounds: number } {
-  let firstRequest: string | undefined;
-  // A compaction writes the kept messages again: a round is counted once, by its first call's id.
-  const rounds = new Set<string>();
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const record = parseRecord(line);
-    if (record?.type !== 'message' || !isObject(record.message)) continue;
-    const message = record.message as Message;
-    if (!Array.isArray(message.content)) continue;
-    const first = callsOf(message)[0];
-    if (first) rounds.add(first.id);
-    const text = message.role === 'user' ? message.content.find((b) => b.type === 'text') : undefined;
-    if (firstRequest === undefined && text?.type === 'text' && text.text.trim()) firstRequest = text.text.trim().split('\n')[0]!;
-  }
-  return { firstRequest, rounds: rounds.size };
-}
-
-function sessionFiles(stateDir: string): string[] {
-  try {
-    return readdirSync(sessionsDir(stateDir)).filter((n) => n.endsWith('.jsonl'));
-  } catch {
-    return [];
-  }
-}
-
-function firstLine(file: string): string {
-  try {
-    return readBytes(file, 0, 8192).split('\n')[0]!;
-  } catch {
-    return '';
-  }
-}
-
-/** The file of this workspace's most recently updated session, or null. */
-export function findLastSession(stateDir: string, root: string): string | null {
-  return listSessions(stateDir, root)[0]?.file ?? null;
-}
-
-/** The file of the session with this id (or a unique prefix of it), in any workspace, or null. */
-export function findSession(stateDir: string, id: string): string | null {
-  const names = sessionFiles(stateDir);
-  const exact = names.find((n) => n === `${id}.jsonl`);
-  const matches = exact ? [exact] : names.filter((n) => id !== '' && n.startsWith(id));
-  return matches.length === 1 ? join(sessionsDir(stateDir), matches[0]!) : null;
-}
+/** The tool calls of a message (none for a user message). */
+export const callsOf = (m: Message): ToolCallBlock[] => (m.role === 'assistant' ? m.content.filter((b): b is ToolCallBlock => b.type === 'tool_call') : []);
 
 /**
  * Puts the saved read-before-write records whose file is unchanged on disk into `files`; a file

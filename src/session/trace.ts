@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent } from '../types.js';
+import { localDate } from '../util/text.js';
 
 export type TraceOptions = {
   stateDir: string;
@@ -39,11 +40,6 @@ const UNLOGGED: ReadonlySet<AgentEvent['type']> = new Set(['text_delta', 'thinki
 
 export const logsDir = (stateDir: string) => join(stateDir, 'logs');
 
-/** The local calendar date, YYYY-MM-DD: the daily file's name. */
-export function dayOf(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
 
 /** Opens the run's trace and writes its run_start line; null when FEIYU_NO_LOG is set. */
 export function openTrace(opts: TraceOptions): Trace | null {
@@ -58,7 +54,7 @@ export function openTrace(opts: TraceOptions): Trace | null {
     if (error || closed) return;
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      appendFileSync(join(dir, `${dayOf(at)}.jsonl`), JSON.stringify(record) + '\n', { mode: 0o600 });
+      appendFileSync(join(dir, `${localDate(at)}.jsonl`), JSON.stringify(record) + '\n', { mode: 0o600 });
     } catch (e) {
       error = e instanceof Error ? e : new Error(String(e));
       opts.onError?.(error);
@@ -93,13 +89,22 @@ function forLog(event: AgentEvent): Record<string, unknown> | null {
     const { path, before, after } = event.change;
     return { ...event, change: { path, beforeBytes: before === null ? null : Buffer.byteLength(before), afterBytes: Buffer.byteLength(after) } };
   }
+  // A preview repeats the call's arguments (a whole file for write_file): the input is logged once.
+  if (event.type === 'tool_call' && event.preview) {
+    const { preview: _, ...call } = event;
+    return call;
+  }
+  if (event.type === 'approval' && event.approval.kind === 'call' && event.approval.request.preview) {
+    const { preview: _, ...request } = event.approval.request;
+    return { ...event, approval: { ...event.approval, request } };
+  }
   return event;
 }
 
 /** Deletes daily files older than `days` days. Never throws; returns how many were deleted. */
 export function pruneLogs(stateDir: string, days = 30, now = new Date()): number {
   const oldest = new Date(now.getFullYear(), now.getMonth(), now.getDate() - days);
-  const cutoff = dayOf(oldest);
+  const cutoff = localDate(oldest);
   let names: string[];
   try {
     names = readdirSync(logsDir(stateDir));

@@ -3,11 +3,12 @@
 // Must not read files on ripgrep's path: its speed is the point of using it.
 
 import { spawn } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { relPath, resolveInWorkspace } from '../util/paths.js';
-import { SECRET_SEARCH_EXCLUDES } from '../safety/secrets.js';
-import type { Tool, ToolContext, ToolOutput } from '../types.js';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { inside, relPath, resolveInWorkspace } from '../util/paths.js';
+import { expandBraces } from '../safety/bash/expand.js';
+import { SECRET_SEARCH_EXCLUDES, secretFileKind } from '../safety/secrets.js';
+import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types.js';
 
 const MAX_FILES = 500;
 const MAX_MATCHES = 200;
@@ -16,13 +17,13 @@ const MAX_COLUMNS = 300;
 const SKIPPED = ['.git', 'node_modules'];
 const SECRET_GLOBS = SECRET_SEARCH_EXCLUDES.flatMap((g) => [`**/${g}`, `**/${g}/**`]);
 
-function fail(output: string): ToolOutput {
-  return { output, isError: true };
-}
-
-/** fast-glob follows "..", "/" and "~" out of its folder; a glob here only ever selects inside it. */
+/**
+ * fast-glob follows "..", "/" and "~" out of its folder, also when braces spell them (`.{.,}/*` is
+ * `../*`); a glob here only ever selects inside it. walkFiles checks every result all the same.
+ */
 function leavesFolder(glob: string): boolean {
-  return /^[/~]|(^|\/)\.\.(\/|$)/.test(glob.replace(/^!/, ''));
+  const variants = expandBraces(glob.replace(/^!/, ''));
+  return variants === null || variants.some((g) => /^[/~]|(^|\/)\.\.(\/|$)/.test(g));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -42,7 +43,29 @@ export async function walkFiles(root: string, dir: string, pattern: string, excl
   const base = relPath(root, dir);
   const toRoot = (p: string): string => (base === '.' ? p : `${base}/${p}`);
   const ignored = await gitignores(root, base, nested.map(toRoot));
-  return found.map(toRoot).filter((p) => !ignored(p)).sort();
+  const contained = await containedIn(root, dir, found);
+  return contained.map(toRoot).filter((p) => !ignored(p)).sort();
+}
+
+/**
+ * The results that lie in the workspace, by path and by the real path of their folder: a glob may
+ * still spell its way out, or pass through a symbolic link to a folder (`links/out/*`).
+ */
+async function containedIn(root: string, dir: string, found: string[]): Promise<string[]> {
+  const folders = new Map<string, Promise<boolean>>();
+  const folderInside = (folder: string): Promise<boolean> => {
+    let known = folders.get(folder);
+    if (!known) {
+      known = realpath(folder).then((real) => inside(root, real), () => false);
+      folders.set(folder, known);
+    }
+    return known;
+  };
+  const keep = await Promise.all(found.map(async (p) => {
+    const abs = resolve(dir, p);
+    return inside(root, abs) && (await folderInside(dirname(abs)));
+  }));
+  return found.filter((_, i) => keep[i]);
 }
 
 async function gitignores(root: string, base: string, nested: string[]): Promise<IgnoreTest> {
@@ -81,12 +104,12 @@ type ListArgs = { pattern?: string; path?: string };
 
 async function listFilesTool(args: ListArgs, ctx: ToolContext): Promise<ToolOutput> {
   const pattern = args.pattern || '**/*';
-  if (leavesFolder(pattern)) return fail(`pattern ${pattern} reaches outside the folder; choose the folder with path and keep the pattern relative`);
+  if (leavesFolder(pattern)) return toolError(`pattern ${pattern} reaches outside the folder; choose the folder with path and keep the pattern relative`);
   const r = await resolveInWorkspace(ctx.root, args.path || '.');
-  if (!r.ok) return fail(r.error);
+  if (!r.ok) return toolError(r.error);
   const shown = relPath(ctx.root, r.real);
-  if (!r.exists) return fail(`folder ${shown} does not exist`);
-  if (!r.isDir) return fail(`${shown} is a file, not a folder; read it with read_file`);
+  if (!r.exists) return toolError(`folder ${shown} does not exist`);
+  if (!r.isDir) return toolError(`${shown} is a file, not a folder; read it with read_file`);
   const files = await walkFiles(ctx.root, r.real, pattern);
   if (files.length === 0) return { output: `No files match ${pattern} in ${shown}`, summary: { key: 'files', n: 0 } };
   const lines = files.slice(0, MAX_FILES);
@@ -119,10 +142,10 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
     '--line-number', '--no-heading', '--with-filename', '--color', 'never', '--no-config', '--null',
     '--max-columns', String(MAX_COLUMNS), '--max-columns-preview', '--hidden', '--no-require-git', '--engine', 'auto',
     ...SKIPPED.flatMap((d) => ['--glob', `!${d}`]),
-    // Secrets (.env, private keys) never come back as search results, whatever the glob.
-    ...SECRET_SEARCH_EXCLUDES.flatMap((g) => ['--glob', `!${g}`]),
     ...(q.ignoreCase ? ['--ignore-case'] : []),
     ...rgGlob(q.glob),
+    // Secrets (.env, private keys) never come back as search results, whatever the glob: the last glob wins.
+    ...SECRET_SEARCH_EXCLUDES.flatMap((g) => ['--glob', `!${g}`]),
     '-e', q.pattern, '--',
     // Without a path ripgrep searches its cwd and prints paths without "./".
     ...(q.target === '.' ? [] : [q.target]),
@@ -137,8 +160,12 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
       const buf = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
       let start = 0;
       for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10, start)) {
-        total++;
-        if (kept.length < MAX_MATCHES) kept.push(buf.toString('utf8', start, nl));
+        const nul = buf.indexOf(0, start);
+        const secret = nul >= 0 && nul < nl && isSecretResult(q.root, buf.toString('utf8', start, nul));
+        if (!secret) {
+          total++;
+          if (kept.length < MAX_MATCHES) kept.push(buf.toString('utf8', start, nl));
+        }
         start = nl + 1;
       }
       pending = kept.length < MAX_MATCHES ? buf.subarray(start) : Buffer.alloc(0);
@@ -151,6 +178,8 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
       else resolve(child.pid === undefined ? null : { error: `search failed: ${err.message}` });
     });
     child.on('close', (code) => {
+      // Globs that leave nothing to search (every match a secret) are no matches, not a failure.
+      if (code === 2 && kept.length === 0 && /No files were searched/.test(stderr)) return resolve({ lines: [], total: 0 });
       if (code === 2 && kept.length === 0) {
         const message = stderr.replace(/^~+$/gm, '').replace(/\n{2,}/g, '\n').trim();
         resolve({ error: /regex/i.test(message) ? invalidRegex(message) : `search failed: ${message || `rg exit code ${code}`}` });
@@ -185,6 +214,9 @@ function jsGlob(glob: string | undefined): { anchored: boolean; pattern: string;
   return negated ? { anchored, pattern: '**/*', exclude: [pattern] } : { anchored, pattern, exclude: [] };
 }
 
+/** A result path (root-relative) that names a secret file: dropped whatever glob selected it. */
+const isSecretResult = (root: string, rel: string): boolean => secretFileKind(resolve(root, rel)) !== null;
+
 const invalidRegex = (message: string): string =>
   `invalid regular expression: ${message}\nEscape special characters such as ( [ { . * + ? with a backslash to search for them literally.`;
 
@@ -212,7 +244,10 @@ export async function searchWithJs(q: SearchQuery): Promise<SearchResult> {
   let total = 0;
   for (const file of files) {
     if (q.signal?.aborted) return { error: '[interrupted]' };
-    const bytes = await readFile(join(q.root, file)).catch(() => undefined);
+    // What is read must be a workspace file that is not a secret, after links too.
+    const real = await realpath(join(q.root, file)).catch(() => '');
+    if (!inside(q.root, real) || isSecretResult(q.root, file) || secretFileKind(real)) continue;
+    const bytes = await readFile(real).catch(() => undefined);
     if (!bytes || bytes.subarray(0, 8192).includes(0)) continue;
     const fileLines = bytes.toString('utf8').split('\n');
     if (fileLines[fileLines.length - 1] === '') fileLines.pop();
@@ -230,21 +265,24 @@ export async function searchWithJs(q: SearchQuery): Promise<SearchResult> {
 type SearchArgs = { pattern: string; path?: string; glob?: string; ignore_case?: boolean };
 
 async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<ToolOutput> {
-  if (typeof args.pattern !== 'string' || args.pattern === '') return fail('pattern is empty');
-  if (args.glob && leavesFolder(args.glob)) return fail(`glob ${args.glob} reaches outside the folder; choose the folder with path`);
+  if (typeof args.pattern !== 'string' || args.pattern === '') return toolError('pattern is empty');
+  if (args.glob && leavesFolder(args.glob)) return toolError(`glob ${args.glob} reaches outside the folder; choose the folder with path`);
   const r = await resolveInWorkspace(ctx.root, args.path || '.');
-  if (!r.ok) return fail(r.error);
+  if (!r.ok) return toolError(r.error);
   const target = relPath(ctx.root, r.real);
-  if (!r.exists) return fail(`${target} does not exist`);
+  if (!r.exists) return toolError(`${target} does not exist`);
   const q: SearchQuery = { root: ctx.root, target, pattern: args.pattern, glob: args.glob || undefined, ignoreCase: args.ignore_case === true, signal: ctx.signal };
   const rgPath = process.env.FEIYU_RG_PATH || (await import('@vscode/ripgrep').then((m) => m.rgPath, () => ''));
   const result = (rgPath && (await searchWithRg(rgPath, q))) || (await searchWithJs(q));
-  if ('error' in result) return fail(result.error);
+  if ('error' in result) return toolError(result.error);
   if (result.total === 0) return { output: `No matches for ${args.pattern} in ${target}`, summary: { key: 'matches', n: 0 } };
   const lines = [...result.lines];
   if (result.total > lines.length) lines.push(`[… ${result.total - lines.length} more matching lines not shown; narrow the pattern, path or glob]`);
   return { output: lines.join('\n'), summary: { key: 'matches', n: result.total } };
 }
+
+/** The folder a search covers: the one given, else the workspace. */
+const folderOf = (path: unknown): string => (typeof path === 'string' && path ? path : '.');
 
 export const listFiles: Tool<ListArgs> = {
   name: 'list_files',
@@ -258,7 +296,7 @@ export const listFiles: Tool<ListArgs> = {
     additionalProperties: false,
   },
   kind: 'read',
-  mainArg: (a) => [a.path, a.pattern].filter(Boolean).join(' ') || '.',
+  describe: (a) => ({ title: [a.path, a.pattern].filter(Boolean).join(' ') || '.', path: folderOf(a.path) }),
   run: listFilesTool,
 };
 
@@ -277,6 +315,6 @@ export const search: Tool<SearchArgs> = {
     additionalProperties: false,
   },
   kind: 'read',
-  mainArg: (a) => a.pattern,
+  describe: (a) => ({ title: a.pattern, path: folderOf(a.path) }),
   run: searchTool,
 };

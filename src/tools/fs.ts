@@ -3,35 +3,21 @@
 // through filetype.ts (type, encoding); this module must not reach the disk any other way.
 
 import { open, readFile, stat } from 'node:fs/promises';
-import { countNewlines, OUTPUT_CAP } from '../util/cap.js';
-import { decode, encode, formatSize, numberLine, SNIFF_BYTES, sniffType, type Sniffed, type TextEncoding } from '../content/filetype.js';
-import { readContent } from '../content/read.js';
+import { countNewlines } from '../util/cap.js';
+import { decode, encode, formatSize, numberLine, SNIFF_BYTES, sniffType, splitLines, textPage, type Sniffed, type TextEncoding } from '../content/filetype.js';
+import { MAX_LINES, pageLines, pageRange, readContent } from '../content/read.js';
 import { extractedRefusal } from '../content/docs.js';
 import { checkFresh, relPath, resolveInWorkspace, versionOf, writeAtomic } from '../util/paths.js';
-import type { FileChange, Tool, ToolContext, ToolOutput } from '../types.js';
+import { toolError, type FileChange, type Tool, type ToolContext, type ToolOutput } from '../types.js';
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
-const MAX_LINES = 2000;
-/** read_file stops early rather than let runTool cut the middle out of a page of code. */
-const READ_BUDGET = OUTPUT_CAP - 2000;
-
-/** The file's lines without their line ends; a final newline does not start another line. */
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-}
-
-function fail(output: string): ToolOutput {
-  return { output, isError: true };
-}
 
 // ---------------------------------------------------------------------------------------------
 // read_file
 
 type ReadArgs = { path: string; offset?: number; limit?: number };
 
-function describe(sniffed: Sniffed): string {
+function typeName(sniffed: Sniffed): string {
   if (sniffed.kind === 'text') return 'text';
   return sniffed.mediaType ? `${sniffed.type} (${sniffed.mediaType})` : sniffed.type;
 }
@@ -40,50 +26,30 @@ async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOutput> {
   const content = await readContent(args, ctx);
   if (content) return content;
   const r = await resolveInWorkspace(ctx.root, args.path);
-  if (!r.ok) return fail(r.error);
+  if (!r.ok) return toolError(r.error);
   const shown = relPath(ctx.root, r.real);
-  if (!r.exists) return fail(`${shown} does not exist`);
-  if (r.isDir) return fail(`${shown} is a folder; use list_files to see its files`);
+  if (!r.exists) return toolError(`${shown} does not exist`);
+  if (r.isDir) return toolError(`${shown} is a folder; use list_files to see its files`);
   const st = await stat(r.real);
   if (st.size > MAX_FILE_BYTES) {
     const fh = await open(r.real, 'r');
     const head = await fh.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0).finally(() => fh.close());
-    const type = describe(sniffType(head.buffer.subarray(0, head.bytesRead)));
-    return fail(`${shown} is ${formatSize(st.size)} (${type}); read_file reads files up to 10 MB. Use search to find lines in it, or bash (head, tail, sed -n 'A,Bp') to read parts.`);
+    const type = typeName(sniffType(head.buffer.subarray(0, head.bytesRead)));
+    return toolError(`${shown} is ${formatSize(st.size)} (${type}); read_file reads files up to 10 MB. Use search to find lines in it, or bash (head, tail, sed -n 'A,Bp') to read parts.`);
   }
   const bytes = await readFile(r.real);
   const sniffed = sniffType(bytes);
   if (sniffed.kind === 'binary') {
-    return fail(`${shown} is a ${describe(sniffed)}, ${formatSize(bytes.length)}; read_file only reads text files.`);
+    return toolError(`${shown} is a ${typeName(sniffed)}, ${formatSize(bytes.length)}; read_file only reads text files.`);
   }
   ctx.files.set(r.real, versionOf(bytes, st));
   if (bytes.length === 0) return { output: `${shown} is empty (0 bytes)`, summary: { key: 'lines', n: 0 } };
-  let text: string;
-  let note = '';
-  try {
-    text = decode(bytes, sniffed.encoding, true);
-  } catch {
-    text = decode(bytes, sniffed.encoding, false);
-    note = '\n[the file has bytes that are not valid text in its encoding, shown as �; edit_file and write_file will refuse it]';
-  }
-  const lines = splitLines(text);
-  const start = Math.max(1, Math.floor(Number(args.offset) || 1));
-  const limit = Math.min(MAX_LINES, Math.max(1, Math.floor(Number(args.limit) || MAX_LINES)));
-  if (start > lines.length) return fail(`${shown} has ${lines.length} lines; offset ${start} is past the end`);
-  const rows: string[] = [];
-  let size = 0;
-  let n = start;
-  for (; n < start + limit && n <= lines.length; n++) {
-    const row = numberLine(lines[n - 1], n);
-    if (rows.length > 0 && size + row.length > READ_BUDGET) break;
-    rows.push(row);
-    size += row.length + 1;
-  }
-  const last = n - 1;
-  if (last < lines.length) {
-    rows.push(`[lines ${start}–${last} of ${lines.length}; call read_file with offset ${last + 1} to continue]`);
-  }
-  return { output: rows.join('\n') + note, summary: { key: 'lines', n: last - start + 1 } };
+  const { start, limit } = pageRange(args);
+  const text = textPage(bytes, sniffed.encoding, start, limit);
+  const note = text.invalid ? '\n[the file has bytes that are not valid text in its encoding, shown as �; edit_file and write_file will refuse it]' : '';
+  const page = pageLines({ ...text, start });
+  if ('pastEnd' in page) return toolError(`${shown} has ${text.total} lines; offset ${page.pastEnd} is past the end`);
+  return { output: page.text + note, summary: { key: 'lines', n: page.n } };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -95,7 +61,7 @@ type Existing = { text: string; encoding: TextEncoding };
 async function loadForWrite(ctx: ToolContext, real: string, shown: string): Promise<Existing | string> {
   const bytes = await readFile(real);
   const sniffed = sniffType(bytes);
-  if (sniffed.kind === 'binary') return `${shown} is a ${describe(sniffed)}; write_file and edit_file only change text files`;
+  if (sniffed.kind === 'binary') return `${shown} is a ${typeName(sniffed)}; write_file and edit_file only change text files`;
   const stale = checkFresh(ctx.files, real, bytes, shown);
   if (stale) return stale;
   try {
@@ -123,19 +89,19 @@ const isCrlf = (text: string): boolean => {
 type WriteArgs = { path: string; content: string };
 
 async function runWrite(args: WriteArgs, ctx: ToolContext): Promise<ToolOutput> {
-  if (typeof args.content !== 'string') return fail('content must be a string');
+  if (typeof args.content !== 'string') return toolError('content must be a string');
   const r = await resolveInWorkspace(ctx.root, args.path);
-  if (!r.ok) return fail(r.error);
+  if (!r.ok) return toolError(r.error);
   const shown = relPath(ctx.root, r.real);
-  if (r.isDir) return fail(`${shown} is a folder`);
+  if (r.isDir) return toolError(`${shown} is a folder`);
   const extracted = extractedRefusal(r.real, shown);
-  if (extracted) return fail(extracted);
+  if (extracted) return toolError(extracted);
   let before: string | null = null;
   let encoding: TextEncoding = 'utf8';
   let after = args.content;
   if (r.exists) {
     const existing = await loadForWrite(ctx, r.real, shown);
-    if (typeof existing === 'string') return fail(existing);
+    if (typeof existing === 'string') return toolError(existing);
     ({ text: before, encoding } = existing);
     // A model writes LF; a CRLF file stays CRLF rather than changing every line.
     if (isCrlf(before) && !after.includes('\r')) after = after.replace(/\n/g, '\r\n');
@@ -165,18 +131,18 @@ function lineNumbers(text: string, offsets: number[]): number[] {
 }
 
 async function runEdit(args: EditArgs, ctx: ToolContext): Promise<ToolOutput> {
-  if (typeof args.old_string !== 'string' || typeof args.new_string !== 'string') return fail('old_string and new_string must be strings');
-  if (args.old_string === '') return fail('old_string is empty; give the exact text to replace (write_file creates or overwrites whole files)');
-  if (args.old_string === args.new_string) return fail('old_string and new_string are the same; nothing would change');
+  if (typeof args.old_string !== 'string' || typeof args.new_string !== 'string') return toolError('old_string and new_string must be strings');
+  if (args.old_string === '') return toolError('old_string is empty; give the exact text to replace (write_file creates or overwrites whole files)');
+  if (args.old_string === args.new_string) return toolError('old_string and new_string are the same; nothing would change');
   const r = await resolveInWorkspace(ctx.root, args.path);
-  if (!r.ok) return fail(r.error);
+  if (!r.ok) return toolError(r.error);
   const shown = relPath(ctx.root, r.real);
   const extracted = extractedRefusal(r.real, shown);
-  if (extracted) return fail(extracted);
-  if (!r.exists) return fail(`${shown} does not exist; create it with write_file`);
-  if (r.isDir) return fail(`${shown} is a folder`);
+  if (extracted) return toolError(extracted);
+  if (!r.exists) return toolError(`${shown} does not exist; create it with write_file`);
+  if (r.isDir) return toolError(`${shown} is a folder`);
   const existing = await loadForWrite(ctx, r.real, shown);
-  if (typeof existing === 'string') return fail(existing);
+  if (typeof existing === 'string') return toolError(existing);
   const { text, encoding } = existing;
   // The model writes LF. In a CRLF file its strings are matched and written as CRLF; a mixed
   // file may hold the LF form itself, so that is the second try.
@@ -188,11 +154,11 @@ async function runEdit(args: EditArgs, ctx: ToolContext): Promise<ToolOutput> {
     if (found.length > 0 || !oldS.includes('\n')) [oldS, newS] = [oldS.replace(/\n/g, '\r\n'), newS.replace(/\n/g, '\r\n')];
   }
   if (found.length === 0) found = findAll(text, oldS);
-  if (found.length === 0) return fail(describeMismatch(text, args.old_string, shown));
+  if (found.length === 0) return toolError(describeMismatch(text, args.old_string, shown));
   if (found.length > 1 && args.replace_all !== true) {
     const lines = lineNumbers(text, found);
     const list = lines.length > 20 ? `${lines.slice(0, 20).join(', ')}, …` : lines.join(', ');
-    return fail(`old_string occurs ${found.length} times in ${shown} (lines ${list}); include more surrounding lines to make it unique, or set replace_all to change every one`);
+    return toolError(`old_string occurs ${found.length} times in ${shown} (lines ${list}); include more surrounding lines to make it unique, or set replace_all to change every one`);
   }
   const parts: string[] = [];
   let from = 0;
@@ -305,7 +271,7 @@ export const readFileTool: Tool<ReadArgs> = {
     additionalProperties: false,
   },
   kind: 'read',
-  mainArg: (a) => a.path,
+  describe: (a) => ({ title: a.path, path: a.path }),
   run: runRead,
 };
 
@@ -320,7 +286,7 @@ export const writeFileTool: Tool<WriteArgs> = {
     additionalProperties: false,
   },
   kind: 'write',
-  mainArg: (a) => a.path,
+  describe: (a) => ({ title: a.path, path: a.path, ...(typeof a.content === 'string' && { preview: { kind: 'write', path: a.path, content: a.content } }) }),
   run: runWrite,
 };
 
@@ -340,6 +306,10 @@ export const editFileTool: Tool<EditArgs> = {
     additionalProperties: false,
   },
   kind: 'write',
-  mainArg: (a) => a.path,
+  describe: (a) => ({
+    title: a.path,
+    path: a.path,
+    ...(typeof a.old_string === 'string' && typeof a.new_string === 'string' && { preview: { kind: 'edit', path: a.path, before: a.old_string, after: a.new_string } }),
+  }),
   run: runEdit,
 };

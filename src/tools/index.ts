@@ -1,5 +1,6 @@
 // The core tool table, in the order the model sees it: look first, then change, then run.
-// Owns only the order; each tool lives in its own module and keeps no state between calls.
+// Owns only the order; each tool lives in its own module. What a session's tools share comes in
+// the context (read records, the shell, jobs); the one module state is web.ts's page cache.
 
 import { bash } from './bash.js';
 import { listFiles, search } from './find.js';

@@ -5,10 +5,9 @@
 
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
-import { allowBackground } from './bash.js';
-import { ANSI, KILL_GRACE_MS, shellQuote, signalGroup, spawnInGroup } from '../util/process.js';
+import { ANSI, KILL_GRACE_MS, placeOf, shellQuote, signalGroup, spawnInGroup } from '../util/process.js';
 import { countNewlines } from '../util/cap.js';
-import type { Tool, ToolContext, ToolOutput } from '../types.js';
+import { toolError, type BackgroundJobs, type Tool, type ToolContext, type ToolOutput } from '../types.js';
 
 /** Unread output bytes kept per job; past this the oldest go, and the next read says how many lines. */
 export const JOB_BUFFER_BYTES = 1 << 20;
@@ -64,7 +63,7 @@ class Job {
     readonly command: string,
     ctx: ToolContext,
   ) {
-    const child = spawnInGroup(`exec 2>&1; eval ${shellQuote(command)}`, ctx, 2);
+    const child = spawnInGroup(`exec 2>&1; eval ${shellQuote(command)}`, placeOf(ctx), 2);
     this.pid = child.pid ?? 0;
     child.stdout?.on('data', (chunk: Buffer) => this.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => this.push(chunk));
@@ -142,8 +141,8 @@ class Job {
   }
 }
 
-/** The background jobs of one session. */
-export class JobManager {
+/** The background jobs of one session; tools reach it as the context's `jobs`. */
+export class JobManager implements BackgroundJobs {
   private readonly jobs = new Map<number, Job>();
   private lastId = 0;
 
@@ -152,11 +151,6 @@ export class JobManager {
     const job = new Job(++this.lastId, command, ctx);
     this.jobs.set(job.id, job);
     return job.info();
-  }
-
-  /** Lets the bash tool running with `ctx` start jobs here (`background: true`). */
-  attach(ctx: ToolContext): void {
-    allowBackground(ctx, (command, c) => this.startForModel(command, c));
   }
 
   list(): JobInfo[] {
@@ -198,9 +192,10 @@ export class JobManager {
     for (const job of this.jobs.values()) job.signal('SIGKILL');
   }
 
-  private async startForModel(command: string, ctx: ToolContext): Promise<ToolOutput> {
+  /** bash `background: true`: starts the job, waits briefly for its first lines, and reports them. */
+  async startForModel(command: string, ctx: ToolContext): Promise<ToolOutput> {
     const running = [...this.jobs.values()].filter((j) => j.state.kind === 'running').length;
-    if (running >= MAX_RUNNING) return { output: `${running} jobs are running already; stop one with the job tool first`, isError: true };
+    if (running >= MAX_RUNNING) return toolError(`${running} jobs are running already; stop one with the job tool first`);
     const { id } = this.start(command, ctx);
     const job = this.jobs.get(id)!;
     await Promise.race([job.closed, sleep(FIRST_LINES_MS)]);
@@ -259,15 +254,15 @@ export function jobTool(manager: JobManager): Tool<JobArgs> {
       additionalProperties: false,
     },
     kind: 'meta',
-    mainArg: (a) => (a.id === undefined ? a.action : `${a.action} ${a.id}`),
+    describe: (a) => ({ title: a.id === undefined ? a.action : `${a.action} ${a.id}` }),
     async run(args) {
       if (args.action === 'list') {
         const jobs = manager.list();
         if (!jobs.length) return { output: 'no background jobs' };
         return { output: jobs.map((j) => `${describeJob(j)}${j.unread ? ' (new output)' : ''}: ${j.command}`).join('\n') };
       }
-      if (args.id === undefined) return { output: `${args.action} needs the job id; list shows the jobs`, isError: true };
-      const missing = { output: `no job ${args.id}; list shows the jobs`, isError: true };
+      if (args.id === undefined) return toolError(`${args.action} needs the job id; list shows the jobs`);
+      const missing = toolError(`no job ${args.id}; list shows the jobs`);
       if (args.action === 'stop' && !(await manager.stop(args.id))) return missing;
       const output = manager.output(args.id);
       return output === undefined ? missing : { output };

@@ -4,9 +4,11 @@
 // (the model does) nor touch any other file.
 
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../util/paths.js';
+import { localDate } from '../util/text.js';
 import { basename, join } from 'node:path';
-import type { Tool } from '../types.js';
+import { toolError, type Tool } from '../types.js';
 
 export type MemoryScope = 'project' | 'user';
 
@@ -70,7 +72,7 @@ export function deleteNote(stateDir: string, root: string, note: Note): boolean 
   const found = parseLine(lines[note.line] ?? '');
   if (found?.text !== note.text || found.date !== note.date) return false;
   lines.splice(note.line, 1);
-  writeFileSync(file, lines.join('\n'), { mode: 0o600 });
+  writeFileAtomic(file, lines.join('\n'), { private: true });
   return true;
 }
 
@@ -82,10 +84,9 @@ export function addNote(stateDir: string, root: string, scope: MemoryScope, text
   const file = notesFile(stateDir, root, scope);
   const lines = readLines(file);
   if (lines.some((line) => parseLine(line)?.text === note)) return null;
-  const date = [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n) => String(n).padStart(2, '0')).join('-');
   // A file last edited by hand may lack its final newline.
-  const separator = lines.at(-1) ? '\n' : '';
-  appendFileSync(file, `${separator}${bullet({ date, text: note })}\n`);
+  const kept = lines.at(-1) ? lines : lines.slice(0, -1);
+  writeFileAtomic(file, [...kept, bullet({ date: localDate(now), text: note }), ''].join('\n'), { private: true });
   return null;
 }
 
@@ -136,10 +137,10 @@ export function rememberTool(stateDir: string): Tool<RememberArgs> {
       additionalProperties: false,
     },
     kind: 'meta',
-    mainArg: (a) => a.note,
+    describe: (a) => ({ title: a.note }),
     async run(args, ctx) {
       const problem = addNote(stateDir, ctx.root, args.scope, args.note);
-      if (problem) return { output: problem, isError: true };
+      if (problem) return toolError(problem);
       return { output: `Saved to ${args.scope} memory; future sessions will see it.` };
     },
   };

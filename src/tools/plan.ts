@@ -3,9 +3,7 @@
 // with the plan as its result. Must not ask the user itself or set the mode other than through
 // the injected callbacks.
 
-import type { Tool } from '../types.js';
-
-export type PlanVerdict = { approved: true } | { approved: false; feedback?: string };
+import { toolError, type PlanVerdict, type Tool } from '../types.js';
 
 export type PlanOptions = {
   /** Shows the plan and asks the user (the REPL). Absent: headless, the run ends with the plan. */
@@ -25,7 +23,7 @@ export function exitPlanTool(opts: PlanOptions): Tool<{ plan: string }> {
     parameters: { type: 'object', properties: { plan: { type: 'string' } }, required: ['plan'], additionalProperties: false },
     kind: 'meta',
     async run({ plan }, ctx) {
-      if (!plan.trim()) return { output: 'the plan is empty; write the plan in Markdown', isError: true };
+      if (!plan.trim()) return toolError('the plan is empty; write the plan in Markdown');
       if (!opts.inPlanMode()) return { output: 'You are not in plan mode, so there is nothing to approve; go ahead.' };
       if (!opts.approvePlan) return { output: 'Plan submitted; the run ends with it as the result.', endTurn: { text: plan } };
       const verdict = await opts.approvePlan(plan, ctx.signal);

@@ -2,7 +2,7 @@
 // saves it, and a reminder sends the model back once per user message when it tries to finish with
 // items still open. Must not print: the REPL renders `items` when onChange fires.
 
-import type { Tool } from '../types.js';
+import { toolError, type Tool } from '../types.js';
 
 export type TodoStatus = 'pending' | 'in_progress' | 'done';
 export type TodoItem = { content: string; status: TodoStatus };
@@ -28,6 +28,12 @@ function problemWith(items: unknown): string | null {
     return `only one item may be in_progress, and ${active.length} are (${names}); mark the others pending or done, and send the whole list again`;
   }
   return null;
+}
+
+const MARKS: Record<TodoStatus, string> = { done: '[x]', in_progress: '[>]', pending: '[ ]' };
+
+function renderItems(items: readonly TodoItem[]): string[] {
+  return items.map((item) => `${MARKS[item.status]} ${item.content}`);
 }
 
 /** The session's todo list. Contract: `items` is plain JSON, saved with the session and given back to restore(). */
@@ -56,8 +62,7 @@ export class TodoList {
 
   /** `[x] done`, `[>] in progress`, `[ ] pending`, one item a line. */
   render(): string {
-    const marks: Record<TodoStatus, string> = { done: '[x]', in_progress: '[>]', pending: '[ ]' };
-    return this.items.map((item) => `${marks[item.status]} ${item.content}`).join('\n');
+    return renderItems(this.items).join('\n');
   }
 }
 
@@ -83,10 +88,13 @@ export function todoTool(list: TodoList): Tool<{ items: TodoItem[] }> {
       additionalProperties: false,
     },
     kind: 'meta',
-    mainArg: (a) => `${a.items.filter((item) => item.status === 'done').length}/${a.items.length}`,
+    describe: (a) => ({
+      title: `${a.items.filter((item) => item.status === 'done').length}/${a.items.length}`,
+      preview: { kind: 'lines', lines: renderItems(a.items.map((item) => ({ content: String(item.content).trim(), status: item.status }))) },
+    }),
     async run(args) {
       const problem = list.set(args.items);
-      if (problem) return { output: problem, isError: true };
+      if (problem) return toolError(problem);
       return { output: list.render() || '(the list is empty)' };
     },
   };

@@ -2,6 +2,7 @@
 // question about it, so the page never enters the main conversation. Owns URL safety: every hop is
 // parsed once, resolved once, checked, and connected to only at the address that was checked.
 // Must not read proxy variables, follow redirects on its own, or read a body before its hop is checked.
+// Keeps the one module-level state of the tools: a page cache (15 minutes, 50 pages) for the process.
 
 import { version } from '../util/version.js';
 import type { IncomingMessage } from 'node:http';
@@ -11,7 +12,8 @@ import { pipeline } from 'node:stream';
 import { htmlToMarkdown } from '../content/docs.js';
 import { sniffType } from '../content/filetype.js';
 import { estimateTokens } from '../util/tokens.js';
-import type { ProviderEvent, Tool, ToolContext, ToolOutput } from '../types.js';
+import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types.js';
+import { oneShot } from '../util/oneshot.js';
 
 const MAX_BYTES = 5 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
@@ -272,8 +274,6 @@ function remember(key: string, page: Page): void {
   cache.set(key, { at: now, page });
 }
 
-const fail = (output: string): ToolOutput => ({ output, isError: true });
-
 /** The page at `url`, from the cache or the network; a string says why there is none. */
 async function loadPage(url: URL, allowPrivate: string[], signal: AbortSignal): Promise<Page | string> {
   // A page fetched under one allow-list must not be served to a tool with another.
@@ -315,21 +315,18 @@ const QUESTION_SYSTEM = `You answer one question about one web page for a coding
 
 async function askAboutPage(page: Page, question: string, ctx: ToolContext): Promise<ToolOutput> {
   const provider = ctx.provider?.();
-  if (!provider) return fail('question mode needs a model, and none is available to this tool; fetch the page without a question');
+  if (!provider) return toolError('question mode needs a model, and none is available to this tool; fetch the page without a question');
   // Leave room for the answer and the framing; cut the page to what the model can read.
   const budget = provider.config.contextWindow - ANSWER_TOKENS - 1000;
   const tokens = estimateTokens(page.text);
   const text = tokens <= budget ? page.text : page.text.slice(0, Math.floor((page.text.length * budget) / tokens)) + '\n[… the rest of the page was cut to fit the model]';
   const content = `<page url="${page.url}">\n${text}\n</page>\n\nQuestion: ${question}`;
-  const request = { system: QUESTION_SYSTEM, messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: content }] }], tools: [], maxTokens: ANSWER_TOKENS };
-  let done: Extract<ProviderEvent, { type: 'done' }> | undefined;
-  for await (const event of provider.stream(request, ctx.signal)) if (event.type === 'done') done = event;
-  if (!done || done.stopReason === 'error' || done.stopReason === 'aborted') {
-    const why = done?.stopReason === 'aborted' ? 'interrupted' : (done?.error?.message ?? 'no reply');
-    return { output: `could not get an answer about ${page.url}: ${why}`, isError: true, sideUsage: done?.usage };
+  const done = await oneShot(provider, { system: QUESTION_SYSTEM, text: content, maxTokens: ANSWER_TOKENS, signal: ctx.signal });
+  if (done.stopReason === 'error' || done.stopReason === 'aborted') {
+    const why = done.stopReason === 'aborted' ? 'interrupted' : (done.error?.message ?? 'no reply');
+    return toolError(`could not get an answer about ${page.url}: ${why}`, { sideUsage: done.usage });
   }
-  const answer = done.message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('').trim();
-  return { output: `${header(page, 'an answer, drawn by a separate model request from')}\n${answer || '(the model gave no answer)'}`, sideUsage: done.usage };
+  return { output: `${header(page, 'an answer, drawn by a separate model request from')}\n${done.text || '(the model gave no answer)'}`, sideUsage: done.usage };
 }
 
 type WebArgs = { url: string; question?: string };
@@ -354,16 +351,16 @@ export function webFetchTool(opts: { allowPrivate: string[] }): Tool<WebArgs> {
       additionalProperties: false,
     },
     kind: 'exec',
-    mainArg: (a) => a.url,
+    describe: (a) => ({ title: a.url, url: a.url }),
     async run(args, ctx) {
       let url: URL;
       try {
         url = new URL(args.url);
       } catch {
-        return fail(`not a valid URL: ${JSON.stringify(args.url)}; give a full http:// or https:// URL`);
+        return toolError(`not a valid URL: ${JSON.stringify(args.url)}; give a full http:// or https:// URL`);
       }
       const page = await loadPage(url, opts.allowPrivate, ctx.signal);
-      if (typeof page === 'string') return fail(page);
+      if (typeof page === 'string') return toolError(page);
       if (args.question?.trim()) return askAboutPage(page, args.question, ctx);
       return { output: `${header(page, 'the content of')}\n\n${page.text}` };
     },

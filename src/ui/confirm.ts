@@ -7,31 +7,28 @@ import { resolve } from 'node:path';
 import { visible } from '../safety/bash/analysis.js';
 import { hasKey, t } from '../i18n/index.js';
 import type { LineInput } from './input.js';
-import type { AskAnswer, AskRequest } from '../safety/policy.js';
 import { inside } from '../util/paths.js';
-import type { PlanVerdict } from '../tools/plan.js';
-import type { FileChange } from '../types.js';
+import { showCodePoints } from '../util/text.js';
+import type { AskAnswer, AskRequest, CallPreview, FileChange, PlanVerdict } from '../types.js';
 import { color, type Renderer } from './render.js';
 
 export type Io = { ui: Renderer; input: LineInput; app?: { root: string } };
 
 /**
- * What a write or an edit asked about would change, so the user sees it before answering. An
- * existing file is read only when its realpath is inside the workspace.
+ * What a call asked about would change (its preview), so the user sees it before answering. For
+ * a whole file written, the existing file is read only when its realpath is inside the workspace.
  */
-function pendingChange(req: AskRequest, root: string | undefined): FileChange | undefined {
-  const { path, old_string: from, new_string: to, content } = req.input;
-  if (typeof path !== 'string') return undefined;
-  if (req.tool === 'edit_file' && typeof from === 'string' && typeof to === 'string') return { path, before: from, after: to };
-  if (req.tool !== 'write_file' || typeof content !== 'string') return undefined;
+function pendingChange(preview: CallPreview | undefined, root: string | undefined): FileChange | undefined {
+  if (preview?.kind === 'edit') return { path: preview.path, before: preview.before, after: preview.after };
+  if (preview?.kind !== 'write') return undefined;
   let before: string | null = null;
   try {
-    const real = realpathSync(resolve(root ?? '/nonexistent', path));
+    const real = realpathSync(resolve(root ?? '/nonexistent', preview.path));
     if (root && inside(root, real)) before = readFileSync(real, 'utf8');
   } catch {
     // A new file: all of it is added.
   }
-  return { path, before, after: content };
+  return { path: preview.path, before, after: preview.content };
 }
 
 /** Runs `ask` with the spinner stopped and the turn's output written, answering undefined on abort. */
@@ -55,7 +52,7 @@ const LOOKALIKE = /[\u0370-\u058f\u2010-\u2015\u2212\uff0d-\uff19\uff21-\uff3a\u
 
 /** What will run or be touched, with hidden characters and look-alikes shown as ⟨U+XXXX⟩. */
 export function shown(display: string): string {
-  return visible(display).replace(LOOKALIKE, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
+  return showCodePoints(visible(display), LOOKALIKE);
 }
 
 export function askPermission(io: Io, req: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
@@ -65,7 +62,7 @@ export function askPermission(io: Io, req: AskRequest, signal: AbortSignal): Pro
     const head = req.destructive ? p(color.boldRed, `⚠ ${t('confirm.title_destructive', { tool: req.tool })}`) : p(color.yellow, `? ${t('confirm.title', { tool: req.tool })}`);
     ui.line(head);
     for (const line of shown(req.display).split('\n')) ui.line(`    ${p(color.bold, line)}`);
-    const change = pendingChange(req, io.app?.root);
+    const change = pendingChange(req.preview, io.app?.root);
     if (change) ui.showChange(change);
     const reasonKey = `ask.${req.reasonCode}`;
     if (hasKey(reasonKey)) ui.line(`  ${t('confirm.why', { why: shown(t(reasonKey, req.reasonParams)) })}`);

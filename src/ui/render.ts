@@ -10,7 +10,7 @@ import { loadMarkdown, MarkdownBlocks, type RenderMarkdown } from './markdown.js
 import { estimateTokens } from '../util/tokens.js';
 import { Spinner } from './spinner.js';
 import type { AgentEvent, FileChange, ModelConfig, ProviderError, Summary } from '../types.js';
-import { explainError } from '../i18n/explain.js';
+import { explainError, explainEvent } from '../i18n/explain.js';
 import { formatCost, inert } from '../util/text.js';
 import { loadWidth, truncate, width } from './width.js';
 
@@ -41,7 +41,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 100) : 0);
 
 /** What the renderer reads from the running app. */
-export type View = { model(): ModelConfig; totals(): Totals; todo(): string };
+export type View = { model(): ModelConfig; totals(): Totals };
 
 type Turn = { input: number; output: number; cached: number; cost: number | null; context: number; sideTokens: number; sideCost: number | null };
 
@@ -64,15 +64,19 @@ export class Renderer {
   private lastCall: string | undefined;
   private turn: Turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0, sideTokens: 0, sideCost: 0 };
   private readonly refused = new Map<string, string>();
+  /** Lines previewed by calls whose results have not come yet. */
+  private readonly listed = new Map<string, string[]>();
 
+  /** `stallNoticeMs`: the model's silence after which the waiting line says how long (tests shorten it). */
   constructor(
     private readonly out: Out,
     private readonly view: View,
     env: NodeJS.ProcessEnv = process.env,
+    opts: { stallNoticeMs?: number } = {},
   ) {
     this.paint = painter(out, env);
     this.rich = colourOn(out, env);
-    if (out.isTTY) this.spinner = new Spinner(out, (s) => this.paint(color.dim, s), () => this.columns(), () => !this.midLine && !this.held);
+    if (out.isTTY) this.spinner = new Spinner(out, (s) => this.paint(color.dim, s), () => this.columns(), () => !this.midLine && !this.held, opts.stallNoticeMs);
   }
 
   columns(): number {
@@ -131,6 +135,7 @@ export class Renderer {
   handle(event: AgentEvent): void {
     const p = this.paint;
     const spin = (what: string) => this.spinner && (this.spinner.what = what);
+    this.listen(event);
     switch (event.type) {
       case 'turn_start':
         // The context stays what the last request measured until a new one reports (a failed one does not).
@@ -161,7 +166,8 @@ export class Renderer {
       case 'tool_call':
         this.endText();
         this.lastCall = event.id;
-        this.line(`${p(color.cyan, '●')} ${p(color.bold, event.name)}${event.mainArg ? ' ' + truncate(inert(event.mainArg), Math.max(10, this.columns() - width(event.name) - 3)) : ''}`);
+        if (event.preview?.kind === 'lines') this.listed.set(event.id, event.preview.lines);
+        this.line(`${p(color.cyan, '●')} ${p(color.bold, event.name)}${event.title ? ' ' + truncate(inert(event.title), Math.max(10, this.columns() - width(event.name) - 3)) : ''}`);
         spin(t('spin.running', { tool: event.name }));
         return;
       case 'permission':
@@ -183,8 +189,10 @@ export class Renderer {
         return;
       }
       case 'notice':
+      case 'hook_failed':
+      case 'verify':
         this.endText();
-        this.warn(t(`notice.${event.code}` as MessageKey, event.params));
+        this.warn(inert(explainEvent(event)!));
         return;
       case 'error':
         this.endText();
@@ -201,6 +209,18 @@ export class Renderer {
         return;
       default:
         return;
+    }
+  }
+
+  /** Keeps the spinner's account of the model's silence: a request and its deltas are the model talking. */
+  private listen(event: AgentEvent): void {
+    if (!this.spinner) return;
+    const fromModel = event.type === 'request_start' || event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'toolcall_start' || event.type === 'toolcall_delta' || event.type === 'retry';
+    if (fromModel) {
+      this.spinner.listening = true;
+      this.spinner.heard();
+    } else if (event.type === 'tool_call' || event.type === 'turn_end') {
+      this.spinner.listening = false;
     }
   }
 
@@ -268,9 +288,10 @@ export class Renderer {
     this.lastCall = undefined;
     this.line(p(color.dim, '  ⎿ ') + whose + text + secs);
     if (event.change && !event.isError) this.showChange(event.change);
-    if (event.name === 'todo' && !event.isError) {
-      for (const item of this.view.todo().split('\n').filter(Boolean)) this.line(`    ${item.startsWith('[x]') ? p(color.dim, item) : item}`);
-    }
+    // A list the call set out (the todo list) is shown once it is accepted.
+    const listed = this.listed.get(event.id);
+    this.listed.delete(event.id);
+    if (listed && !event.isError) for (const item of listed) this.line(`    ${item.startsWith('[x]') ? p(color.dim, inert(item)) : inert(item)}`);
   }
 
   /** A compact coloured diff of a write or an edit: a few lines of context, capped. */
@@ -331,5 +352,5 @@ export class Renderer {
 }
 
 function retryKind(error: ProviderError): string {
-  return ['rate_limit', 'overloaded', 'server', 'connection'].includes(error.kind) ? error.kind : 'other';
+  return ['rate_limit', 'overloaded', 'server', 'connection', 'timeout'].includes(error.kind) ? error.kind : 'other';
 }

@@ -10,9 +10,8 @@ import { approvePlan, askPermission } from './confirm.js';
 import { History } from './history.js';
 import { t } from '../i18n/index.js';
 import { LineInput } from './input.js';
-import { PERMISSION_MODES } from '../types.js';
+import { PERMISSION_MODES, type AgentEvent } from '../types.js';
 import { color, Renderer } from './render.js';
-import { inert } from '../util/text.js';
 import { UndoStack } from './undo.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
 
@@ -40,7 +39,7 @@ export class Repl implements Session {
 
   constructor(private readonly o: ReplOptions) {
     const app = (this.app = o.app);
-    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals, todo: () => app.todo.render() }, app.env);
+    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals }, app.env);
     this.undo = new UndoStack(app.root);
     this.input = new LineInput({
       input: o.input,
@@ -50,21 +49,21 @@ export class Repl implements Session {
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
     });
-    app.agent.on((event) => {
-      this.ui.handle(event);
+    app.on((event) => {
+      if (event.type === 'approval') return void this.approve(event);
+      // Notices can come between turns (a failed write): above the prompt then.
+      if (event.type === 'notice') this.abovePrompt(() => this.ui.handle(event));
+      else this.ui.handle(event);
       this.undo.observe(event);
     });
-    app.onNotice((n) => this.abovePrompt(() => this.ui.warn(inert(t(n.key, n.params)))));
     // While the code index builds, the prompt says how far it got (a terminal only: a pipe would get a line per update).
     if (this.input.tty) app.codeIndex?.onProgress((p) => this.showIndexing(p.state === 'building' ? t('codeindex.progress', { done: p.done, total: p.total }) : ''));
-    app.setAsker((req, signal) => askPermission(this, req, signal));
-    app.setPlanApprover((plan, signal) => approvePlan(this, plan, signal));
   }
 
   /** Runs until the user leaves. */
   async run(): Promise<void> {
     for (const line of welcomeLines(this.app, this.o.version, this.ui.paint)) this.ui.line(line);
-    for (const n of this.app.notices) this.ui.warn(t(n.key, n.params));
+    for (const n of this.app.notices) this.ui.handle(n);
     // The message from the command line shows as if typed at the prompt.
     if (this.o.initialMessage) this.ui.line(promptFor(this.app.mode, this.ui.paint) + this.o.initialMessage);
     let next = this.o.initialMessage ?? (await this.nextMessage());
@@ -85,6 +84,17 @@ export class Repl implements Session {
     } finally {
       this.running = undefined;
       await this.ui.settle();
+    }
+  }
+
+  /** Puts a question of the running turn to the user and hands the answer back; Ctrl+C declines it. */
+  private async approve({ id, approval }: Extract<AgentEvent, { type: 'approval' }>): Promise<void> {
+    const signal = this.running?.signal;
+    if (!signal || signal.aborted) return;
+    try {
+      this.app.answer(id, approval.kind === 'call' ? await askPermission(this, approval.request, signal) : await approvePlan(this, approval.plan, signal));
+    } catch {
+      this.app.answer(id, approval.kind === 'call' ? { answer: 'no' } : { approved: false });
     }
   }
 

@@ -4,13 +4,14 @@
 
 import type { App } from '../app/app.js';
 import { getLang, t } from '../i18n/index.js';
+import { unsandboxedWhy } from '../i18n/explain.js';
 import { color, type Paint } from './render.js';
 import type { PermissionMode } from '../types.js';
 
 export function welcomeLines(app: App, version: string, paint: Paint): string[] {
   const edge = (s: string) => paint(color.cyan, s);
   const { level, off } = app.sandbox;
-  const sandbox = off ? paint(color.yellow, t('welcome.sandbox_off', { why: t(off.key, off.params) })) : level === 'off' ? paint(color.yellow, t('welcome.sandbox_disabled')) : level;
+  const sandbox = off ? paint(color.yellow, t('welcome.sandbox_off', { why: unsandboxedWhy(off.reason, off.detail) })) : level === 'off' ? paint(color.yellow, t('welcome.sandbox_disabled')) : level;
   const rows = [
     t('welcome.model', { name: app.model.name, id: app.model.model }),
     t('welcome.mode', { mode: modeName(app.mode, paint) }),

@@ -1,24 +1,16 @@
-// Small private JSON files in the config folder (keys, settings, approvals, trust): written with
-// mode 0600, atomically; the per-project ones read with a clear error naming the file.
+// JSON as feiyu keeps it: the plain-object check every reader of parsed JSON uses, and small
+// private files in the config folder (keys, settings, approvals, trust), written with mode 0600,
+// atomically; the per-project ones read with a clear error naming the file.
 
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from './paths.js';
 
-/**
- * Writes JSON with mode 0600 through a temporary file renamed over the old one, so a crash never
- * leaves half a file and the result is 0600 whatever the old mode was. Only folders created here
- * get 0700: an existing one (perhaps shared) keeps its mode.
- */
+/** A JSON object: not null, not an array. */
+export const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Writes JSON with mode 0600 atomically, creating missing folders 0700 (writeFileAtomic). */
 export function writePrivateJson(file: string, data: unknown): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    writeFileSync(temp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
-    renameSync(temp, file);
-  } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
-  }
+  writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n', { private: true });
 }
 
 /** A `{ "version": 1, "projects": { "<workspace realpath>": … } }` file; missing = empty. Throws naming the file. */
@@ -30,7 +22,7 @@ export function readProjectsFile<T>(file: string): { version: 1; projects: Recor
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, projects: {} };
     throw new Error(`${file}: ${(err as Error).message}`);
   }
-  const projects = (data as { projects?: unknown } | null)?.projects;
-  if (typeof projects !== 'object' || projects === null || Array.isArray(projects)) throw new Error(`${file}: "projects" must be an object`);
+  const projects = isObject(data) ? data.projects : undefined;
+  if (!isObject(projects)) throw new Error(`${file}: "projects" must be an object`);
   return { version: 1, projects: projects as Record<string, T> };
 }

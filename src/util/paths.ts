@@ -4,7 +4,8 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { chmod, lstat, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmodSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { FileVersion } from '../types.js';
 
@@ -111,21 +112,35 @@ export function checkFresh(files: Map<string, FileVersion>, real: string, bytes:
 }
 
 /**
- * Writes `bytes` to `real` through a temporary file in the same folder and a rename, so an error
- * never leaves half a file; keeps the mode of the file it replaces. Returns the new version.
+ * Writes `data` to `file` through a temporary file in the same folder and a rename, so an error
+ * or a crash never leaves half a file. `private`: the file becomes 0600 whatever its old mode, and
+ * folders created for it 0700 (an existing folder keeps its mode); otherwise the file keeps the
+ * mode of the one it replaces. The one atomic write: workspace files, config files, notes.
  */
-export async function writeAtomic(real: string, bytes: Buffer): Promise<FileVersion> {
-  const dir = dirname(real);
-  await mkdir(dir, { recursive: true });
-  const mode = await stat(real).then((st) => st.mode & 0o7777, () => undefined);
-  const tmp = join(dir, `.${basename(real)}.feiyu-${randomBytes(4).toString('hex')}.tmp`);
+export function writeFileAtomic(file: string, data: string | Buffer, o: { private?: boolean } = {}): void {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true, ...(o.private && { mode: 0o700 }) });
+  let mode: number | undefined = o.private ? 0o600 : undefined;
+  if (!o.private) {
+    try {
+      mode = statSync(file).mode & 0o7777;
+    } catch {
+      // A new file: the default mode.
+    }
+  }
+  const tmp = join(dir, `.${basename(file)}.feiyu-${randomBytes(4).toString('hex')}.tmp`);
   try {
-    await writeFile(tmp, bytes, { flag: 'wx' });
-    if (mode !== undefined) await chmod(tmp, mode);
-    await rename(tmp, real);
+    writeFileSync(tmp, data, { flag: 'wx', ...(o.private && { mode: 0o600 }) });
+    if (mode !== undefined) chmodSync(tmp, mode);
+    renameSync(tmp, file);
   } catch (err) {
-    await unlink(tmp).catch(() => {});
+    rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** Writes a workspace file atomically (writeFileAtomic), keeping its mode; returns the new version. */
+export async function writeAtomic(real: string, bytes: Buffer): Promise<FileVersion> {
+  writeFileAtomic(real, bytes);
   return versionOf(bytes, await stat(real));
 }

@@ -1,11 +1,12 @@
 // Running commands in process groups: spawning a script as the leader of its own group (through
-// the sandbox when one is set), signalling and killing the whole group, and collecting a long
-// output's head and tail. One runner for the bash tool, background jobs and hooks.
+// the sandbox when one is set), running it to the end with a time limit (the bash tool, hooks and
+// verify), signalling and killing the whole group, and collecting a long output's head and tail.
+// Background jobs spawn through the same path and manage their lifetime themselves.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { capOutput, countNewlines, OUTPUT_CAP } from './cap.js';
-import type { ToolContext } from '../types.js';
+import type { ToolContext, WrapCommand } from '../types.js';
 
 /** Bytes of output kept at each end; the middle of a runaway output is counted, not stored. */
 const KEEP_BYTES = 128 * 1024;
@@ -74,12 +75,109 @@ export function killGroup(pid: number): void {
 /** Single-quotes `text` for bash. */
 export const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
+/** Runs a command with bash as it is, outside any sandbox. */
+export const plainBash: WrapCommand = (command) => ({ file: 'bash', args: ['-c', command] });
+
+/** Where and how a command runs: its directory, environment and sandbox (absent: none). */
+export type Place = { cwd: string; env: NodeJS.ProcessEnv; wrap?: WrapCommand };
+
+/** A tool call's place: the shell's directory, the context's environment and sandbox. */
+export const placeOf = (ctx: ToolContext): Place => ({ cwd: ctx.shell.cwd, env: ctx.env, wrap: ctx.wrapCommand });
+
 /**
- * Spawns `script` with bash as the leader of a new process group, in the shell cwd, with the
- * context's environment, through the sandbox when one is set; `fds` pipes from fd 1 up.
+ * Spawns `script` with bash as the leader of a new process group at `place`; `fds` pipes from
+ * fd 1 up, and stdin a pipe when `stdin` is set (else none).
  */
-export function spawnInGroup(script: string, ctx: ToolContext, fds: number): ChildProcess {
-  const { file, args } = ctx.wrapCommand ? ctx.wrapCommand(script, ctx.shellCwd) : { file: 'bash', args: ['-c', script] };
-  const stdio: ('ignore' | 'pipe')[] = ['ignore', ...Array<'pipe'>(fds).fill('pipe')];
-  return spawn(file, args, { cwd: ctx.shellCwd, env: ctx.env, stdio, detached: true });
+export function spawnInGroup(script: string, place: Place, fds: number, stdin = false): ChildProcess {
+  const { file, args } = (place.wrap ?? plainBash)(script, place.cwd);
+  const stdio: ('ignore' | 'pipe')[] = [stdin ? 'pipe' : 'ignore', ...Array<'pipe'>(fds).fill('pipe')];
+  return spawn(file, args, { cwd: place.cwd, env: place.env, stdio, detached: true });
+}
+
+/** After the command exits, how long its pipes may stay open (a backgrounded child holds them). */
+const PIPE_GRACE_MS = 250;
+
+/** How a command ended: `abort` is the caller's signal, `timeout` the time limit. */
+export type Ending =
+  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: 'timeout' }
+  | { kind: 'abort' }
+  | { kind: 'spawn'; message: string };
+
+export type RunOptions = {
+  /** Written to the command's stdin; absent: no stdin. */
+  stdin?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Characters kept of each output (head and tail). */
+  cap?: number;
+  /** stderr into the same collector as stdout, in arrival order. */
+  merge?: boolean;
+  /** Read fd 3 too (the first 64 KB). */
+  fd3?: boolean;
+  /**
+   * When the command exits, stop what it left in its group (a bash call outlives no command);
+   * `lingered` says whether anything was. Without it, leftovers keep running once the pipes are cut.
+   */
+  reap?: boolean;
+};
+
+export type RunResult = { ending: Ending; stdout: string; stderr: string; fd3: string; lingered: boolean };
+
+/**
+ * The one command runner (the bash tool, hooks, verify): spawns `script` in its own process group,
+ * kills the group on timeout or abort, and settles once the command is gone and its pipes are
+ * drained or, after a grace period, cut.
+ */
+export function runInGroup(script: string, place: Place, o: RunOptions): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const out = new OutputCollector();
+    const err = o.merge ? out : new OutputCollector();
+    let fd3 = '';
+    let ending: Ending | undefined;
+    let lingered = false;
+    let settled = false;
+    const child = spawnInGroup(script, place, o.fd3 ? 3 : 2, o.stdin !== undefined);
+    const stop = (why: Ending): void => {
+      ending ??= why;
+      if (child.pid !== undefined) killGroup(child.pid);
+    };
+    const timer = setTimeout(() => stop({ kind: 'timeout' }), o.timeoutMs);
+    const onAbort = (): void => stop({ kind: 'abort' });
+    if (o.signal?.aborted) onAbort();
+    else o.signal?.addEventListener('abort', onAbort, { once: true });
+    const finish = (): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
+      if (o.reap && child.pid !== undefined) killGroup(child.pid);
+      for (const stream of child.stdio) stream?.destroy();
+      const stdout = out.text(o.cap);
+      resolve({ ending: ending ?? { kind: 'exit', code: null, signal: null }, stdout, stderr: o.merge ? '' : err.text(o.cap), fd3, lingered });
+    };
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdio[3]?.on('data', (chunk: Buffer) => {
+      if (fd3.length < 1 << 16) fd3 += chunk.toString('utf8');
+    });
+    // A command that does not read its input closes the pipe early: that is not a failure.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(o.stdin ?? '');
+    child.on('error', (e) => {
+      ending ??= { kind: 'spawn', message: e.message };
+      finish();
+    });
+    child.on('exit', (code, signal) => {
+      ending ??= { kind: 'exit', code, signal };
+      // A backgrounded child keeps the pipes open after the shell is gone: give them a moment, then cut.
+      setTimeout(() => {
+        if (settled || !o.reap || child.pid === undefined) return finish();
+        lingered = ending?.kind === 'exit' && signalGroup(child.pid, 0);
+        killGroup(child.pid);
+        setTimeout(finish, PIPE_GRACE_MS);
+      }, PIPE_GRACE_MS);
+    });
+    child.on('close', finish);
+  });
 }

@@ -3,22 +3,28 @@
 // and whether it destroys work. Wrappers (sh -c, env, timeout…) are judged by what they run.
 // Must not run anything and must not know modes or rules: policy.ts decides with this.
 
-import { accessSync, constants } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { checkArgv, isAllowlisted, type ArgCode } from './allowlist.js';
+import { checkArgv, isAllowlisted, isVersionOnly, type ArgCode, type Checks } from './allowlist.js';
 import { parseBash, type ConstructCode, type ShellWord } from './parse.js';
 import { inside } from '../../util/paths.js';
-import { findSecret, rawPattern, secretRefusal, type SecretContext, type SecretHit } from '../secrets.js';
-import { GLOB_BUDGET, globPaths, hasGlob, realPath, unescapePattern } from './expand.js';
+import { showCodePoints } from '../../util/text.js';
+import { findSecret, rawPattern, secretBelow, secretRefusal, type SecretContext, type SecretHit } from '../secrets.js';
+import { expandWord, GLOB_BUDGET, globPaths, hasGlob, realPath, unescapePattern, WALK_BUDGET } from './expand.js';
+import { findGitDir, repositoryConfigProblem } from './gitconfig.js';
+import { unwrap } from './wrappers.js';
 
 /** Why a command asks; the interface translates these through the i18n catalogue. */
-export type BashReasonCode = ConstructCode | ArgCode | 'program_path' | 'hidden_chars' | 'too_long' | 'too_complex' | 'wrapper';
+export type BashReasonCode = ConstructCode | Exclude<ArgCode, 'secret'> | 'program_path' | 'hidden_chars' | 'too_long' | 'too_complex' | 'wrapper';
 /** `reason` is English for the model and the trace; `params` fill the interface's translated text. */
 export type Issue = { code: BashReasonCode; reason: string; params: Record<string, string> };
 
 /** One simple command, after unwrapping timeout/env/xargs…: what a rule is matched against. */
 export type BashCommand = {
-  /** The words bash passes, unquoted; null where a word is only known when it runs. */
+  /**
+   * The words bash passes, unquoted and expanded; null where a word is only known when it runs.
+   * A command whose expansion changed its words is listed twice, expanded and as written.
+   */
   argv: (string | null)[];
   /** As written in the command. */
   text: string;
@@ -62,15 +68,14 @@ const HIDDEN_ALL = new RegExp(HIDDEN.source, 'g');
 const OPAQUE: BashReasonCode[] = ['parse_error', 'dynamic_name', 'expansion', 'wrapper', 'hidden_chars', 'too_long', 'too_complex'];
 const SHELL_BUILTINS = new Set(['echo', 'printf', 'pwd', 'true', 'false', 'cd']);
 const SYSTEM_DIRS = ['/usr/bin/', '/bin/', '/usr/local/bin/', '/usr/sbin/', '/sbin/'];
-const OPAQUE_WRAPPERS = new Set(['eval', 'source', '.', 'exec', 'builtin', 'command', 'coproc']);
 
 /** The command with hidden characters shown as ⟨U+00A0⟩, for prompts. */
 export function visible(command: string): string {
-  return command.replace(HIDDEN_ALL, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
+  return showCodePoints(command, HIDDEN_ALL);
 }
 
 export async function analyzeBash(command: string, ctx: BashContext): Promise<BashAnalysis> {
-  const acc: Acc = { constructs: [], commands: [], secret: null, cwds: [ctx.cwd], budget: { entries: GLOB_BUDGET } };
+  const acc: Acc = { constructs: [], commands: [], secret: null, cwds: [ctx.cwd], budget: { entries: GLOB_BUDGET }, walk: { entries: WALK_BUDGET }, repos: new Map() };
   await analyze(command, ctx, acc, 0);
   const { constructs, commands, secret } = acc;
   const first = constructs[0] ?? commands.find((c) => c.issue)?.issue;
@@ -80,12 +85,23 @@ export async function analyzeBash(command: string, ctx: BashContext): Promise<Ba
     destructive: commands.some((c) => c.destructive),
     opaque: constructs.some((c) => OPAQUE.includes(c.code)),
   };
-  if (secret) return { ...base, verdict: 'deny', code: 'secret', reason: secretRefusal(secret.word, secret.what) };
+  if (secret) return { ...base, verdict: 'deny', code: 'secret', reason: secretRefusal(secret.word, secret.what, secret.instead) };
   if (first) return { ...base, verdict: 'ask', code: first.code, reason: first.reason };
   return { ...base, verdict: 'safe' };
 }
 
-type Acc = { constructs: Issue[]; commands: BashCommand[]; secret: SecretHit | null; cwds: string[]; budget: { entries: number } };
+type Acc = {
+  constructs: Issue[];
+  commands: BashCommand[];
+  secret: SecretHit | null;
+  /** Every folder the shell may be in (a cd that may or may not run adds one). */
+  cwds: string[];
+  /** Directory entries left for globs, and for walks below folders read recursively. */
+  budget: { entries: number };
+  walk: { entries: number };
+  /** Repository configuration verdicts by git folder. */
+  repos: Map<string, string | null>;
+};
 
 async function analyze(command: string, ctx: BashContext, acc: Acc, depth: number): Promise<void> {
   const construct = (code: BashReasonCode, reason: string, part = ''): void => {
@@ -107,7 +123,14 @@ async function analyze(command: string, ctx: BashContext, acc: Acc, depth: numbe
 
   let parsed;
   try {
-    parsed = await parseBash(command, new Map([['HOME', ctx.home]]));
+    const vars = new Map<string, string | null>([['HOME', ctx.home], ['PWD', ctx.cwd]]);
+    parsed = await parseBash(command, {
+      vars,
+      expandList: (words, cwd) => {
+        const values = words.flatMap((w) => expandWord(w, cwd, ctx.home, acc.budget).map((x) => x.value));
+        return values.every((v) => v !== null) ? (values as string[]) : null;
+      },
+    });
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
     checkSecret(rawPattern(command));
@@ -119,7 +142,9 @@ async function analyze(command: string, ctx: BashContext, acc: Acc, depth: numbe
   for (const cmd of parsed.commands) {
     for (const w of [...cmd.words, ...cmd.reads]) checkSecret(w.pattern);
     if (cmd.words.length === 0) continue;
-    const unit = unwrap(cmd.words);
+    // Braces, ~, field splitting and globs happen before a program reads its options: `sort {-o,x}`.
+    const words = cmd.literal ? cmd.words : cmd.words.flatMap((w) => expandWord(w, cmd.cwd, ctx.home, acc.budget));
+    const unit = unwrap(words);
     if ('construct' in unit) {
       construct('wrapper', `it runs ${unit.construct}`, cmd.text);
       continue;
@@ -131,92 +156,33 @@ async function analyze(command: string, ctx: BashContext, acc: Acc, depth: numbe
     }
     const argv = unit.argv;
     if (argv.length === 0) continue;
-    const issue = judge(argv, cmd.reads, ctx, acc);
-    acc.commands.push({ argv: argv.map((w) => w.value), text: cmd.text, issue, destructive: destroys(argv, ctx, acc.cwds) });
+    const issue = judge(argv, [...cmd.reads, ...unit.reads], ctx, acc);
+    // `rm -rf *` is judged by its pattern too: the files it matches now are not the point.
+    const raw = cmd.literal ? unit : unwrap(cmd.words);
+    const destructive = destroys(argv, ctx, acc.cwds) ?? ('argv' in raw ? destroys(raw.argv, ctx, acc.cwds) : null);
+    const values = argv.map((w) => w.value);
+    acc.commands.push({ argv: values, text: cmd.text, issue, destructive });
+    // Rules see the command as written too: a deny rule for `cat *.pem` matches either form, and
+    // an allow rule must cover both.
+    const written = 'argv' in raw ? raw.argv.map((w) => w.value) : null;
+    if (written && (written.length !== values.length || written.some((v, i) => v !== values[i]))) {
+      acc.commands.push({ argv: written, text: cmd.text, issue, destructive });
+    }
   }
   for (const w of parsed.loose) checkSecret(w.pattern);
-}
-
-type Unit = { argv: ShellWord[] } | { script: string } | { construct: string };
-
-const UNKNOWN_INPUT: ShellWord = { value: null, pattern: '\0', text: '(arguments read from input)' };
-
-type WrapperSpec = { valued: RegExp; flags: RegExp; forbid?: RegExp; positional?: number };
-// The options of each wrapper, so that what follows them is found: the program it runs.
-const WRAPPERS: Record<string, WrapperSpec> = {
-  env: { valued: /^(-u|--unset)$/, flags: /^-[i0v]+$|^--(ignore-environment|null|debug|unset=)/, forbid: /^-\w*[SCP]|^--(split-string|chdir)/ },
-  xargs: {
-    valued: /^-[aEdILnPs]$|^--(arg-file|delimiter|max-args|max-procs|max-chars|process-slot-var)$/,
-    flags: /^-[0rtx]+$|^-[aEdILnPs].|^-[eil]|^--(null|no-run-if-empty|verbose|exit|[\w-]+=)/,
-    forbid: /^-\w*[po]$|^--(interactive|open-tty)$/,
-  },
-  timeout: { valued: /^-[sk]$|^--(signal|kill-after)$/, flags: /^-v$|^-[sk].|^--(foreground|preserve-status|verbose|[\w-]+=)/, positional: 1 },
-  nice: { valued: /^-n$|^--adjustment$/, flags: /^-n?-?\d+$|^--adjustment=/ },
-  stdbuf: { valued: /^-[ioe]$/, flags: /^-[ioe].|^--(input|output|error)=/ },
-  nohup: { valued: /^$/, flags: /^$/ },
-  time: { valued: /^$/, flags: /^-p$/ },
-};
-
-/** What a wrapper runs: the inner argv, a script to parse (sh -c), or why it cannot be seen. */
-function unwrap(words: ShellWord[]): Unit {
-  const name = words[0]!.value ?? '';
-  const rest = words.slice(1);
-  if (name === 'sh' || name === 'bash') return shellScript(rest) ?? { argv: words };
-  if (OPAQUE_WRAPPERS.has(name)) return { construct: `${name}, which runs what it is given` };
-  const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name]! : undefined;
-  if (!spec) return { argv: words };
-  let i = 0;
-  for (; i < rest.length; i++) {
-    const v = rest[i]!.value;
-    if (v === null) return { construct: `${name} with an argument known only when it runs` };
-    if (v === '--') {
-      i++;
-      break;
-    }
-    if (!v.startsWith('-') || v === '-') break;
-    if (spec.forbid?.test(v) || !(spec.valued.test(v) || spec.flags.test(v))) return { construct: `${name} with the option ${v}` };
-    if (spec.valued.test(v)) i++;
-  }
-  const inner = rest.slice(i + (spec.positional ?? 0));
-  if (name === 'env' && /^\w+=/.test(inner[0]?.value ?? '')) return { construct: 'a variable assignment passed through env' };
-  if (!inner.length) return { argv: [] };
-  return unwrap(name === 'xargs' ? [...inner, UNKNOWN_INPUT] : inner);
-}
-
-/** sh -c / bash -c: the script to analyse; null when this is a shell running a file (judged as a program). */
-function shellScript(args: ShellWord[]): Unit | null {
-  let command = false;
-  for (let i = 0; i < args.length; i++) {
-    const v = args[i]!.value;
-    if (v === null) return { construct: 'a shell with an argument known only when it runs' };
-    if (v === '-o' || v === '+o') i++;
-    else if (v === '--norc' || v === '--noprofile') continue;
-    else if (/^[-+][euxvc]+$/.test(v)) command ||= v.startsWith('-') && v.includes('c');
-    else if (v.startsWith('-')) return { construct: `a shell with the option ${v}` };
-    else if (!command) return null;
-    else return { script: v };
-  }
-  return command ? { construct: 'a shell -c without a command' } : null;
 }
 
 function judge(argv: ShellWord[], reads: ShellWord[], ctx: BashContext, acc: Acc): Issue | null {
   const name = argv[0]!.value;
   if (name === null) return { code: 'dynamic_name', reason: `the program name ${argv[0]!.text} is only known when it runs`, params: { part: argv[0]!.text } };
-  const outside = (value: string, pattern?: string): string | null => outsidePath(value, pattern, ctx, acc);
   for (const r of reads) {
-    const out = r.value === null ? '(a file named only when it runs)' : outside(r.value, r.pattern);
+    const out = r.value === null ? '(a file named only when it runs)' : outsidePath(r.value, r.pattern, ctx, acc);
     if (out) return { code: 'path_outside', reason: `it reads ${out}, outside the workspace`, params: { path: out } };
   }
-  if (name === 'cd') {
-    const target = argv.slice(1).find((w) => !/^-[LPe@]+$/.test(w.value ?? '')) ?? { value: ctx.home, pattern: '', text: '~' };
-    if (target.value === null || target.value === '-') return { code: 'unknown_arg', reason: 'cd to a folder known only when it runs', params: { command: argv.map((w) => w.text).join(' ') } };
-    const dir = realPath(resolve(acc.cwds[acc.cwds.length - 1]!, target.value));
-    if (!acc.cwds.includes(dir)) acc.cwds.push(dir);
-    return inside(ctx.root, dir) ? null : { code: 'path_outside', reason: `cd ${dir} leaves the workspace`, params: { path: dir } };
-  }
+  if (name === 'cd') return judgeCd(argv, ctx, acc);
   const program = programIssue(name, ctx, acc.cwds);
   if (program) return program;
-  const problem = checkArgv([{ value: basename(name), pattern: '' }, ...argv.slice(1)], outside);
+  const problem = checkArgv([{ value: basename(name), pattern: '' }, ...argv.slice(1)], checks(ctx, acc));
   if (!problem) return null;
   const command = argv.map((w) => w.text).join(' ');
   switch (problem.code) {
@@ -224,9 +190,63 @@ function judge(argv: ShellWord[], reads: ShellWord[], ctx: BashContext, acc: Acc
       return { code: problem.code, reason: problem.detail, params: { program: name } };
     case 'path_outside':
       return { code: problem.code, reason: `${command} reaches ${problem.detail}, outside the workspace`, params: { path: problem.detail } };
+    case 'secret':
+      acc.secret ??= { word: `${problem.path} (read by ${command})`, what: problem.detail, instead: 'Search with the search tool or rg (they skip secret files), or name the folders to read.' };
+      return { code: 'unsafe_option', reason: `${command} reads ${problem.path}: ${problem.detail}`, params: { command } };
+    case 'git_config':
+      return { code: problem.code, reason: `${command}: ${problem.detail}`, params: { command, detail: problem.detail } };
     default:
       return { code: problem.code, reason: `${command}: ${problem.detail}`, params: { command } };
   }
+}
+
+/**
+ * cd as bash reads it: options -L -P -e -@ and `--`, no operand meaning $HOME, `-` meaning $OLDPWD
+ * (the folder before, which this check cannot know). The folder joins those later commands may run in.
+ */
+function judgeCd(argv: ShellWord[], ctx: BashContext, acc: Acc): Issue | null {
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const v = argv[i]!.value;
+    if (v === '--') {
+      i++;
+      break;
+    }
+    if (v === null || !/^-[LPe@]+$/.test(v)) break;
+  }
+  const target = argv[i] ?? { value: ctx.home, pattern: '', text: '$HOME' };
+  const command = argv.map((w) => w.text).join(' ');
+  if (target.value === null) return { code: 'unknown_arg', reason: `${command}: a folder known only when it runs`, params: { command } };
+  if (target.value === '-') return { code: 'path_outside', reason: `${command} goes back to $OLDPWD, a folder this check cannot see`, params: { path: '$OLDPWD' } };
+  const dir = realPath(resolve(acc.cwds[acc.cwds.length - 1]!, target.value || '.'));
+  if (!acc.cwds.includes(dir)) acc.cwds.push(dir);
+  return inside(ctx.root, dir) ? null : { code: 'path_outside', reason: `${command} leaves the workspace for ${dir}`, params: { path: dir } };
+}
+
+/** The file-system side of the allowlist, for the folders the shell may be in. */
+function checks(ctx: BashContext, acc: Acc): Checks {
+  return {
+    outside: (value, pattern) => outsidePath(value, pattern, ctx, acc),
+    below: (path, how) => {
+      for (const cwd of acc.cwds) {
+        const hit = secretBelow(resolve(cwd, path), { ...how, root: ctx.root, configDir: ctx.configDir, home: ctx.home, budget: acc.walk });
+        if (hit === 'too_complex') return { code: 'unknown_arg', detail: `${path} holds too many files to check what it reads` };
+        if (hit?.kind === 'secret') return { code: 'secret', detail: hit.what, path: hit.path };
+        if (hit?.kind === 'outside') return { code: 'path_outside', detail: `${hit.target} (through the link ${hit.path})` };
+      }
+      return null;
+    },
+    gitRepo: (at) => {
+      for (const cwd of acc.cwds) {
+        const gitDir = at.gitDir ? resolve(cwd, at.gitDir) : findGitDir(resolve(cwd, at.dir ?? '.'));
+        if (gitDir === null) return 'none';
+        if (!acc.repos.has(gitDir)) acc.repos.set(gitDir, repositoryConfigProblem(gitDir, ctx.root, ctx.home));
+        const why = acc.repos.get(gitDir);
+        if (why) return { code: 'git_config', detail: `the repository's configuration names a program git would run (${why})` };
+      }
+      return null;
+    },
+  };
 }
 
 /** A program named by a path, or an allowlisted name that $PATH finds in the workspace, is not the system's. */
@@ -244,10 +264,34 @@ function programIssue(name: string, ctx: BashContext, cwds: string[]): Issue | n
     } catch {
       continue;
     }
-    if (!inside(ctx.root, realPath(full))) return null;
-    return { code: 'program_path', reason: `${name} resolves to ${full} in the workspace, not the system's ${name}`, params: { program: full } };
+    const real = realPath(full);
+    if (inside(ctx.root, real)) return { code: 'program_path', reason: `${name} resolves to ${full} in the workspace, not the system's ${name}`, params: { program: full } };
+    return isVersionOnly(name) && isShim(name, real, ctx.home) ? { code: 'program_path', reason: `${name} resolves to ${full}, a version manager's shim that picks what to run from the workspace's files`, params: { program: full } } : null;
   }
   return null;
+}
+
+/**
+ * asdf, pyenv, volta and mise put shims on $PATH that read .tool-versions, package.json and the
+ * like in the workspace to choose (or download) what to run: in the home folder, a script or a
+ * link to a program of another name.
+ */
+function isShim(name: string, real: string, home: string): boolean {
+  if (!inside(home, real)) return false;
+  if (basename(real) !== name) return true;
+  try {
+    if (!statSync(real).isFile()) return true;
+    const fd = openSync(real, 'r');
+    try {
+      const head = Buffer.alloc(2);
+      readSync(fd, head, 0, 2, 0);
+      return head.toString() === '#!';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return true;
+  }
 }
 
 /** The first path outside the workspace that an argument names (globs expanded, symlinks resolved). */

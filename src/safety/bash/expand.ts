@@ -1,12 +1,16 @@
-// What bash does to a word's pattern before a program sees it, done against the real file system
-// for the analyser: brace expansion, globbing (bash defaults: no dotglob, no globstar), and the
-// realpath of the result. Must not decide anything; callers judge the paths it returns.
+// What bash does to a word before a program sees it, done against the real file system for the
+// analyser: brace expansion, tilde expansion, field splitting and globbing (bash 5.2 defaults: no
+// dotglob, no globstar, no nullglob, . and .. never matched), and the realpath of a result.
+// Must not decide anything; callers judge the words and paths it returns.
 
 import { readdirSync, realpathSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative as relativePath, resolve } from 'node:path';
+import type { ShellWord } from './words.js';
 
 /** How many directory entries one analysis may read while expanding globs. */
 export const GLOB_BUDGET = 20_000;
+/** How many directory entries one analysis may read below folders that a command reads whole (grep -r). */
+export const WALK_BUDGET = 50_000;
 /** How many words one brace expression may produce before the analyser gives up. */
 const BRACE_LIMIT = 256;
 
@@ -24,6 +28,49 @@ export function hasGlob(pattern: string): boolean {
 
 export function unescapePattern(pattern: string): string {
   return pattern.replace(/\\(.)/gs, '$1');
+}
+
+/** A word whose expansion this check cannot know exactly: it could be any word, options included. */
+const unknownWord = (w: ShellWord): ShellWord & { globbed?: boolean } => ({ value: null, pattern: '\0', text: w.text });
+
+/**
+ * The words bash makes of `w` in `cwd` (null: unknown), in its order: braces, then ~, then field
+ * splitting of unquoted expansions, then globs (sorted), then quote removal. A glob result that
+ * starts with `-` could be an option in an order this check cannot promise: it fails closed.
+ */
+export function expandWord(w: ShellWord, cwd: string | null, home: string, budget: Budget): (ShellWord & { globbed?: boolean })[] {
+  if (w.value === null) return [w];
+  if (!/[{\x01*?[~]/.test(w.pattern)) return [w];
+  const braced = expandBraces(w.pattern);
+  if (!braced) return [unknownWord(w)];
+  const out: (ShellWord & { globbed?: boolean })[] = [];
+  for (const variant of braced) {
+    let p = variant;
+    if (p === '~' || p.startsWith('~/')) p = home.replace(/[\\*?[\]{},~]/g, '\\$&') + p.slice(1);
+    else if (p.startsWith('~')) return [unknownWord(w)];
+    const fields = p.includes('\x01') ? p.split(/\x01+/).filter((f) => f !== '') : [p];
+    for (const field of fields) {
+      if (!hasGlob(field)) {
+        out.push({ value: unescapePattern(field), pattern: field, text: w.text });
+        continue;
+      }
+      if (cwd === null) return [unknownWord(w)];
+      const relative = !unescapePattern(field).startsWith('/');
+      const abs = relative ? `${cwd.replace(/[\\*?[\]{},~]/g, '\\$&')}/${field}` : field;
+      const found = globPaths(abs, budget);
+      if (found === null) return [unknownWord(w)];
+      if (!found.length) {
+        out.push({ value: unescapePattern(field), pattern: field, text: w.text });
+        continue;
+      }
+      const names = found.map((f) => (relative ? relativePath(cwd, f) : f)).sort();
+      if (names.some((n) => n.startsWith('-'))) return [unknownWord(w)];
+      out.push(...names.map((n) => ({ value: n, pattern: n.replace(/[\\*?[\]{},~]/g, '\\$&'), text: w.text, globbed: true })));
+    }
+  }
+  // Several words from one: messages show each as bash made it.
+  const shown = (v: string): string => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+  return out.length === 1 && !out[0]!.globbed ? out : out.map((x) => ({ ...x, text: x.value === null ? x.text : shown(x.value) }));
 }
 
 /** Brace expansion ({a,b}, {1..3}, {a..c}); null when it would make more than BRACE_LIMIT words. */
@@ -95,6 +142,7 @@ export function globPaths(pattern: string, budget: Budget): string[] | null {
       continue;
     }
     const re = globRegex(part);
+    if (!re) return null;
     const next: string[] = [];
     for (const dir of current) {
       let names: string[];
@@ -116,7 +164,9 @@ export function globPaths(pattern: string, budget: Budget): string[] | null {
   return current;
 }
 
-function globRegex(part: string): RegExp {
+/** The regex of one glob segment; null for bracket classes bash reads by locale ([[:alpha:]], [[=a=]]). */
+function globRegex(part: string): RegExp | null {
+  if (/\[[^\]]*\[[:=.]/.test(part)) return null;
   let re = '';
   for (let i = 0; i < part.length; i++) {
     const c = part[i]!;
@@ -136,11 +186,47 @@ function globRegex(part: string): RegExp {
   try {
     return new RegExp(`^${re}$`, 's');
   } catch {
-    return /^$/;
+    return null;
   }
 }
 
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * A regex for a gitignore-style glob (ripgrep's -g, grep's --include): `*` and `?` stay within a
+ * name, `**` crosses folders, `{a,b}` alternates; a leading `/` anchors. Null when it is too large.
+ */
+export function pathGlobRegex(glob: string, caseInsensitive: boolean): RegExp | null {
+  const variants = expandBraces(glob.replace(/^\//, ''));
+  if (!variants) return null;
+  const one = (g: string): string => {
+    let re = '';
+    for (let i = 0; i < g.length; i++) {
+      const c = g[i]!;
+      if (c === '\\' && i + 1 < g.length) re += escapeRe(g[++i]!);
+      else if (c === '*' && g[i + 1] === '*') {
+        re += '.*';
+        i++;
+        if (g[i + 1] === '/') i++;
+      } else if (c === '*') re += '[^/]*';
+      else if (c === '?') re += '[^/]';
+      else if (c === '[') {
+        const end = g.indexOf(']', i + 2);
+        if (end < 0) re += '\\[';
+        else {
+          re += `[${g.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+          i = end;
+        }
+      } else re += escapeRe(c);
+    }
+    return re;
+  };
+  try {
+    return new RegExp(`^(?:${variants.map(one).join('|')})$`, caseInsensitive ? 'is' : 's');
+  } catch {
+    return null;
+  }
+}
 
 /** The path with symlinks resolved: the whole path if it exists, else its folder's realpath and the name. */
 export function realPath(p: string): string {

@@ -1,97 +1,80 @@
-// Parses a bash command with tree-sitter-bash (loaded on first use) and walks the tree into what
-// the analyser needs: every simple command as unquoted words, and every construct that makes a
-// command impossible to judge from its text. Must not decide anything: allowlists, paths and
-// secrets belong to analysis.ts. Fail closed: a node it does not know is a problem.
+// Parses a bash command with tree-sitter-bash and walks it in the order bash runs it: each simple
+// command as words (words.ts) with its folder, following literal variables and cd (forgetting what
+// a conditional or subshell may have changed), and each construct it cannot judge. Must not decide
+// anything: allowlists, paths and secrets belong to analysis.ts. Fail closed.
 
+import { resolve } from 'node:path';
 import type { Node, Parser } from '@vscode/tree-sitter-wasm';
 import { createParser } from '../../util/treesitter.js';
+import { createWordReader, kids, type ConstructCode, type ShellWord, type Vars } from './words.js';
 
-/** Why a command cannot be judged from its words alone; rules cannot allow these. */
-export type ConstructCode =
-  | 'parse_error'
-  | 'substitution'
-  | 'expansion'
-  | 'dynamic_name'
-  | 'assignment'
-  | 'construct'
-  | 'background'
-  | 'redirect';
+export type { ConstructCode, ShellWord, Vars } from './words.js';
 
 /** `detail` is English for the model; `part` is the piece of the command it is about. */
 export type Problem = { code: ConstructCode; detail: string; part: string };
-
-/** One shell word after quote removal. */
-export type ShellWord = {
-  /** The value bash would pass; null when a part is only known when it runs ($X, $(…)). */
-  value: string | null;
-  /** For glob and brace expansion: unquoted specials as written, quoted ones backslash-escaped, unknown parts as \0. */
-  pattern: string;
-  /** As written, for messages. */
-  text: string;
-};
 
 export type SimpleCommand = {
   words: ShellWord[];
   /** Files read through `<` redirections. */
   reads: ShellWord[];
   text: string;
+  /** The folder it runs in, as bash's $PWD; null when a cd before it cannot be followed. */
+  cwd: string | null;
+  /** [[ … ]]: its words are not split or globbed. */
+  literal?: boolean;
 };
 
 export type ParsedScript = {
   commands: SimpleCommand[];
   problems: Problem[];
-  /** Words outside simple commands (loop lists, redirection targets, test operands), for the secret check. */
+  /** Words outside simple commands (loop lists, redirection targets, case patterns), for the secret check. */
   loose: ShellWord[];
+};
+
+export type ParseOptions = {
+  /** Known variables (HOME, PWD); assignments and cd in the command update it. */
+  vars: Vars;
+  /** The words a `for` list makes (braces and globs expanded in `cwd`); null when not known exactly. */
+  expandList(words: ShellWord[], cwd: string | null): string[] | null;
 };
 
 let parserPromise: Promise<Parser> | undefined;
 
-/** The tree-sitter parser with the bash grammar, created once. */
 function bashParser(): Promise<Parser> {
   parserPromise ??= createParser('bash');
-  parserPromise.catch(() => (parserPromise = undefined));
   return parserPromise;
 }
 
-const GLOB_SPECIALS = /[\\*?[\]{},~]/g;
-const escapeGlob = (s: string): string => s.replace(GLOB_SPECIALS, '\\$&');
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&']);
 const WORD_TYPES = new Set([
   'word', 'number', 'string', 'raw_string', 'ansi_c_string', 'concatenation', 'simple_expansion', 'expansion',
   'command_substitution', 'process_substitution', 'arithmetic_expansion', 'brace_expression',
 ]);
-const ARITH_TYPES = new Set([
-  'number', 'variable_name', 'binary_expression', 'unary_expression', 'parenthesized_expression',
-  'ternary_expression', 'postfix_expression', 'simple_expansion',
-]);
-const STATEMENTS = new Set(['program', 'list', 'pipeline', 'negated_command', 'command', 'redirected_statement', 'variable_assignment', 'variable_assignments', 'comment', 'ERROR']);
+/** Statements walked for what they contain, but never judged: they ask. */
 const CONSTRUCTS: Record<string, string> = {
-  subshell: 'a subshell ( … )',
-  compound_statement: 'a brace group { … }',
   function_definition: 'a function definition',
-  if_statement: 'an if statement',
-  while_statement: 'a loop',
-  for_statement: 'a loop',
   c_style_for_statement: 'a loop',
-  case_statement: 'a case statement',
-  test_command: 'a test expression [ … ] / [[ … ]]',
   declaration_command: 'a declaration (export, declare, local, readonly)',
   unset_command: 'unset',
 };
+/** Plain shell variables (lower case by convention) and the locale: no program reads them as instructions. */
+const SAFE_NAME = /^(?!_$)[a-z_][a-z0-9_]*$|^(LC_[A-Z]+|LANG|LANGUAGE|TZ|COLUMNS|LINES|NO_COLOR)$/;
+/** More loop values than this and the loop variable is treated as unknown. */
+const MAX_LOOP_VALUES = 64;
 
-/**
- * Parses `src` into simple commands and problems. `vars` holds variables whose values are known
- * (HOME); literal assignments in the command are added to it as they appear.
- */
-export async function parseBash(src: string, vars: Map<string, string>): Promise<ParsedScript> {
+/** Parses `src` into simple commands and problems, in the order bash runs them. */
+export async function parseBash(src: string, opts: ParseOptions): Promise<ParsedScript> {
   const parser = await bashParser();
   const tree = parser.parse(src);
   if (!tree) return { commands: [], loose: [], problems: [{ code: 'parse_error', detail: 'the parser gave up', part: '' }] };
   const out: ParsedScript = { commands: [], problems: [], loose: [] };
+  const vars = opts.vars;
   const problem = (code: ConstructCode, what: string, part: string): void => {
     const detail = `${what} ${clip(part)}`.trim();
     if (!out.problems.some((p) => p.code === code && p.detail === detail)) out.problems.push({ code, detail, part: clip(part) });
   };
+  const reader = createWordReader({ src, vars, problem, nested: (n) => scoped(() => inside(n)) });
+  const word = reader.word;
   try {
     // MISSING nodes can sit deep inside a word; one look at the root catches them all.
     if (tree.rootNode.hasError) problem('parse_error', 'bash syntax that cannot be parsed', '');
@@ -101,19 +84,38 @@ export async function parseBash(src: string, vars: Map<string, string>): Promise
   }
   return out;
 
+  /** A subshell: nothing it sets survives it. */
+  function scoped(walk: () => void): void {
+    const saved = new Map(vars);
+    walk();
+    vars.clear();
+    for (const [k, v] of saved) vars.set(k, v);
+  }
+
+  /** What may or may not run: whatever it changes becomes unknown. */
+  function conditional(walk: () => void): void {
+    const saved = new Map(vars);
+    walk();
+    for (const k of new Set([...saved.keys(), ...vars.keys()])) if (saved.get(k) !== vars.get(k)) vars.set(k, null);
+  }
+
   function statement(n: Node): void {
     switch (n.type) {
       case 'program':
-      case 'list':
-      case 'pipeline':
       case 'negated_command':
-        for (const c of kids(n)) {
-          if (c.isNamed) statement(c);
-          else if (c.type === '&') problem('background', 'a background job', '&');
-          else if (!SEPARATORS.has(c.type) && !(c.type === '!' && n.type === 'negated_command')) {
-            problem('parse_error', 'the unexpected', c.type);
-          }
-        }
+        return sequence(n);
+      case 'list': {
+        // a && b || c: everything after the first operand may or may not run.
+        const [first, ...rest] = kids(n).filter((c) => c.isNamed);
+        checkSeparators(n);
+        if (first) statement(first);
+        conditional(() => rest.forEach(statement));
+        return;
+      }
+      case 'pipeline':
+        checkSeparators(n);
+        // Every part of a pipeline runs in a subshell.
+        for (const c of kids(n)) if (c.isNamed) scoped(() => statement(c));
         return;
       case 'command':
         command(n);
@@ -127,19 +129,49 @@ export async function parseBash(src: string, vars: Map<string, string>): Promise
         return;
       }
       case 'variable_assignment':
-        assignment(n);
-        return;
+        return assignment(n, false);
       case 'variable_assignments':
-        for (const c of kids(n)) assignment(c);
+        for (const c of kids(n)) assignment(c, false);
         return;
       case 'comment':
         return;
+      case 'compound_statement':
+      case 'do_group':
+        return inside(n);
+      case 'subshell':
+        return scoped(() => inside(n));
+      case 'if_statement':
+      case 'elif_clause':
+      case 'else_clause':
+      case 'case_statement':
+      case 'case_item':
+        return conditional(() => inside(n));
+      case 'while_statement':
+        // A later round sees what an earlier one set: walk it knowing none of that.
+        for (const name of changedIn(n)) vars.set(name, null);
+        return conditional(() => inside(n));
+      case 'for_statement':
+        return forLoop(n);
+      case 'test_command':
+        return testCommand(n);
       case 'ERROR':
-        inside(n);
-        return;
+        return inside(n);
       default:
         problem('construct', CONSTRUCTS[n.type] ?? 'the construct', n.text);
-        inside(n);
+        conditional(() => inside(n));
+    }
+  }
+
+  function sequence(n: Node): void {
+    checkSeparators(n);
+    for (const c of kids(n)) if (c.isNamed) statement(c);
+  }
+
+  function checkSeparators(n: Node): void {
+    for (const c of kids(n)) {
+      if (c.isNamed) continue;
+      if (c.type === '&') problem('background', 'a background job', '&');
+      else if (!SEPARATORS.has(c.type) && !(c.type === '!' && n.type === 'negated_command')) problem('parse_error', 'the unexpected', c.type);
     }
   }
 
@@ -147,17 +179,68 @@ export async function parseBash(src: string, vars: Map<string, string>): Promise
   function inside(n: Node): void {
     for (const c of kids(n)) {
       if (!c.isNamed) continue;
-      if (WORD_TYPES.has(c.type)) out.loose.push(word(c));
-      else if (STATEMENTS.has(c.type) || c.type in CONSTRUCTS) statement(c);
+      if (WORD_TYPES.has(c.type) || c.type === 'extglob_pattern') out.loose.push(word(c));
+      else if (c.type === 'variable_name' || c.type === 'heredoc_body' || c.type === 'string_content') continue;
+      else if (isStatement(c)) statement(c);
       else inside(c);
     }
   }
 
+  function isStatement(n: Node): boolean {
+    return /statement$|^(command|list|pipeline|negated_command|subshell|variable_assignments?|test_command|do_group|elif_clause|else_clause|case_item|function_definition|declaration_command|unset_command|comment|ERROR)$/.test(n.type);
+  }
+
+  /** for NAME in WORDS: the body is walked once per value when the values are known. */
+  function forLoop(n: Node): void {
+    const parts = kids(n);
+    const name = parts.find((c) => c.type === 'variable_name')?.text ?? '';
+    const inAt = parts.findIndex((c) => c.type === 'in');
+    const listed = inAt < 0 ? [] : parts.slice(inAt + 1).filter((c) => WORD_TYPES.has(c.type)).map(word);
+    out.loose.push(...listed);
+    const body = parts.find((c) => c.type === 'do_group' || c.type === 'compound_statement');
+    const values = inAt < 0 ? null : opts.expandList(listed, vars.get('PWD') ?? null);
+    conditional(() => {
+      if (!values?.length || values.length > MAX_LOOP_VALUES) {
+        vars.set(name, null);
+        if (body) statement(body);
+        return;
+      }
+      for (const v of values) {
+        vars.set(name, v);
+        if (body) statement(body);
+      }
+    });
+  }
+
+  /** [ … ] and [[ … ]] become the command `[` or `[[` with their words; (( … )) asks. */
+  function testCommand(n: Node): void {
+    const [open] = kids(n);
+    if (open?.type !== '[' && open?.type !== '[[') {
+      problem('construct', 'the arithmetic command', n.text);
+      return inside(n);
+    }
+    const cmd: SimpleCommand = { words: [], reads: [], text: n.text, cwd: vars.get('PWD') ?? null, literal: open.type === '[[' };
+    const flatten = (p: Node): void => {
+      if (WORD_TYPES.has(p.type) || p.type === 'regex' || p.type === 'extglob_pattern') {
+        cmd.words.push(p.type === 'regex' ? { value: p.text, pattern: p.text, text: p.text } : word(p));
+      } else if (p.type === 'test_operator' || !p.isNamed) {
+        cmd.words.push({ value: p.text, pattern: p.text, text: p.text });
+      } else if (/expression$/.test(p.type)) {
+        kids(p).forEach(flatten);
+      } else {
+        problem('construct', 'the construct', p.text);
+        inside(p);
+      }
+    };
+    kids(n).forEach(flatten);
+    out.commands.push(cmd);
+  }
+
   function command(n: Node): SimpleCommand {
-    const cmd: SimpleCommand = { words: [], reads: [], text: n.text };
+    const cmd: SimpleCommand = { words: [], reads: [], text: n.text, cwd: vars.get('PWD') ?? null };
     for (const c of kids(n)) {
       if (c.type === 'variable_assignment') {
-        assignment(c);
+        assignment(c, true);
       } else if (c.type === 'command_name') {
         const name = word(c.namedChildren[0] ?? c);
         if (name.value === null || /\$|`/.test(c.text)) problem('dynamic_name', 'a program name computed when it runs:', c.text);
@@ -172,16 +255,37 @@ export async function parseBash(src: string, vars: Map<string, string>): Promise
       }
     }
     out.commands.push(cmd);
+    followCd(cmd);
     return cmd;
   }
 
-  function assignment(n: Node): void {
-    problem('assignment', 'the variable assignment', n.text);
-    const name = n.namedChildren[0];
-    const value = n.namedChildren[1];
-    const w = value ? word(value) : { value: '', pattern: '', text: '' };
-    if (name && w.value !== null) vars.set(name.text, w.value);
-    if (value) out.loose.push(w);
+  /** cd moves $PWD for the commands after it; any other way of moving (pushd, a cd we cannot follow) loses it. */
+  function followCd(cmd: SimpleCommand): void {
+    const name = cmd.words[0]?.value;
+    if (name === 'pushd' || name === 'popd') return void vars.set('PWD', null);
+    if (name !== 'cd') return;
+    const before = vars.get('PWD') ?? null;
+    const target = cdTarget(cmd.words.slice(1).map((w) => w.pattern));
+    const dest = target === undefined ? vars.get('HOME') : target === '-' ? vars.get('OLDPWD') : target;
+    vars.set('PWD', dest === null || dest === undefined || before === null ? null : resolve(before, dest));
+    vars.set('OLDPWD', before);
+  }
+
+  /**
+   * A simple variable assignment with a literal or known value sets the variable; one on a
+   * program name other than a plain lower-case shell variable (PATH, IFS, LD_PRELOAD, GIT_DIR…)
+   * changes what programs do, and asks. `prefix`: `x=1 cmd`, which sets it for cmd only.
+   */
+  function assignment(n: Node, prefix: boolean): void {
+    const [name, op, value] = kids(n);
+    const array = value?.type === 'array';
+    const w = value && value.isNamed && !array ? word(value) : { value: '', pattern: '', text: '' };
+    if (value?.isNamed && !array) out.loose.push(w);
+    const simple = name?.type === 'variable_name' && op?.type === '=' && !array;
+    if (!simple || !SAFE_NAME.test(name.text)) problem('assignment', 'the variable assignment', n.text);
+    if (array) inside(value);
+    if (name?.type === 'subscript') inside(name);
+    if (name?.type === 'variable_name') vars.set(name.text, prefix || !simple ? null : w.value);
   }
 
   function redirect(r: Node, cmd: SimpleCommand | undefined): void {
@@ -208,158 +312,44 @@ export async function parseBash(src: string, vars: Map<string, string>): Promise
     out.loose.push(target);
     if (target.value !== '/dev/null') problem('redirect', 'the redirection', r.text);
   }
-
-  function word(n: Node): ShellWord {
-    const b = { value: '' as string | null, pattern: '', text: n.text };
-    const lit = (s: string, quoted: boolean): void => {
-      if (b.value !== null) b.value += s;
-      b.pattern += quoted ? escapeGlob(s) : s;
-    };
-    const unknown = (): void => {
-      b.value = null;
-      b.pattern += '\0';
-    };
-    part(n, false);
-    return b;
-
-    function part(p: Node, quoted: boolean): void {
-      switch (p.type) {
-        case 'word':
-          return unquoted(p.text, b.pattern === '' && b.value === '');
-        case 'number':
-          return lit(p.text, quoted);
-        case 'raw_string':
-          return lit(p.text.slice(1, -1), true);
-        case 'ansi_c_string':
-          return lit(decodeAnsiC(p.text.slice(2, -1)), true);
-        case 'string':
-          return doubleQuoted(p);
-        case 'concatenation':
-          for (const c of kids(p)) part(c, quoted);
-          return;
-        case 'brace_expression':
-          return lit(p.text, false);
-        case 'simple_expansion':
-        case 'expansion': {
-          // Only $NAME, ${NAME} and ${#NAME}: operators like ${x@P} or ${x:=y} can run or assign things.
-          const name = /^\$(?:\{(\w+)\}|(\w+))$/.exec(p.text);
-          if (!name && p.type === 'expansion' && !/^\$\{#\w+\}$/.test(p.text)) {
-            problem('expansion', 'the expansion', p.text);
-            inside(p);
-          }
-          const known = name ? vars.get(name[1] ?? name[2]!) : undefined;
-          return known === undefined ? unknown() : lit(known, quoted);
-        }
-        case 'command_substitution': {
-          const literal = literalHeredoc(p);
-          if (literal !== null) return lit(literal, true);
-          problem('substitution', 'the command substitution', p.text);
-          inside(p);
-          return unknown();
-        }
-        case 'process_substitution':
-          problem('substitution', 'the process substitution', p.text);
-          inside(p);
-          return unknown();
-        case 'arithmetic_expansion':
-          arithmetic(p);
-          return unknown();
-        default:
-          problem(p.type === 'ERROR' ? 'parse_error' : 'construct', 'the construct', p.text);
-          if (p.isNamed) inside(p);
-          return unknown();
-      }
-    }
-
-    /** An unquoted word as tree-sitter cuts it: backslash escapes, and a leading ~ that bash expands. */
-    function unquoted(text: string, atStart: boolean): void {
-      let i = 0;
-      if (atStart && text.startsWith('~')) {
-        const end = text.indexOf('/') < 0 ? text.length : text.indexOf('/');
-        const home = text.slice(0, end) === '~' ? vars.get('HOME') : undefined;
-        if (home === undefined) unknown();
-        else lit(home, true);
-        i = end;
-      }
-      for (; i < text.length; i++) {
-        if (text[i] !== '\\') lit(text[i]!, false);
-        else if (text[i + 1] === '\n') i++;
-        else if (i + 1 < text.length) lit(text[++i]!, true);
-      }
-    }
-
-    function doubleQuoted(p: Node): void {
-      let at = p.startIndex + 1;
-      const end = p.endIndex - 1;
-      const gap = (to: number): void => {
-        if (to > at) lit(unescapeDq(src.slice(at, to)), true);
-      };
-      for (const c of kids(p)) {
-        if (!c.isNamed) continue;
-        gap(c.startIndex);
-        if (c.type === 'string_content') lit(unescapeDq(c.text), true);
-        else part(c, true);
-        at = c.endIndex;
-      }
-      gap(end);
-    }
-  }
-
-  function arithmetic(n: Node): void {
-    for (const c of n.namedChildren) {
-      if (!c) continue;
-      if (c.type === 'command_substitution' || c.type === 'process_substitution') {
-        problem('substitution', 'the command substitution inside arithmetic', c.text);
-        inside(c);
-      } else if (!ARITH_TYPES.has(c.type)) {
-        problem('expansion', 'the arithmetic', n.text);
-      } else {
-        arithmetic(c);
-      }
-    }
-  }
 }
 
-/**
- * The text of `$(cat <<EOF … EOF)` when the here-document has no expansions: the usual way to pass
- * a multi-line commit message, and as literal as a quoted string. Null for anything else.
- */
-function literalHeredoc(sub: Node): string | null {
-  const inner = sub.namedChildren;
-  const stmt = inner[0];
-  if (inner.length !== 1 || stmt?.type !== 'redirected_statement') return null;
-  const [body, redirect, ...more] = stmt.namedChildren;
-  if (more.length || body?.type !== 'command' || body.text !== 'cat' || redirect?.type !== 'heredoc_redirect') return null;
-  const parts = redirect.namedChildren;
-  const content = parts.find((c) => c?.type === 'heredoc_body');
-  if (!content || content.namedChildCount > 0 || parts.some((c) => c && !c.type.startsWith('heredoc_'))) return null;
-  const dashed = kids(redirect).some((c) => c.type === '<<-');
-  const text = dashed ? content.text.replace(/^\t+/gm, '') : content.text;
-  return text.replace(/\n+$/, '');
+/** The variables a piece of script may set (assignments, loop variables, and $PWD through cd). */
+function changedIn(n: Node): Set<string> {
+  const out = new Set<string>();
+  const visit = (c: Node): void => {
+    if (c.type === 'variable_assignment' || c.type === 'for_statement') {
+      const name = kids(c).find((k) => k.type === 'variable_name');
+      if (name) out.add(name.text);
+    }
+    if (c.type === 'command' && /^(cd|pushd|popd)$/.test(kids(c).find((k) => k.type === 'command_name')?.text ?? '')) {
+      out.add('PWD');
+      out.add('OLDPWD');
+    }
+    kids(c).forEach(visit);
+  };
+  visit(n);
+  return out;
 }
 
-function kids(n: Node): Node[] {
-  return n.children.filter((c): c is Node => c !== null);
+/** The operand of cd after its options (-L -P -e -@ and --); undefined when there is none. */
+function cdTarget(patterns: string[]): string | null | undefined {
+  let i = 0;
+  for (; i < patterns.length; i++) {
+    const p = patterns[i]!;
+    if (p === '--') {
+      i++;
+      break;
+    }
+    if (!/^-[LPe@]+$/.test(p)) break;
+  }
+  const operand = patterns[i];
+  if (operand === undefined) return undefined;
+  // A pattern with anything bash would still expand (a glob, braces, an unknown part) is not followed.
+  return /[\0\x01*?[{~]/.test(operand.replace(/\\./g, '')) ? null : operand.replace(/\\(.)/g, '$1');
 }
 
 function clip(s: string): string {
   const one = s.replace(/\s+/g, ' ');
   return one.length > 60 ? one.slice(0, 57) + '...' : one;
-}
-
-/** Inside double quotes only \$ \` \" \\ and backslash-newline are escapes. */
-function unescapeDq(s: string): string {
-  return s.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c));
-}
-
-const ANSI_C: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
-
-/** $'…' strings: the escapes bash decodes. */
-function decodeAnsiC(s: string): string {
-  return s.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (m, e: string) => {
-    if (/^[xuU]/.test(e)) return String.fromCodePoint(parseInt(e.slice(1), 16));
-    if (/^[0-7]/.test(e)) return String.fromCharCode(parseInt(e, 8) & 0xff);
-    if (e[0] === 'c') return String.fromCharCode(e.charCodeAt(1) & 0x1f);
-    return ANSI_C[e] ?? m;
-  });
 }

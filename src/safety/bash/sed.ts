@@ -1,12 +1,16 @@
-// Reads a sed script far enough to say whether it only prints: addresses, p/P/l/=/q/Q/d/D/n/N/z,
-// blocks, and s or y without the e and w flags. Must not accept anything it does not fully parse:
-// w, r, e and friends write files, read files or run commands.
+// Reads a GNU sed script far enough to say whether its output only goes to stdout: addresses,
+// blocks, labels and branches, text commands (a, i, c), and s or y without the e and w flags.
+// Must not accept anything it does not fully parse: w, W, r, R, e and s///e or s///w write
+// files, read files or run commands.
 
-const PRINT_COMMANDS = new Set(['p', 'P', 'l', '=', 'q', 'Q', 'd', 'D', 'n', 'N', 'z', 'g', 'G', 'h', 'H', 'x', '{', '}']);
+const PLAIN_COMMANDS = new Set(['p', 'P', 'l', '=', 'q', 'Q', 'd', 'D', 'n', 'N', 'z', 'g', 'G', 'h', 'H', 'x', 'F', '{', '}']);
+/** Commands whose argument runs to the end of the line: labels and branches, and the version check. */
+const LABEL_COMMANDS = new Set([':', 'b', 't', 'T', 'v']);
+const TEXT_COMMANDS = new Set(['a', 'i', 'c']);
 const S_FLAGS = /^[gpiImM0-9]*$/;
 
-/** True when every command of the GNU sed script only prints or edits the pattern space. */
-export function sedPrintsOnly(script: string): boolean {
+/** True when every command of the GNU sed script writes only to stdout and reads only its input. */
+export function sedIsReadOnly(script: string): boolean {
   const s = script;
   let i = 0;
   const skipSpace = (): void => {
@@ -73,7 +77,17 @@ export function sedPrintsOnly(script: string): boolean {
       if (!S_FLAGS.test(s.slice(flagsAt, i).trim())) return false;
       continue;
     }
-    if (!PRINT_COMMANDS.has(cmd)) return false;
+    if (LABEL_COMMANDS.has(cmd)) {
+      // A label ends at a newline or, conservatively, at a semicolon: what follows is judged as commands.
+      while (i < s.length && !/[;\n]/.test(s[i]!)) i++;
+      continue;
+    }
+    if (TEXT_COMMANDS.has(cmd)) {
+      // a\⏎text, a text: the text runs to an unescaped newline.
+      for (; i < s.length && s[i] !== '\n'; i++) if (s[i] === '\\') i++;
+      continue;
+    }
+    if (!PLAIN_COMMANDS.has(cmd)) return false;
     if (cmd === '{') continue;
     if ('lqQ'.includes(cmd)) while (/[ 0-9]/.test(s[i] ?? '')) i++;
     skipSpace();

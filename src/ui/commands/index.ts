@@ -6,9 +6,10 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Completer } from 'node:readline';
-import { ConfigError } from '../../app/app.js';
+import { ConfigError } from '../../app/config.js';
 import { clearCommand, compactCommand, contextCommand, costCommand, memoryCommand, resumeCommand, undoCommand } from './session.js';
-import { getLang, setLang, t, type MessageKey } from '../../i18n/index.js';
+import { getLang, Problem, problemText, setLang, t, type MessageKey } from '../../i18n/index.js';
+import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
 import { indexCommand } from './codeindex.js';
@@ -17,6 +18,7 @@ import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLeve
 import { color } from '../render.js';
 import { modeName } from '../welcome.js';
 import { table } from '../width.js';
+import { inert } from '../../util/text.js';
 
 /** What a command may use: the app, the terminal, and the REPL's own state. */
 export type { Session } from './session-type.js';
@@ -126,12 +128,12 @@ function sandboxCommand(arg: string, s: Session): void {
   const { app, ui } = s;
   const { level, off } = app.sandbox;
   if (!arg) {
-    ui.line(off ? t('sandbox.off_because', { why: t(off.key, off.params) }) : t('sandbox.state', { level }));
+    ui.line(off ? t('sandbox.off_because', { why: unsandboxedWhy(off.reason, off.detail) }) : t('sandbox.state', { level }));
     for (const line of table(SANDBOX_LEVELS.map((l) => [l, t(`sandbox.level_${l}`)]), ui.columns())) ui.line(line);
     return;
   }
   if (!SANDBOX_LEVELS.includes(arg as SandboxLevel)) return ui.fail(t('sandbox.unknown', { level: arg, levels: SANDBOX_LEVELS.join(', ') }));
-  if (!app.setSandbox(arg as SandboxLevel)) return ui.fail(t('sandbox.cannot', { why: off ? t(off.key, off.params) : '' }));
+  if (!app.setSandbox(arg as SandboxLevel)) return ui.fail(t('sandbox.cannot', { why: off ? unsandboxedWhy(off.reason, off.detail) : '' }));
   ui.line(t('sandbox.state', { level: arg }));
   if (arg === 'off' && app.mode === 'auto') ui.warn(t('sandbox.auto_unsandboxed', { why: t('sandbox.turned_off') }));
 }
@@ -143,7 +145,7 @@ function langCommand(arg: string, s: Session): void {
   try {
     saveUserSettings({ lang: arg }, app.env);
   } catch (err) {
-    ui.fail(t('lang.not_saved', { msg: (err as Error).message }));
+    ui.fail(t('lang.not_saved', { msg: err instanceof Problem ? problemText(err) : (err as Error).message }));
   }
   s.refreshPrompt();
   ui.line(t('lang.set', { lang: t(arg === 'zh' ? 'lang.zh' : 'lang.en') }));
@@ -152,7 +154,7 @@ function langCommand(arg: string, s: Session): void {
 function todoCommand(_arg: string, s: Session): void {
   const items = s.app.todo.render();
   if (!items) return s.ui.note(t('todo.empty'));
-  for (const line of items.split('\n')) s.ui.line(`  ${line}`);
+  for (const line of inert(items).split('\n')) s.ui.line(`  ${line}`);
 }
 
 function jobState(job: JobInfo): string {
@@ -179,7 +181,7 @@ async function jobsCommand(arg: string, s: Session): Promise<void> {
   if (arg) return ui.fail(t('jobs.usage'));
   const jobs = app.jobs.list();
   if (!jobs.length) return ui.note(t('jobs.none'));
-  const rows: [string, string][] = jobs.map((j) => [`#${j.id}`, `${j.state.kind === 'running' ? ui.paint(color.green, jobState(j)) : jobState(j)}  ${j.command}`]);
+  const rows: [string, string][] = jobs.map((j) => [`#${j.id}`, `${j.state.kind === 'running' ? ui.paint(color.green, jobState(j)) : inert(jobState(j))}  ${inert(j.command)}`]);
   for (const line of table(rows, ui.columns())) ui.line(line);
   ui.note(t('jobs.hint'));
 }

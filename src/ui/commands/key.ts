@@ -9,6 +9,7 @@ import { t } from '../../i18n/index.js';
 import { DEFAULT_MODELS, keysPath, saveKeys, type KeysEntry, type KeysFile } from '../../config/keys.js';
 import { lookupModel } from '../../providers/models.js';
 import { createProvider } from '../../providers/stream.js';
+import { oneShot } from '../../util/oneshot.js';
 import type { ModelConfig, WireFormat } from '../../types.js';
 import { color } from '../render.js';
 import { explainError } from '../../i18n/explain.js';
@@ -137,12 +138,7 @@ async function add(s: Session, data: KeysFile, file: string): Promise<void> {
 
 /** One small real request; its error, 'aborted', or null when the endpoint answered. */
 async function testEndpoint(config: ModelConfig, signal: AbortSignal) {
-  const provider = createProvider(config, { retry: { maxAttempts: 1 } });
-  const request = { system: 'Reply with one word.', messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'ping' }] }], tools: [], maxTokens: 16 };
-  for await (const event of provider.stream(request, signal)) {
-    if (event.type !== 'done') continue;
-    if (event.stopReason === 'aborted') return 'aborted' as const;
-    return event.stopReason === 'error' ? (event.error ?? { kind: 'other' as const, message: t('keys.no_answer') }) : null;
-  }
-  return null;
+  const reply = await oneShot(createProvider(config, { retry: { maxAttempts: 1 } }), { system: 'Reply with one word.', text: 'ping', maxTokens: 16, signal });
+  if (reply.stopReason === 'aborted') return 'aborted' as const;
+  return reply.stopReason === 'error' ? (reply.error ?? { kind: 'other' as const, message: t('keys.no_answer') }) : null;
 }

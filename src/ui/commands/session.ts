@@ -2,17 +2,17 @@
 // /undo and /memory. Each prints through the Renderer and asks through the Io of the Session.
 
 import { spawnSync } from 'node:child_process';
-import { ConfigError } from '../../app/app.js';
+import { ConfigError } from '../../app/config.js';
 import type { Session } from './session-type.js';
 import { estimateTokens } from '../../core/compact.js';
 import { confirm } from '../confirm.js';
 import { costReport, formatCostReport } from '../../session/costreport.js';
 import { t } from '../../i18n/index.js';
 import { addNote, deleteNote, listNotes, notesFile } from '../../tools/memory.js';
-import { listSessions } from '../../session/store.js';
-import type { Message } from '../../types.js';
+import { listSessions } from '../../session/listing.js';
+import { specOf, type Message } from '../../types.js';
 import { color } from '../render.js';
-import { formatCost } from '../../util/text.js';
+import { formatCost, localDateTime } from '../../util/text.js';
 import { table, truncate } from '../width.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -45,13 +45,6 @@ export async function clearCommand(_arg: string, s: Session): Promise<void> {
   s.ui.line(t('clear.done'));
 }
 
-/** "2025-03-04 15:06" in local time. */
-function when(iso: string): string {
-  const d = new Date(iso);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
-}
-
 export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   const { app, ui, input } = s;
   const sessions = listSessions(app.stateDir, app.root)
@@ -60,13 +53,14 @@ export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   if (!sessions.length) return ui.note(t('resume.none'));
   sessions.forEach((info, i) => {
     const request = truncate(info.firstRequest, Math.max(10, ui.columns() - 40));
-    ui.line(t('resume.item', { n: i + 1, when: when(info.updated), rounds: info.rounds, cost: formatCost(info.cost), request }));
+    ui.line(t('resume.item', { n: i + 1, when: localDateTime(new Date(info.updated)), rounds: info.rounds, cost: formatCost(info.cost), request }));
   });
   const answer = (await input.question(t('resume.pick')))?.trim();
   const picked = answer ? sessions[Number(answer) - 1] : undefined;
   if (!picked) return;
   try {
-    for (const n of await app.resume(picked.id)) ui.warn(t(n.key, n.params));
+    // What it says about the resumed session comes as notices on the event stream.
+    await app.resume(picked.id);
   } catch (err) {
     return ui.fail(err instanceof ConfigError ? err.message : String(err));
   }
@@ -77,7 +71,7 @@ export async function resumeCommand(_arg: string, s: Session): Promise<void> {
 }
 
 /** Tokens of the tool results in `messages`, and of everything else. */
-function conversationTokens(messages: Message[]): { results: number; rest: number } {
+function conversationTokens(messages: readonly Message[]): { results: number; rest: number } {
   let results = 0;
   for (const m of messages) for (const b of m.content) if (b.type === 'tool_result') results += estimateTokens(b.content);
   return { results, rest: Math.max(0, estimateTokens(messages) - results) };
@@ -90,7 +84,7 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const system = estimateTokens(app.agent.system);
   const conv = conventions ? estimateTokens(conventions.text) : 0;
   const notes = memory ? estimateTokens(memory) : 0;
-  const tools = estimateTokens(JSON.stringify(app.tools.map(({ name, description, parameters }) => ({ name, description, parameters }))));
+  const tools = estimateTokens(JSON.stringify(app.tools.map(specOf)));
   const { results, rest } = conversationTokens(app.agent.messages);
   const used = system + tools + results + rest;
   const window = app.model.contextWindow;
@@ -109,7 +103,7 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
 
 export async function undoCommand(_arg: string, s: Session): Promise<void> {
   const { ui } = s;
-  const result = await s.undo.undo(s.app.ctx.files);
+  const result = await s.undo.undo(s.app.files);
   if (!result) return ui.note(t('undo.nothing'));
   if (result.restored.length) {
     ui.line(ui.paint(color.green, t('undo.restored', { files: result.restored.join(', ') })));

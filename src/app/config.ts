@@ -1,0 +1,178 @@
+// Configuration: what start-up reads and checks once, the language included — the workspace,
+// both settings files, the models, the conventions file and notes, project trust, rules and saved
+// approvals, the output schema, the sandbox probe — into plain objects the wiring uses. Bad
+// configuration throws a ConfigError in the user's words (exit 2); nothing here keeps state.
+
+import { realpathSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import type { CliArgs } from './args.js';
+import { configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
+import { loadConventions, type Conventions } from '../config/conventions.js';
+import { loadSettings, type HookSpec, type LoadedSettings } from '../config/settings.js';
+import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
+import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
+import { approvalsFile, loadApprovals } from '../safety/approvals.js';
+import { filterEnv } from '../safety/envfilter.js';
+import type { ProviderOptions } from '../providers/stream.js';
+import { parseRule, type Rule } from '../safety/rules.js';
+import { probeSandbox } from '../safety/sandbox.js';
+import { SessionError } from '../session/store.js';
+import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
+import type { HookEvent, JsonSchema, ModelConfig, NoticeEvent, PermissionMode, SandboxLevel } from '../types.js';
+
+/** A problem with the configuration or the command line, already in the user's words: exit 2. */
+export class ConfigError extends Error {}
+
+/** A coded error from the configuration or a session file, in the user's words. */
+export function configError(err: unknown): ConfigError {
+  if (err instanceof ConfigError) return err;
+  if (err instanceof Problem) return new ConfigError(problemText(err));
+  if (err instanceof SessionError) return new ConfigError(t(`session.${err.code}` as MessageKey, err.params));
+  return new ConfigError(err instanceof Error ? err.message : String(err));
+}
+
+/** Runs `fn`, turning what it throws into a ConfigError. */
+export function attempt<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw configError(err);
+  }
+}
+
+/**
+ * What start-up reads before anything can print: the workspace, both settings files and the
+ * interface language (--lang, else the user's settings, else the environment). Never throws: a
+ * problem waits in `problem` until the app is created, so --help still works.
+ */
+export type Start = { lang: Lang; root?: string; settings?: LoadedSettings; problem?: ConfigError };
+
+export function readStart(args: CliArgs, env: NodeJS.ProcessEnv): Start {
+  let root: string | undefined;
+  let settings: LoadedSettings | undefined;
+  let problem: ConfigError | undefined;
+  try {
+    root = realpathSync(args.cwd ?? process.cwd());
+    settings = loadSettings(root, env);
+  } catch (err) {
+    problem = configError(err);
+  }
+  return { lang: detectLang(args.lang, settings?.user.lang, env), root, settings, problem };
+}
+
+export type ConfigOptions = {
+  env: NodeJS.ProcessEnv;
+  /** From readStart, when the caller read it already; else read here. */
+  start?: Start;
+  /** Interactive: start even with no model configured, so /key add can add one. */
+  allowNoModel?: boolean;
+  /** Asks the user whether to trust the project (interactive only); absent = do not ask. */
+  askTrust?: (whatWouldRun: string[]) => Promise<boolean>;
+};
+
+/** The whole configuration, checked. Values that change while the app runs start from here. */
+export type AppConfig = {
+  root: string;
+  /** feiyu's own environment (hooks and verify get it); `childEnv` is what commands get. */
+  env: NodeJS.ProcessEnv;
+  childEnv: NodeJS.ProcessEnv;
+  home: string;
+  configDir: string;
+  stateDir: string;
+  models: LoadedModels;
+  /** The model to start with; undefined when none is configured (the REPL waits for /key add). */
+  model?: ModelConfig;
+  mode: PermissionMode;
+  sandbox: SandboxLevel;
+  /** Why the start-up probe turned the sandbox off for good. */
+  sandboxOff?: { reason: string; detail: string };
+  conventions?: Conventions;
+  memory: string;
+  /** The user's rules, the trusted project's, and the saved "always" answers, parsed. */
+  rules: { allow: Rule[]; deny: Rule[] };
+  approvalsFile: string;
+  hooks: Partial<Record<HookEvent, HookSpec[]>>;
+  verify: string[];
+  allowPrivate: string[];
+  /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
+  codeIndex: 'auto' | 'on' | 'off';
+  /** How the model's provider is made: settings' `streamIdleTimeout` (seconds) as milliseconds. */
+  providerOptions: ProviderOptions;
+  /** A person answers questions (the REPL); false: headless, questions are refused. */
+  interactive: boolean;
+  /** Set on the command line: a resumed session does not change them. */
+  pinned: { model: boolean; mode: boolean };
+  maxRounds?: number;
+  outputSchema?: JsonSchema;
+  resume?: true | string;
+  /** What the interface says before the first prompt. */
+  notices: NoticeEvent[];
+};
+
+export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppConfig> {
+  const { env } = o;
+  // The sandbox probe is a process of its own: start it first, so it runs while config loads.
+  const probing = args.sandbox === 'off' ? Promise.resolve(undefined) : probeSandbox();
+  const start = o.start ?? readStart(args, env);
+  if (start.problem || !start.root || !start.settings) throw start.problem ?? new ConfigError('no workspace');
+  const { root, settings } = start;
+  const config = configDir(env);
+  const state = stateDir(env);
+  const models = attempt(() => loadModels(env));
+  if (!models.models.length && !o.allowNoModel) throw new ConfigError(t('cli.no_model', { file: `${config}/keys.json` }));
+  const model = models.models.length ? attempt(() => selectModel(models, args.model)) : undefined;
+  const [conventions, probe, outputSchema] = await Promise.all([loadConventions(root), probing, args.outputSchema ? loadSchema(args.outputSchema) : undefined]);
+  const notices: NoticeEvent[] = model ? [] : [{ type: 'notice', code: 'no_model' }];
+
+  // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
+  const trust = projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [] });
+  let trusted = trust.trusted;
+  if (!trusted && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
+    trustProject(root, config, trust.hash);
+    trusted = true;
+  }
+  if (!trusted) notices.push({ type: 'notice', code: 'trust_ignored' });
+  const effective = effectiveSettings(settings, trusted);
+  const approvals = approvalsFile(config);
+  const memory = loadMemory(state, root);
+  if (memory.dropped) notices.push({ type: 'notice', code: 'memory_dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
+  const idleTimeout = effective.merged.streamIdleTimeout;
+  const sandboxOff = probe && !probe.ok ? { reason: probe.reasonCode, detail: probe.detail } : undefined;
+  return {
+    root,
+    env,
+    childEnv: filterEnv(env),
+    home: env.HOME || homedir(),
+    configDir: config,
+    stateDir: state,
+    models,
+    model,
+    mode: args.mode ?? effective.merged.mode ?? 'default',
+    sandbox: sandboxOff ? 'off' : (args.sandbox ?? effective.merged.sandbox ?? 'workspace'),
+    sandboxOff,
+    conventions,
+    memory: memory.text,
+    rules: attempt(() => ({ allow: [...effective.allow, ...loadApprovals(approvals, root)].map(parseRule), deny: effective.deny.map(parseRule) })),
+    approvalsFile: approvals,
+    hooks: effective.hooks,
+    verify: trusted && conventions?.verify ? [conventions.verify, ...effective.verify] : effective.verify,
+    allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
+    codeIndex: effective.merged.codeIndex ?? 'auto',
+    providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
+    interactive: !args.print,
+    pinned: { model: args.model !== undefined, mode: args.mode !== undefined },
+    maxRounds: args.maxRounds,
+    outputSchema,
+    resume: args.resume,
+    notices,
+  };
+}
+
+async function loadSchema(file: string): Promise<JsonSchema> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as JsonSchema;
+  } catch (err) {
+    throw new ConfigError(t('cli.schema_unreadable', { file, msg: (err as Error).message }));
+  }
+}

@@ -1,0 +1,24 @@
+// approvals.json: the rules the user saved by answering "always", per workspace:
+// { "version": 1, "projects": { "<workspace realpath>": { "allow": [rules] } } }.
+// Reads and writes the file only; the policy suggests the rules and the app decides to save them.
+
+import { join } from 'node:path';
+import { readProjectsFile, writePrivateJson } from '../util/jsonfile.js';
+
+type Entry = { allow: string[] };
+
+export const approvalsFile = (configDir: string): string => join(configDir, 'approvals.json');
+
+/** The rules saved for this workspace. Throws naming the file when it is broken. */
+export function loadApprovals(file: string, root: string): string[] {
+  const allow = readProjectsFile<Entry>(file).projects[root]?.allow ?? [];
+  return allow.filter((r) => typeof r === 'string');
+}
+
+/** Adds `rules` to this workspace's entry (0600, atomic); rules already there are kept once. */
+export function saveApprovals(file: string, root: string, rules: string[]): void {
+  const data = readProjectsFile<Entry>(file);
+  const entry = (data.projects[root] ??= { allow: [] });
+  entry.allow = [...new Set([...entry.allow, ...rules])];
+  writePrivateJson(file, data);
+}
