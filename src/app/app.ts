@@ -257,7 +257,8 @@ async function wire(config: AppConfig): Promise<App> {
         notify('no_model');
         return null;
       }
-      // The code index decides whether it is on within moments of start-up: its tools are in the first request or never.
+      // The code index decides whether it is on within moments of its start: its tools are in the first request or never.
+      codeIndex?.start();
       await codeIndex?.settled;
       const gate = await hooks.userPromptSubmit(text, signal);
       if (gate.block) {

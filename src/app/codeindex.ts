@@ -16,7 +16,12 @@ export type CodeIndexSetting = 'auto' | 'on' | 'off';
 export type CodeIndexOff = 'setting' | 'not_git' | 'too_few_files' | 'failed_to_load';
 
 export type CodeIndexLink = {
-  /** Resolves once the index knows whether it is on; by then its tools are offered. Never rejects. */
+  /**
+   * Loads the module and starts indexing, once (later calls do nothing): the REPL calls it when
+   * its prompt is up, so start-up is not slowed; sending a message and /index call it too.
+   */
+  start(): void;
+  /** Resolves once the index knows whether it is on (after start()); by then its tools are offered. Never rejects. */
   settled: Promise<void>;
   /** Null while loading or when off (see `off`). */
   status(): CodeIndexStatus | null;
@@ -62,7 +67,7 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
   const listeners = new Set<(p: Progress) => void>();
   let handle: CodeIndexHandle | null = null;
   let off: CodeIndexOff | null = null;
-  let started = 0;
+  let startedAt = 0;
   let offered = false;
   const offer = () => {
     if (offered || !handle) return;
@@ -79,19 +84,27 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
   };
   const onProgress = (p: Progress) => {
     listeners.forEach((l) => l(p));
-    if (p.state !== 'ready' || !handle || !started) return;
+    if (p.state !== 'ready' || !handle || !startedAt) return;
     const s = handle.status();
-    const secs = (Date.now() - started) / 1000;
+    const secs = (Date.now() - startedAt) / 1000;
     // Only a build worth waiting for is announced; a warm start from the cache is quiet.
     if (p.total > 0 && secs >= 1) o.notify('codeindex_ready', { files: s.files, symbols: s.symbols, secs: secs.toFixed(1) });
-    started = 0;
+    startedAt = 0;
+  };
+  let begun = false;
+  let closed = false;
+  let release!: () => void;
+  const started = new Promise<void>((resolve) => (release = resolve));
+  const begin = () => {
+    if (closed || begun) return;
+    begun = true;
+    release();
   };
   const settled = (async () => {
+    await started;
     try {
-      // After whatever start-up is doing now (the prompt first), in the background.
-      await new Promise((r) => setImmediate(r));
       const { openCodeIndex } = await import('../codeindex/index.js');
-      started = Date.now();
+      startedAt = Date.now();
       handle = openCodeIndex({ root: o.root, stateDir: o.stateDir, env: o.env, mode: o.setting === 'on' ? 'on' : 'auto', onProgress, onNotice });
       if (await handle.enabled) offer();
     } catch (err) {
@@ -100,14 +113,16 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
     }
   })();
   return {
+    start: () => begin(),
     settled,
     status: () => (handle && !off ? handle.status() : null),
     off: () => off,
     async rebuild() {
+      begin();
       await settled;
       if (!handle) return;
       off = null;
-      started = Date.now();
+      startedAt = Date.now();
       const rebuilt = handle.rebuild();
       // Asked for by name, the index is on from now, even where auto mode had left it off.
       offer();
@@ -115,6 +130,9 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
     },
     onProgress: (listener) => void listeners.add(listener),
     async close() {
+      // Never started: nothing to wait for, and nothing to load just to close it.
+      closed = true;
+      if (!begun) return;
       await settled;
       await handle?.close();
     },

@@ -66,6 +66,8 @@ export class Repl implements Session {
     for (const n of this.app.notices) this.ui.handle(n);
     // The message from the command line shows as if typed at the prompt.
     if (this.o.initialMessage) this.ui.line(promptFor(this.app.mode, this.ui.paint) + this.o.initialMessage);
+    // The code index starts once the prompt is up: building it must not delay the prompt.
+    setImmediate(() => this.app.codeIndex?.start());
     let next = this.o.initialMessage ?? (await this.nextMessage());
     while (next !== undefined && (await this.submit(next)) !== 'exit') next = await this.nextMessage();
     // Input ended at the prompt (Ctrl+D, Ctrl+C twice): the goodbye goes on a line of its own.

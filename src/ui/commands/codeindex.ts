@@ -35,6 +35,7 @@ export async function indexCommand(arg: string, s: Session): Promise<void> {
   if (arg && arg !== 'rebuild') return ui.fail(t('index.usage'));
   const link = app.codeIndex;
   if (!link) return ui.line(t(app.codeIndexSetting === 'off' ? 'index.off_setting' : 'index.off_not_git'));
+  link.start();
   await link.settled;
   if (arg === 'rebuild') {
     ui.note(t('index.rebuilding'));
