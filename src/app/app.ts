@@ -203,6 +203,7 @@ async function wire(config: AppConfig): Promise<App> {
     },
     onEvent: (listener) => agent.on(listener),
     notify,
+    announce: config.interactive,
   });
 
   // Consumers of the event stream: the session file and the trace.

@@ -42,6 +42,8 @@ type LinkOptions = {
   /** Subscribes to the agent's events (edits made through feiyu's tools). */
   onEvent: (listener: (event: AgentEvent) => void) => void;
   notify: (code: NoticeCode, params?: NoticeEvent['params']) => void;
+  /** Say when a long build is done (interactive sessions; a headless run only hears of problems). */
+  announce: boolean;
 };
 
 /** True when `dir` or a folder above it holds a .git (a repository or a worktree). */
@@ -88,7 +90,7 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
     const s = handle.status();
     const secs = (Date.now() - startedAt) / 1000;
     // Only a build worth waiting for is announced; a warm start from the cache is quiet.
-    if (p.total > 0 && secs >= 1) o.notify('codeindex_ready', { files: s.files, symbols: s.symbols, secs: secs.toFixed(1) });
+    if (o.announce && p.total > 0 && secs >= 1) o.notify('codeindex_ready', { files: s.files, symbols: s.symbols, secs: secs.toFixed(1) });
     startedAt = 0;
   };
   let begun = false;
