@@ -19,8 +19,8 @@ import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
 import { createLauncher } from '../safety/sandboxhost.js';
 import { createGitFacts } from './gitfacts.js';
-import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../session/store.js';
-import { findLastSession, findSession } from '../session/listing.js';
+import { restoreFiles, type WriterEvents } from '../session/store.js';
+import type { SessionRecord } from '../session/record.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
 import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
@@ -106,13 +106,17 @@ export interface App {
 }
 
 export async function createApp(args: CliArgs, opts: ConfigOptions): Promise<App> {
-  return wire(await loadConfig(args, opts));
+  return wireApp(await loadConfig(args, opts));
 }
 
 const SCHEMA_PROMPT = 'When the task is done, call submit_result with the final answer; do not answer in plain text.';
 
-async function wire(config: AppConfig): Promise<App> {
+/** The app for one session over a loaded configuration (a host wires one per task). */
+export async function wireApp(config: AppConfig): Promise<App> {
   const { root, stateDir } = config;
+  // A store kept in memory means no files in the state folder at all.
+  const stateFiles = config.store.kind === 'files';
+  const makeProvider = (model: ModelConfig) => (config.provider?.config === model ? config.provider : createProvider(model, config.providerOptions));
   // Notices raised while starting wait in `notices`: the interface subscribes once the app exists.
   const events = new Emitter<AgentEvent>();
   const notices = [...config.notices];
@@ -133,7 +137,7 @@ async function wire(config: AppConfig): Promise<App> {
       warnIfUnsandboxed();
     }
     if (what === 'model') {
-      agent.provider = createProvider(state.model, config.providerOptions);
+      agent.provider = makeProvider(state.model);
       session.saveState({ model: state.model.name });
     }
   });
@@ -142,9 +146,11 @@ async function wire(config: AppConfig): Promise<App> {
   const jobs = new JobManager();
   // Without the sandbox, commands are still contained when bwrap works (the `off` launcher); when
   // it does not, their process groups are recorded, and what a killed feiyu left is stopped here.
-  if (!config.sandboxContain) recordGroupsIn(stateDir);
-  const reaped = reapOrphanGroups(stateDir);
-  if (reaped) notify('groups_reaped', { n: reaped });
+  if (stateFiles) {
+    if (!config.sandboxContain) recordGroupsIn(stateDir);
+    const reaped = reapOrphanGroups(stateDir);
+    if (reaped) notify('groups_reaped', { n: reaped });
+  }
   // One launcher per level, made when first used: each keeps its secret listing's cache and
   // counts the placeholders its commands hold.
   const launchers = new Map<SandboxLevel, WrapCommand>();
@@ -164,7 +170,7 @@ async function wire(config: AppConfig): Promise<App> {
   const decide = approvalStep({
     policyInput: () => ({ mode: state.mode, rules: config.rules, root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH }),
     desk,
-    approvalsFile: config.approvalsFile,
+    approvalsFile: stateFiles ? config.approvalsFile : undefined,
     setMode: (mode) => state.setMode(mode),
     // git runs as a read-only command would, under the level in force when it asks.
     facts: createGitFacts(wrapCommand, config.childEnv),
@@ -176,22 +182,23 @@ async function wire(config: AppConfig): Promise<App> {
   );
   /** The code index's tools, once it has loaded (an optional module). */
   const indexTools: Tool[] = [];
-  const tools = buildTools({
+  const offered = (list: Tool[]) => (config.tools ? list.filter((tool) => config.tools!(tool.name)) : list);
+  const tools = offered(buildTools({
     allowPrivate: config.allowPrivate,
     policy: decide,
     jobs,
     todo,
-    stateDir,
+    notesDir: stateFiles ? stateDir : undefined,
     laterReadTools: () => indexTools,
     plan: {
       approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
       restoreMode: () => state.leavePlanMode(),
       inPlanMode: () => state.mode === 'plan',
     },
-  });
+  }));
   const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []));
   const agent = new Agent({
-    provider: createProvider(state.model, config.providerOptions),
+    provider: makeProvider(state.model),
     tools,
     system: buildSystem(config.conventions, config.memory),
     ctx,
@@ -218,7 +225,8 @@ async function wire(config: AppConfig): Promise<App> {
     root,
     stateDir,
     env: config.env,
-    addTools: (more) => {
+    addTools: (all) => {
+      const more = offered(all);
       indexTools.push(...more);
       tools.push(...more);
       agent.addTools(more);
@@ -233,15 +241,15 @@ async function wire(config: AppConfig): Promise<App> {
     onError: (err) => notify(`${kind}_write_failed`, { msg: err.message, file: kind === 'session' ? session.file : '' }),
     onRecovered: () => notify(`${kind}_write_recovered`),
   });
-  const newWriter = () => SessionWriter.create(stateDir, root, state.model.name, writeEvents('session'));
+  const newWriter = () => config.store.create(root, state.model.name, writeEvents('session'));
   let session = newWriter();
   /** The one writer of `session`: a resumed or a new conversation. */
-  const useSession = (next: SessionWriter) => {
+  const useSession = (next: SessionRecord) => {
     if (next !== session) session.close();
     session = next;
   };
-  if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
-  const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
+  if (stateFiles && config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
+  const trace = !stateFiles ? null : openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
   events.on((event) => {
     if (event.type === 'turn_start') {
       reminder.resetForTurn();
@@ -301,12 +309,12 @@ async function wire(config: AppConfig): Promise<App> {
     setModel: (name) => state.setModel(attempt(() => selectModel(state.models, name))),
     setSandbox: (level) => state.setSandbox(level),
     async resume(which, opts = {}) {
-      const file = which === true ? findLastSession(stateDir, root) : findSession(stateDir, which);
-      if (!file) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
-      const loaded = attempt(() => loadSession(file));
+      const found = attempt(() => config.store.find(which, root));
+      if (!found) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
+      const { loaded } = found;
       // The resumed file first: the model and mode restored below are saved to it, not to the old one.
       // A fork is a new file that starts with the history (the original stays as it is).
-      const opened = opts.fork ? newWriter() : SessionWriter.open(file, loaded.state, writeEvents('session'));
+      const opened = opts.fork ? newWriter() : found.open(writeEvents('session'));
       if ('busy' in opened) throw new SessionBusyError(loaded.header.id, opened.pid);
       useSession(opened);
       if (opts.fork) {

@@ -18,6 +18,7 @@ import { formatSize } from '../content/filetype.js';
 import { approvalsFile, loadApprovals } from '../safety/approvals.js';
 import { filterEnv } from '../safety/envfilter.js';
 import type { ProviderOptions } from '../providers/stream.js';
+import { jsonlStore, type SessionStore } from '../session/record.js';
 import { parseRule, type Rule } from '../safety/rules.js';
 import type { SandboxFeatures } from '../safety/sandbox.js';
 import { probeSandbox } from '../safety/sandboxprobe.js';
@@ -26,7 +27,7 @@ import { sweepTemps } from '../util/paths.js';
 import { SessionError } from '../session/store.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
 import type { HookEvent, NoticeEvent } from '../types/events.js';
-import type { JsonSchema, ModelConfig } from '../types/providers.js';
+import type { JsonSchema, ModelConfig, Provider } from '../types/providers.js';
 import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
@@ -95,6 +96,30 @@ export type ConfigOptions = {
   allowNoModel?: boolean;
   /** Asks the user whether to trust the project (interactive only); absent = do not ask. */
   askTrust?: (whatWouldRun: string[]) => Promise<boolean>;
+  /** What a host's caller decides instead of the files and the command line. */
+  overrides?: ConfigOverrides;
+};
+
+/** The library's options that have no command-line flag (createHost). */
+export type ConfigOverrides = {
+  /** The models instead of keys.json. */
+  models?: LoadedModels;
+  /** A provider object: its model is the one used (createProvider is not asked for it). */
+  provider?: Provider;
+  /** Instead of the settings' hooks. */
+  hooks?: AppConfig['hooks'];
+  /** Trust in the project's own hooks, verify: and rules, decided by the caller: never asked, never remembered. */
+  trust?: boolean;
+  /** Where sessions are kept (default: the JSONL files of the state folder). */
+  store?: SessionStore;
+  /** Which tools the model is offered (default all); names as the model sees them. */
+  tools?: (name: string) => boolean;
+  /** Questions are put as `approval` events (true) or refused as in headless mode (false). */
+  ask?: boolean;
+  outputSchema?: JsonSchema;
+  /** More permission rules for this run, as settings spell them. */
+  allow?: string[];
+  deny?: string[];
 };
 
 /** The whole configuration, checked. Values that change while the app runs start from here. */
@@ -133,6 +158,12 @@ export type AppConfig = {
   providerOptions: ProviderOptions;
   /** A person answers questions (the REPL); false: headless, questions are refused. */
   interactive: boolean;
+  /** Where sessions are kept; a 'memory' store means no state files at all (trace, approvals, notes, index cache). */
+  store: SessionStore;
+  /** A caller's provider object, used for its own model. */
+  provider?: Provider;
+  /** Which tools are offered; absent: all. */
+  tools?: (name: string) => boolean;
   /** Set on the command line: a resumed session does not change them. */
   pinned: { model: boolean; mode: boolean };
   maxRounds?: number;
@@ -155,14 +186,15 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   const { root, settings } = start;
   const config = configDir(env);
   const state = stateDir(env);
-  const models = attempt(() => loadModels(env));
+  const over = o.overrides ?? {};
+  const models = over.provider ? withProvider(over.models, over.provider) : (over.models ?? attempt(() => loadModels(env)));
   if (!models.models.length && !o.allowNoModel) throw new ConfigError(t('cli.no_model', { file: `${config}/keys.json` }));
   const model = models.models.length ? attempt(() => selectModel(models, args.model)) : undefined;
   // Temporary files a killed feiyu left mid-write in the workspace are removed while the rest loads.
   const [loaded, probe, outputSchema] = await Promise.all([
     loadConventions(root),
     probing,
-    args.outputSchema ? loadSchema(args.outputSchema) : undefined,
+    args.outputSchema ? loadSchema(args.outputSchema) : over.outputSchema,
     sweepTemps(root),
   ]);
   const conventions = loaded.conventions;
@@ -172,14 +204,15 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
 
   // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
   const trust = attempt(() => projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [] }));
-  let trusted = trust.trusted;
-  if (!trusted && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
+  let trusted = over.trust ?? trust.trusted;
+  if (!trusted && over.trust === undefined && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
     trustProject(root, config, trust.hash);
     trusted = true;
   }
   if (!trusted) notices.push({ type: 'notice', code: 'trust_ignored' });
   const effective = effectiveSettings(settings, trusted);
   const approvals = approvalsFile(config);
+  const store = over.store ?? jsonlStore(state);
   const memory = loadMemory(state, root);
   if (memory.dropped) notices.push({ type: 'notice', code: 'memory_dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
   const idleTimeout = effective.merged.streamIdleTimeout;
@@ -206,14 +239,21 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     sandboxContain: probe.contain,
     conventions,
     memory: memory.text,
-    rules: attempt(() => ({ allow: [...effective.allow, ...loadApprovals(approvals, root)].map(parseRule), deny: effective.deny.map(parseRule) })),
+    rules: attempt(() => ({
+      allow: [...effective.allow, ...(over.allow ?? []), ...loadApprovals(approvals, root)].map(parseRule),
+      deny: [...effective.deny, ...(over.deny ?? [])].map(parseRule),
+    })),
     approvalsFile: approvals,
-    hooks: effective.hooks,
+    hooks: over.hooks ?? effective.hooks,
     verify: trusted && conventions?.verify ? [conventions.verify, ...effective.verify] : effective.verify,
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
-    codeIndex: effective.merged.codeIndex ?? 'auto',
+    // The index keeps a cache in the state folder: a store in memory writes no state files.
+    codeIndex: effective.merged.codeIndex ?? (store.kind === 'memory' ? 'off' : 'auto'),
     providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
-    interactive: !args.print,
+    interactive: over.ask ?? !args.print,
+    store,
+    provider: over.provider,
+    tools: over.tools,
     pinned: { model: args.model !== undefined, mode: args.mode !== undefined },
     maxRounds: args.maxRounds,
     outputSchema,
@@ -221,6 +261,12 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     forkSession: args.forkSession === true,
     notices,
   };
+}
+
+/** The models with the provider object's model first, the default. */
+function withProvider(models: LoadedModels | undefined, provider: Provider): LoadedModels {
+  const others = (models?.models ?? []).filter((m) => m.name !== provider.config.name);
+  return { models: [provider.config, ...others], defaultName: provider.config.name };
 }
 
 async function loadSchema(file: string): Promise<JsonSchema> {

@@ -18,7 +18,8 @@ export type ToolOptions = {
   policy?: BeforeToolCall;
   jobs: JobManager;
   todo: TodoList;
-  stateDir: string;
+  /** Where the remember tool keeps notes; absent: no remember tool (nothing may be written). */
+  notesDir?: string;
   plan: Parameters<typeof exitPlanTool>[0];
   /** Read-only tools that arrive later (the code index's), for sub-agents too. */
   laterReadTools?: () => Tool[];
@@ -32,7 +33,7 @@ export function buildTools(o: ToolOptions): Tool[] {
     jobTool(o.jobs),
     todoTool(o.todo),
     exitPlanTool(o.plan),
-    rememberTool(o.stateDir),
+    ...(o.notesDir ? [rememberTool(o.notesDir)] : []),
     webFetchTool({ allowPrivate: o.allowPrivate }),
     taskTool({ tools: readTools, beforeToolCall: o.policy }),
   ];
@@ -45,7 +46,7 @@ export const promptExtras = (memory: string, extra: string[]): string[] => [TODO
  *  notes: the fixed token cost that the test suite and the benchmark hold to budget. */
 export function fixedRequest(root: string): { system: string; tools: ToolSpec[] } {
   const plan = { restoreMode: () => {}, inPlanMode: () => false };
-  const tools = buildTools({ allowPrivate: [], jobs: new JobManager(), todo: new TodoList(), stateDir: root, plan });
+  const tools = buildTools({ allowPrivate: [], jobs: new JobManager(), todo: new TodoList(), notesDir: root, plan });
   return { system: systemPrompt(root, undefined, promptExtras('', [])), tools: tools.map(specOf) };
 }
 

@@ -77,6 +77,12 @@ export type WriterEvents = {
 /** Another live process has the session open. */
 export type SessionBusy = { busy: true; pid: number };
 
+/** A session id: the time it started, then six random hex digits (sortable, unique enough). */
+export function newSessionId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
 const lockOf = (file: string) => file.replace(/\.jsonl$/, '.lock');
 
 /**
@@ -109,8 +115,7 @@ export class SessionWriter {
 
   static create(stateDir: string, root: string, model: string, events: WriterEvents = {}): SessionWriter {
     const now = new Date();
-    const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-    const id = `${stamp}-${randomBytes(3).toString('hex')}`;
+    const id = newSessionId(now);
     const header: SessionHeader = { type: 'header', version: SESSION_FORMAT, id, root, created: now.toISOString(), model };
     return new SessionWriter(id, join(sessionsDir(stateDir), `${id}.jsonl`), header, events);
   }

@@ -1,0 +1,216 @@
+// The agent as a library: a host owns tasks in one workspace, each a session wired by app.ts,
+// started by submit and followed through status, a replayable event stream, its history and its
+// result (the object of headless JSON); approvals are answered by id. The configuration is loaded
+// once per host. Prints nothing and reads no terminal: the CLI, headless mode and ACP drive it.
+
+import { wireApp, type App } from './app.js';
+import { attempt, ConfigError, loadConfig, type AppConfig, type ConfigOptions } from './config.js';
+import type { CliArgs } from './args.js';
+import { taskResult, type TaskResult } from './taskresult.js';
+import { selectModel } from '../config/keys.js';
+import { t } from '../i18n/index.js';
+import type { AgentEvent } from '../types/events.js';
+import type { Message } from '../types/conversation.js';
+import type { JsonSchema, Usage } from '../types/providers.js';
+import type { Approval, AskAnswer, PermissionMode, PlanVerdict } from '../types/permissions.js';
+
+export type TaskState = 'running' | 'waiting_for_approval' | 'done' | 'failed' | 'cancelled';
+
+export type TaskStatus = {
+  id: string;
+  state: TaskState;
+  /** Tool rounds over all of the task's messages. */
+  rounds: number;
+  /** Tokens of the session (a resumed session's earlier ones included). */
+  usage: Usage;
+  /** USD; null when a model's price is unknown. */
+  cost: number | null;
+  /** The questions waiting for answer(), by id. */
+  pending: { id: string; approval: Approval }[];
+};
+
+export type SubmitOptions = {
+  prompt: string;
+  /** For a new task: the permission mode, the model (a configured name), the round limit and structured output. */
+  mode?: PermissionMode;
+  model?: string;
+  maxRounds?: number;
+  outputSchema?: JsonSchema;
+  /**
+   * Continue a task: one of this host's (its id), or a saved session of the store (an id, or
+   * `true` for the last one of this workspace). The task id stays the session's id.
+   */
+  resume?: true | string;
+  /** With a saved session: continue in a new session that starts with its history. */
+  fork?: boolean;
+};
+
+export type EventsOptions = {
+  /** Go on past the end of the running message, through later ones, until the host closes. */
+  follow?: boolean;
+};
+
+/**
+ * A host of tasks. Contract: a task id is its session id; events(id) replays from the task's
+ * first event; wait(id) resolves with the last message's result, never rejects for a failed run.
+ */
+export interface Host {
+  readonly root: string;
+  submit(o: SubmitOptions): Promise<string>;
+  status(id: string): TaskStatus;
+  events(id: string, o?: EventsOptions): AsyncIterableIterator<AgentEvent>;
+  history(id: string): Message[];
+  wait(id: string): Promise<TaskResult>;
+  cancel(id: string): boolean;
+  answer(id: string, approvalId: string, decision: AskAnswer | PlanVerdict): boolean;
+  /** The session's app, for an interface that drives more than messages (the REPL's commands). */
+  app(id: string): App;
+  close(): Promise<void>;
+}
+
+type Task = {
+  app: App;
+  log: AgentEvent[];
+  wake: Set<() => void>;
+  state: TaskState;
+  rounds: number;
+  pending: Map<string, Approval>;
+  run?: { controller: AbortController; done: Promise<TaskResult> };
+  result?: TaskResult;
+  closed: boolean;
+};
+
+/** A host over command-line arguments and the files (the CLI), or a library caller's overrides. */
+export async function openHost(args: CliArgs, opts: ConfigOptions): Promise<Host> {
+  return hostOver(await loadConfig(args, opts));
+}
+
+function hostOver(config: AppConfig): Host {
+  const tasks = new Map<string, Task>();
+  let closing = false;
+  const task = (id: string): Task => {
+    const found = tasks.get(id);
+    if (!found) throw new ConfigError(t('host.no_task', { id }));
+    return found;
+  };
+  const push = (task: Task, event: AgentEvent) => {
+    task.log.push(event);
+    wakeAll(task);
+  };
+
+  async function open(o: SubmitOptions): Promise<Task> {
+    const app = await wireApp({
+      ...config,
+      mode: o.mode ?? config.mode,
+      model: o.model === undefined ? config.model : attempt(() => selectModel(config.models, o.model)),
+      pinned: { mode: config.pinned.mode || o.mode !== undefined, model: config.pinned.model || o.model !== undefined },
+      maxRounds: o.maxRounds ?? config.maxRounds,
+      outputSchema: o.outputSchema ?? config.outputSchema,
+      resume: o.resume,
+      forkSession: o.fork === true,
+    });
+    const created: Task = { app, log: [...app.notices], wake: new Set(), state: 'done', rounds: 0, pending: new Map(), closed: false };
+    app.on((event) => {
+      if (event.type === 'approval') {
+        created.pending.set(event.id, event.approval);
+        created.state = 'waiting_for_approval';
+      }
+      if (event.type === 'turn_end') created.rounds += event.rounds;
+      push(created, event);
+    });
+    tasks.set(app.session.id, created);
+    return created;
+  }
+
+  function start(task: Task, prompt: string): void {
+    const controller = new AbortController();
+    const tally = taskResult(task.app);
+    const off = task.app.on((event) => tally.on(event));
+    task.state = 'running';
+    task.pending.clear();
+    const done = (async () => {
+      let turn: Awaited<ReturnType<App['send']>> = null;
+      try {
+        turn = await task.app.send(prompt, controller.signal);
+      } catch (err) {
+        tally.said(err instanceof Error ? err.message : String(err));
+      } finally {
+        off();
+      }
+      const result = tally.result(turn);
+      task.state = turn?.stopReason === 'end' ? 'done' : turn?.stopReason === 'aborted' ? 'cancelled' : 'failed';
+      task.pending.clear();
+      task.result = result;
+      task.run = undefined;
+      wakeAll(task);
+      return result;
+    })();
+    task.run = { controller, done };
+  }
+
+  const host: Host = {
+    root: config.root,
+    async submit(o) {
+      if (closing) throw new ConfigError(t('host.closed'));
+      const live = typeof o.resume === 'string' ? tasks.get(o.resume) : undefined;
+      if (live?.run) throw new ConfigError(t('host.busy', { id: o.resume as string }));
+      if (live && o.mode) live.app.setMode(o.mode);
+      if (live && o.model) live.app.setModel(o.model);
+      const target = live ?? (await open(o));
+      start(target, o.prompt);
+      return target.app.session.id;
+    },
+    status(id) {
+      const { app, state, rounds, pending } = task(id);
+      const { input, output, cacheRead, cacheWrite, cost, costUnknown } = app.agent.totals;
+      return { id, state, rounds, usage: { input, output, cacheRead, cacheWrite }, cost: costUnknown ? null : cost, pending: [...pending].map(([key, approval]) => ({ id: key, approval })) };
+    },
+    events: (id, o = {}) => follow(task(id), o.follow === true),
+    history: (id) => structuredClone(task(id).app.agent.messages) as Message[],
+    async wait(id) {
+      const found = task(id);
+      return found.run ? found.run.done : found.result!;
+    },
+    cancel(id) {
+      const { run } = task(id);
+      if (!run || run.controller.signal.aborted) return false;
+      run.controller.abort();
+      return true;
+    },
+    answer(id, approvalId, decision) {
+      const found = task(id);
+      if (!found.app.answer(approvalId, decision)) return false;
+      found.pending.delete(approvalId);
+      if (!found.pending.size && found.run) found.state = 'running';
+      return true;
+    },
+    app: (id) => task(id).app,
+    async close() {
+      closing = true;
+      for (const each of tasks.values()) each.run?.controller.abort();
+      await Promise.all([...tasks.values()].map(async (each) => {
+        await each.run?.done;
+        await each.app.close();
+        each.closed = true;
+        wakeAll(each);
+      }));
+    },
+  };
+  return host;
+}
+
+function wakeAll(task: Task): void {
+  const waiting = [...task.wake];
+  task.wake.clear();
+  for (const wake of waiting) wake();
+}
+
+/** The task's events from its first; ends with the running message (or, following, with the host). */
+async function* follow(task: Task, keepGoing: boolean): AsyncIterableIterator<AgentEvent> {
+  let next = 0;
+  for (;;) {
+    while (next < task.log.length) yield task.log[next++]!;
+    if (task.closed || (!keepGoing && !task.run)) return;
+    await new Promise<void>((resolve) => task.wake.add(resolve));
+  }
+}
