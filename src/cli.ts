@@ -57,6 +57,13 @@ async function interactive(app: App, args: CliArgs): Promise<number> {
   return EXIT.ok;
 }
 
+/** `--acp`: an editor drives feiyu over stdio until it closes the connection. */
+async function editor(args: CliArgs): Promise<number> {
+  const { serveAcp } = await import('./acp/server.js');
+  await serveAcp({ args, config: { env: process.env }, version: version(), input: process.stdin, output: process.stdout });
+  return EXIT.ok;
+}
+
 async function main(): Promise<number> {
   // Commands run outside the sandbox could read the API keys in /proc/$PPID/environ.
   hideFromEnviron(isSecretVariable);
@@ -69,6 +76,7 @@ async function main(): Promise<number> {
     setLang(start.lang);
     if (args.help) return void process.stdout.write(t('cli.usage') + '\n'), EXIT.ok;
     if (args.version) return void process.stdout.write(version() + '\n'), EXIT.ok;
+    if (args.acp) return await editor(args);
     const canAsk = !args.print && process.stdin.isTTY === true;
     const app = await createApp(args, {
       env: process.env,

@@ -68,7 +68,7 @@ describe('a host of tasks', () => {
     expect(types.slice(0, 2)).toEqual(['notice', 'turn_start']);
     expect(types.at(-1)).toBe('turn_end');
     expect((await collect(host.events(a))).map((e) => e.type)).toEqual(types);
-    expect(host.status(a)).toEqual({ id: a, state: 'done', rounds: 0, usage: { input: ra.usage.input_tokens, output: ra.usage.output_tokens, cacheRead: 0, cacheWrite: 0 }, cost: expect.any(Number), pending: [] });
+    expect(host.status(a)).toEqual({ id: a, state: 'done', mode: 'default', rounds: 0, usage: { input: ra.usage.input_tokens, output: ra.usage.output_tokens, cacheRead: 0, cacheWrite: 0 }, cost: expect.any(Number), pending: [] });
 
     // A second message to the same task continues its conversation.
     server.enqueue({ text: 'Again.' });

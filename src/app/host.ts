@@ -14,11 +14,14 @@ import type { Message } from '../types/conversation.js';
 import type { JsonSchema, Usage } from '../types/providers.js';
 import type { Approval, AskAnswer, PermissionMode, PlanVerdict } from '../types/permissions.js';
 
-export type TaskState = 'running' | 'waiting_for_approval' | 'done' | 'failed' | 'cancelled';
+/** `idle`: opened and no message sent yet; after a message, how the last one ended. */
+export type TaskState = 'idle' | 'running' | 'waiting_for_approval' | 'done' | 'failed' | 'cancelled';
 
 export type TaskStatus = {
   id: string;
   state: TaskState;
+  /** The permission mode now (an answer "auto" or an approved plan changes it). */
+  mode: PermissionMode;
   /** Tool rounds over all of the task's messages. */
   rounds: number;
   /** Tokens of the session (a resumed session's earlier ones included). */
@@ -29,8 +32,8 @@ export type TaskStatus = {
   pending: { id: string; approval: Approval }[];
 };
 
-export type SubmitOptions = {
-  prompt: string;
+/** How a task starts: a new session, or a saved one continued. */
+export type TaskOptions = {
   /** For a new task: the permission mode, the model (a configured name), the round limit and structured output. */
   mode?: PermissionMode;
   model?: string;
@@ -45,7 +48,11 @@ export type SubmitOptions = {
   fork?: boolean;
 };
 
+export type SubmitOptions = TaskOptions & { prompt: string };
+
 export type EventsOptions = {
+  /** 'start' (default): from the task's first event; 'message': from the first of its latest message. */
+  from?: 'start' | 'message';
   /** Go on past the end of the running message, through later ones, until the host closes. */
   follow?: boolean;
 };
@@ -56,7 +63,10 @@ export type EventsOptions = {
  */
 export interface Host {
   readonly root: string;
+  /** Sends a message: to a new task, or with `resume` to a task to continue. Resolves with the task id once it runs. */
   submit(o: SubmitOptions): Promise<string>;
+  /** Opens a task without a message (an editor's new session); submit with `resume: id` sends to it. */
+  open(o?: TaskOptions): Promise<string>;
   status(id: string): TaskStatus;
   events(id: string, o?: EventsOptions): AsyncIterableIterator<AgentEvent>;
   history(id: string): Message[];
@@ -75,6 +85,8 @@ type Task = {
   state: TaskState;
   rounds: number;
   pending: Map<string, Approval>;
+  /** Where the latest message's events start in `log`. */
+  messageStart: number;
   run?: { controller: AbortController; done: Promise<TaskResult> };
   result?: TaskResult;
   closed: boolean;
@@ -98,7 +110,15 @@ function hostOver(config: AppConfig): Host {
     wakeAll(task);
   };
 
-  async function open(o: SubmitOptions): Promise<Task> {
+  async function open(o: TaskOptions): Promise<Task> {
+    if (closing) throw new ConfigError(t('host.closed'));
+    const live = typeof o.resume === 'string' ? tasks.get(o.resume) : undefined;
+    if (live) {
+      if (live.run) throw new ConfigError(t('host.busy', { id: o.resume as string }));
+      if (o.mode) live.app.setMode(o.mode);
+      if (o.model) live.app.setModel(o.model);
+      return live;
+    }
     const app = await wireApp({
       ...config,
       mode: o.mode ?? config.mode,
@@ -109,7 +129,7 @@ function hostOver(config: AppConfig): Host {
       resume: o.resume,
       forkSession: o.fork === true,
     });
-    const created: Task = { app, log: [...app.notices], wake: new Set(), state: 'done', rounds: 0, pending: new Map(), closed: false };
+    const created: Task = { app, log: [...app.notices], wake: new Set(), state: 'idle', rounds: 0, pending: new Map(), messageStart: 0, closed: false };
     app.on((event) => {
       if (event.type === 'approval') {
         created.pending.set(event.id, event.approval);
@@ -128,6 +148,7 @@ function hostOver(config: AppConfig): Host {
     const off = task.app.on((event) => tally.on(event));
     task.state = 'running';
     task.pending.clear();
+    task.messageStart = task.log.length;
     const done = (async () => {
       let turn: Awaited<ReturnType<App['send']>> = null;
       try {
@@ -151,24 +172,25 @@ function hostOver(config: AppConfig): Host {
   const host: Host = {
     root: config.root,
     async submit(o) {
-      if (closing) throw new ConfigError(t('host.closed'));
-      const live = typeof o.resume === 'string' ? tasks.get(o.resume) : undefined;
-      if (live?.run) throw new ConfigError(t('host.busy', { id: o.resume as string }));
-      if (live && o.mode) live.app.setMode(o.mode);
-      if (live && o.model) live.app.setModel(o.model);
-      const target = live ?? (await open(o));
+      const target = await open(o);
       start(target, o.prompt);
       return target.app.session.id;
     },
+    open: async (o = {}) => (await open(o)).app.session.id,
     status(id) {
       const { app, state, rounds, pending } = task(id);
       const { input, output, cacheRead, cacheWrite, cost, costUnknown } = app.agent.totals;
-      return { id, state, rounds, usage: { input, output, cacheRead, cacheWrite }, cost: costUnknown ? null : cost, pending: [...pending].map(([key, approval]) => ({ id: key, approval })) };
+      const usage = { input, output, cacheRead, cacheWrite };
+      return { id, state, mode: app.mode, rounds, usage, cost: costUnknown ? null : cost, pending: [...pending].map(([key, approval]) => ({ id: key, approval })) };
     },
-    events: (id, o = {}) => follow(task(id), o.follow === true),
+    events(id, o = {}) {
+      const found = task(id);
+      return follow(found, o.from === 'message' ? found.messageStart : 0, o.follow === true);
+    },
     history: (id) => structuredClone(task(id).app.agent.messages) as Message[],
     async wait(id) {
       const found = task(id);
+      if (!found.run && !found.result) throw new ConfigError(t('host.no_message', { id }));
       return found.run ? found.run.done : found.result!;
     },
     cancel(id) {
@@ -206,8 +228,8 @@ function wakeAll(task: Task): void {
 }
 
 /** The task's events from its first; ends with the running message (or, following, with the host). */
-async function* follow(task: Task, keepGoing: boolean): AsyncIterableIterator<AgentEvent> {
-  let next = 0;
+async function* follow(task: Task, from: number, keepGoing: boolean): AsyncIterableIterator<AgentEvent> {
+  let next = from;
   for (;;) {
     while (next < task.log.length) yield task.log[next++]!;
     if (task.closed || (!keepGoing && !task.run)) return;
