@@ -1,12 +1,12 @@
 // The library through its public entry only (src/index.ts, what `import 'feiyu'` gives): two
 // tasks in one host, cancellation mid-stream, an approval answered through the API, structured
 // output, in-memory persistence that writes no file, resume from the JSONL store.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ConfigError, createHost, type AgentEvent, type Host, type HostOptions } from '../src/index.js';
+import { ConfigError, createHost, type AgentEvent, type Host, type HostOptions, type Provider, type ProviderRequest } from '../src/index.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 import { currentTest } from './scope.js';
@@ -93,6 +93,10 @@ describe('a host of tasks', () => {
     expect(await host.wait(id)).toMatchObject({ subtype: 'error', session_id: id });
     expect(host.status(id).state).toBe('cancelled');
     expect(host.cancel(id)).toBe(false);
+    expect(host.history(id)).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'talk' }] },
+      { role: 'assistant', content: [{ type: 'text', text: expect.stringMatching(/^This/) }] },
+    ]);
   });
 
   it('asks through the API: the task waits for approval until answer(), and the call then runs', async () => {
@@ -169,5 +173,36 @@ describe('a host of tasks', () => {
     // The memory store has nothing to resume.
     const third = await p.open();
     await expect(third.submit({ prompt: 'x', resume: id })).rejects.toThrow(ConfigError);
+  });
+
+  it('takes a provider object and offers only the tools asked for', async () => {
+    const p = await place();
+    const seen: ProviderRequest[] = [];
+    const provider: Provider = {
+      config: { name: 'mine', provider: 'openai', model: 'my-model', contextWindow: 100_000, maxOutputTokens: 1000 },
+      async *stream(request) {
+        seen.push(request);
+        yield { type: 'text_delta', text: 'Hello from mine.' };
+        yield { type: 'done', message: { role: 'assistant', content: [{ type: 'text', text: 'Hello from mine.' }] }, stopReason: 'end', usage: { input: 10, output: 4, cacheRead: 0, cacheWrite: 0 } };
+      },
+    };
+    const host = await p.open({ keys: undefined, provider, tools: { only: ['read_file', 'search', 'bash'], disable: ['bash'] } });
+    const id = await host.submit({ prompt: 'hi' });
+    expect(await host.wait(id)).toMatchObject({ subtype: 'success', result: 'Hello from mine.', total_cost_usd: null, usage: { input_tokens: 10, output_tokens: 4 } });
+    expect(seen.map((r) => r.tools.map((tool) => tool.name))).toEqual([['read_file', 'search']]);
+  });
+
+  it("runs the project's own hooks only when the caller trusts it, and remembers nothing", async () => {
+    const p = await place();
+    mkdirSync(join(p.work, '.feiyu'));
+    writeFileSync(join(p.work, '.feiyu', 'settings.json'), JSON.stringify({ hooks: { UserPromptSubmit: [{ command: 'echo no prompts here >&2; exit 2' }] } }));
+    const trusted = await p.open({ trust: true });
+    const blocked = await trusted.submit({ prompt: 'hi' });
+    expect(await trusted.wait(blocked)).toMatchObject({ subtype: 'error', num_rounds: 0, error: expect.stringContaining('no prompts here') });
+    server.enqueue({ text: 'Hello.' });
+    const untrusted = await p.open({ trust: false });
+    const ran = await untrusted.submit({ prompt: 'hi' });
+    expect(await untrusted.wait(ran)).toMatchObject({ subtype: 'success', result: 'Hello.' });
+    expect(filesUnder(p.home)).toEqual([]);
   });
 });
