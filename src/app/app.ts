@@ -22,10 +22,12 @@ import { createGitFacts } from './gitfacts.js';
 import { loadSession, restoreFiles, SessionWriter } from '../session/store.js';
 import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
-import { buildTools, promptExtras } from './toolset.js';
+import { buildTools } from './toolset.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
-import type { AgentEvent, AskAnswer, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, Tool, ToolSession, WrapCommand } from '../types.js';
+import { ModeNotes } from './modenotes.js';
+import type { ToolTable } from '../core/tooltable.js';
+import type { AgentEvent, AskAnswer, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, ToolSession, WrapCommand } from '../types.js';
 import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
@@ -34,8 +36,10 @@ export { version };
 export type LoopView = {
   readonly totals: Readonly<Totals>;
   readonly messages: readonly Message[];
-  /** The system prompt as sent now. */
-  readonly system: string;
+  /** The system prompt as sent now, the list of cold tools included. */
+  prompt(): string;
+  /** The tools in tiers: hot, cold and loaded, with their costs. */
+  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring'>;
   compact: Agent['compact'];
 };
 
@@ -53,8 +57,6 @@ export interface App {
   /** The conventions file as loaded at start-up. */
   readonly conventions: Conventions | undefined;
   readonly agent: LoopView;
-  /** The tools offered to the model (for /context). */
-  readonly tools: readonly Tool[];
   readonly todo: TodoList;
   readonly jobs: JobManager;
   /** Read-before-write records: /undo takes back what it restores. */
@@ -115,6 +117,7 @@ async function wire(config: AppConfig): Promise<App> {
   const state = new AppState({ mode: config.mode, model: config.model, models: config.models, sandbox: config.sandbox }, config.sandboxOff, (what) => {
     if (what === 'mode') {
       session.saveState({ mode: state.mode });
+      modeNotes.update(state.mode);
       warnIfUnsandboxed();
     }
     if (what === 'model') {
@@ -162,11 +165,14 @@ async function wire(config: AppConfig): Promise<App> {
     stateDir,
     plan: {
       approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
-      restoreMode: () => state.leavePlanMode(),
+      restoreMode: () => {
+        modeNotes.approved();
+        state.leavePlanMode();
+      },
       inPlanMode: () => state.mode === 'plan',
     },
   });
-  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []));
+  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])]);
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
@@ -188,8 +194,11 @@ async function wire(config: AppConfig): Promise<App> {
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
+    deferral: config.deferral,
   });
   agent.on((event) => events.emit(event));
+  const modeNotes = new ModeNotes(agent);
+  modeNotes.update(state.mode);
 
   // Consumers of the event stream: the session file and the trace.
   const onWriteError = (code: NoticeCode) => (err: Error) => notify(code, { msg: err.message, file: session.file });
@@ -208,6 +217,7 @@ async function wire(config: AppConfig): Promise<App> {
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
     session.onEvent(event);
+    if (event.type === 'tools_loaded') session.saveState({ tools: event.names });
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });
   });
 
@@ -218,7 +228,6 @@ async function wire(config: AppConfig): Promise<App> {
     notices,
     conventions: config.conventions,
     agent,
-    tools,
     todo,
     jobs,
     files: ctx.files,
@@ -261,12 +270,16 @@ async function wire(config: AppConfig): Promise<App> {
       // The resumed file first: the model and mode restored below are saved to it, not to the old one.
       useSession(SessionWriter.open(file, onWriteError('session_write_failed')));
       agent.reset(loaded.messages, loaded.state.totals ?? {});
+      const tools = loaded.state.tools;
+      agent.restoreTools(Array.isArray(tools) ? tools.filter((n): n is string => typeof n === 'string') : []);
+      modeNotes.forget();
       const saved = loaded.state.model ?? loaded.header.model;
       if (saved && saved !== state.model.name && state.models.models.some((m) => m.name === saved) && !config.pinned.model) {
         app.setModel(saved);
         notify('resume_model', { name: state.model.name, id: state.model.model });
       }
       if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) state.setMode(loaded.state.mode);
+      modeNotes.update(state.mode);
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
       const changed = await restoreFiles(loaded.state.files ?? {}, ctx.files);
@@ -282,6 +295,8 @@ async function wire(config: AppConfig): Promise<App> {
     newSession() {
       session.delete();
       agent.reset();
+      modeNotes.forget();
+      modeNotes.update(state.mode);
       ctx.files.clear();
       todo.restore([]);
       useSession(newWriter());

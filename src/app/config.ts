@@ -20,7 +20,8 @@ import type { SandboxFeatures } from '../safety/sandbox.js';
 import { probeSandbox } from '../safety/sandboxprobe.js';
 import { SessionError } from '../session/store.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
-import type { HookEvent, JsonSchema, ModelConfig, NoticeEvent, PermissionMode, SandboxLevel } from '../types.js';
+import type { HookEvent, JsonSchema, ModelConfig, NoticeEvent, PermissionMode, SandboxLevel, ToolTiers } from '../types.js';
+import { deferralOf } from './toolset.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
@@ -100,6 +101,8 @@ export type AppConfig = {
   hooks: Partial<Record<HookEvent, HookSpec[]>>;
   verify: string[];
   allowPrivate: string[];
+  /** Hot and cold tools (settings' `tools`); undefined: deferral off (`deferTools: false`). */
+  deferral?: ToolTiers;
   /** How the model's provider is made: settings' `streamIdleTimeout` (seconds) as milliseconds. */
   providerOptions: ProviderOptions;
   /** A person answers questions (the REPL); false: headless, questions are refused. */
@@ -169,6 +172,8 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     hooks: effective.hooks,
     verify: trusted && conventions?.verify ? [conventions.verify, ...effective.verify] : effective.verify,
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
+    // A project's tool tiers cost only tokens: they apply before trust.
+    deferral: deferralOf(settings.user, settings.project),
     providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
     interactive: !args.print,
     pinned: { model: args.model !== undefined, mode: args.mode !== undefined },

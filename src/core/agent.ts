@@ -6,9 +6,10 @@ import { compactHistory, estimateTokens, needsCompaction, type CompactionEvent }
 import { costOf } from '../providers/models.js';
 import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './runtool.js';
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
+import { ToolTable } from './tooltable.js';
 import { Emitter } from '../util/emitter.js';
 import { describeCall } from '../util/calls.js';
-import { specOf, zeroUsage } from '../types.js';
+import { zeroUsage } from '../types.js';
 import type {
   AfterToolCall,
   AgentEvent,
@@ -21,6 +22,7 @@ import type {
   Tool,
   ToolCallBlock,
   ToolSession,
+  ToolTiers,
   TurnStopReason,
   Usage,
   UserBlock,
@@ -45,6 +47,8 @@ export type AgentConfig = {
   outputSchema?: JsonSchema;
   /** The rendered todo list, carried over verbatim by compaction. */
   todo?: () => string | undefined;
+  /** Hot and cold tools (tooltable.ts); absent: every tool is declared in every request. */
+  deferral?: ToolTiers;
 };
 
 export type TurnResult = { stopReason: TurnStopReason; text: string; rounds: number; structured?: unknown };
@@ -62,10 +66,13 @@ export class Agent {
   readonly messages: Message[] = [];
   provider: Provider;
   maxRounds: number;
-  /** The system prompt; /context may reload it (it changes the prompt cache key, so only on request). */
+  /** The system prompt without the cold tools' list; /context may reload it (it changes the prompt cache key, so only on request). */
   system: string;
   readonly totals: Totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 };
-  private readonly tools = new Map<string, Tool>();
+  /** The tools in tiers: what each request declares, what the model loaded. */
+  readonly tools: ToolTable;
+  /** Text for the end of the conversation, sent with the next request (a mode's rules). */
+  private notes: string[] = [];
   private readonly events = new Emitter<AgentEvent>();
   private estimateNoticed = false;
   /** The last request's reported input tokens and how many messages it carried: the base of the context estimate. */
@@ -76,8 +83,28 @@ export class Agent {
     this.provider = config.provider;
     this.system = config.system;
     this.maxRounds = config.maxRounds ?? 25;
-    for (const tool of config.tools) this.tools.set(tool.name, tool);
-    if (config.outputSchema) this.tools.set(SUBMIT_RESULT, submitResultTool(config.outputSchema));
+    const tools = config.outputSchema ? [...config.tools, submitResultTool(config.outputSchema)] : config.tools;
+    this.tools = new ToolTable(tools, config.deferral ?? null, [SUBMIT_RESULT]);
+    this.tools.onLoaded = (names) => this.emit({ type: 'tools_loaded', names });
+  }
+
+  /** Offers more tools from the next request on (an optional module that finished loading). */
+  addTools(tools: Tool[]): void {
+    this.tools.add(tools);
+  }
+
+  /**
+   * Adds `text` at the end of the conversation with the next request, where it changes nothing
+   * the prompt cache holds (a mode's rules, rather than a new system prompt).
+   */
+  note(text: string): void {
+    this.notes.push(text);
+  }
+
+  /** The system prompt as sent: the base and the list of cold tools. */
+  prompt(): string {
+    const section = this.tools.section();
+    return section ? `${this.system}\n\n${section}` : this.system;
   }
 
   /**
@@ -89,6 +116,13 @@ export class Agent {
     Object.assign(this.totals, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 }, totals);
     this.lastInput = 0;
     this.lastCount = 0;
+    this.notes = [];
+    this.tools.unfreeze();
+  }
+
+  /** The cold tools a resumed conversation had loaded (after reset). */
+  restoreTools(names: readonly string[]): void {
+    this.tools.restore(names);
   }
 
   /** Subscribes to the event stream; returns the unsubscribe function. */
@@ -107,6 +141,7 @@ export class Agent {
     for (;;) {
       const reply = await this.request(rounds + 1, signal);
       if (reply.error?.kind === 'refusal') return this.refused(before, rounds);
+      reply.message.content = reply.message.content.map((b) => (b.type === 'tool_call' ? this.tools.asDeclared(b) : b));
       if (reply.message.content.length) this.append(reply.message);
       const text = textOf(reply.message);
       const calls = reply.message.content.filter((b): b is ToolCallBlock => b.type === 'tool_call');
@@ -202,7 +237,7 @@ export class Agent {
    */
   async compact(signal: AbortSignal, opts: { force?: boolean; focus?: string } = {}): Promise<CompactionEvent | null> {
     // Before the first request (or after a resume) only estimates exist: the fixed part plus the history.
-    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.system + JSON.stringify(this.toolSpecs()));
+    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.prompt() + JSON.stringify(this.tools.declared()));
     const added = estimateTokens(this.messages.slice(this.lastCount));
     const contextWindow = this.provider.config.contextWindow;
     if (!opts.force && !needsCompaction(base, added, contextWindow)) return null;
@@ -218,9 +253,13 @@ export class Agent {
       signal,
       force: opts.force,
       emit: (e) => this.emit(e),
-      titleOf: (call) => describeCall(this.tools.get(call.name), call.input)?.title,
+      titleOf: (wire) => {
+        const call = this.tools.resolve(wire);
+        return describeCall(this.tools.get(call.name), call.input)?.title;
+      },
     });
     if (!result) return null;
+    this.tools.historyRewritten();
     if (result.usage) this.countUsage(result.usage, result.usageEstimated === true, false);
     this.messages.splice(0, this.messages.length, ...result.messages);
     this.lastInput = result.event.after;
@@ -231,12 +270,11 @@ export class Agent {
     return result.event;
   }
 
-  private toolSpecs() {
-    return [...this.tools.values()].map(specOf);
-  }
-
   private async request(round: number, signal: AbortSignal): Promise<Reply> {
     await this.compact(signal);
+    const note = [...this.notes, this.tools.takeNote(this.messages) ?? []].flat().join('\n\n');
+    this.notes = [];
+    if (note) this.appendUser([{ type: 'text', text: note }]);
     const config = this.provider.config;
     this.emit({ type: 'request_start', round, model: config.name });
     const sent = this.messages.length;
@@ -254,7 +292,7 @@ export class Agent {
 
   private async stream(sent: number, signal: AbortSignal): Promise<Reply> {
     const config = this.provider.config;
-    const stream = this.provider.stream({ system: this.system, messages: this.messages, tools: this.toolSpecs() }, signal);
+    const stream = this.provider.stream({ system: this.prompt(), messages: this.messages, tools: this.tools.declared() }, signal);
     for await (const event of stream) {
       if (event.type !== 'done') {
         this.emit(event);
@@ -318,7 +356,7 @@ export class Agent {
   }
 
   private isRead(call: ToolCallBlock): boolean {
-    return this.tools.get(call.name)?.kind === 'read';
+    return this.tools.get(this.tools.resolve(call).name)?.kind === 'read';
   }
 }
 

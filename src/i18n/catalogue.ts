@@ -6,9 +6,10 @@
 
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
+import { en as toolsEn, zh as toolsZh } from './tools.js';
 
-export const en = { ...coreEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh };
+export const en = { ...coreEn, ...toolsEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;
