@@ -220,6 +220,7 @@ export class Agent {
     this.messages.splice(0, this.messages.length, ...before);
     this.lastInput = 0;
     this.lastCount = 0;
+    this.tools.historyRewritten();
     this.emit({ type: 'history_reset', reason: 'refusal' });
     for (const message of this.messages) this.emit({ type: 'message', message });
     return this.end('error', '', rounds);

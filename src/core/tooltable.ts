@@ -46,9 +46,16 @@ function signatureOf(tool: Tool): string {
 
 export const coldLine = (tool: Tool): string => `- ${signatureOf(tool)}: ${briefOf(tool)}`;
 
-/** A loaded tool's definition as the conversation carries it; found again by its first line. */
+/**
+ * A loaded tool's definition as the conversation carries it; found again by its first line.
+ * `additionalProperties: false` stays with the validator, which names an unknown argument anyway.
+ */
 const blockHead = (name: string) => `<tool name="${name}">`;
-const schemaBlock = (tool: Tool): string => `${blockHead(tool.name)}\n${tool.description}\n${JSON.stringify(specOf(tool).parameters)}\n</tool>`;
+function schemaBlock(tool: Tool): string {
+  const { additionalProperties, ...rest } = tool.parameters;
+  const parameters = additionalProperties === false ? rest : tool.parameters;
+  return `${blockHead(tool.name)}\n${tool.description}\n${JSON.stringify(parameters)}\n</tool>`;
+}
 
 function inHistory(messages: readonly Message[], text: string): boolean {
   for (const m of messages) {
@@ -208,7 +215,8 @@ export class ToolTable {
   /** Every tool with its tier and costs, in table order (/context, the benchmark). */
   rows(): ToolRow[] {
     this.freeze();
-    return [...this.all.values()].map((tool) => ({
+    const listed = [...this.all.values()].filter((t) => (t.name !== LOAD_TOOLS && t.name !== USE_TOOL) || this.isDeclared(t.name));
+    return listed.map((tool) => ({
       name: tool.name,
       tier: this.tierOf(tool.name),
       demoted: this.demoted.has(tool.name),
