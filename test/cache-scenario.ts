@@ -15,7 +15,8 @@ import { createProvider } from '../src/providers/stream.js';
 import { JobManager } from '../src/tools/jobs.js';
 import { TodoList } from '../src/tools/todo.js';
 import { buildTools, deferralOf } from '../src/app/toolset.js';
-import type { ToolTiers, WireFormat } from '../src/types.js';
+import type { ToolTiers } from '../src/types/tools.js';
+import type { WireFormat } from '../src/types/providers.js';
 import { fakeModel, type FakeContentReply, type FakeServer } from './fake-server.js';
 
 /** conversation / tools: deferral with loaded schemas in the conversation or in the tools array; off: every tool declared. */

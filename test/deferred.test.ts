@@ -3,7 +3,8 @@
 // as a use_tool call, compaction keeps loaded tools, and deferral off declares everything.
 import { rm } from 'node:fs/promises';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { AgentEvent, WireFormat } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
+import type { WireFormat } from '../src/types/providers.js';
 import { sessionAgent } from './cache-scenario.js';
 import { type FakeServer } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';

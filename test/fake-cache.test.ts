@@ -9,7 +9,7 @@ const words = (n: number, seed: string) => Array.from({ length: n }, (_, i) => `
 const tools = [{ name: 'read', description: words(300, 'r'), input_schema: { type: 'object' } }];
 const toolsWithMarker = [{ ...tools[0], cache_control: CC }];
 
-function anthropicBody(messages: { role: string; text: string }[], tl = toolsWithMarker) {
+function anthropicBody(messages: { role: string; text: string }[], tl: object[] = toolsWithMarker) {
   const wire = messages.map((m, i) => ({ role: m.role, content: [{ type: 'text', text: m.text, ...(i === messages.length - 1 ? { cache_control: CC } : {}) }] }));
   return { model: 'claude', tools: tl, system: [{ type: 'text', text: 'You are a test.', cache_control: CC }], messages: wire };
 }

@@ -13,7 +13,7 @@
 
 import { createHash } from 'node:crypto';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import type { WireFormat } from '../src/types.js';
+import type { WireFormat } from '../src/types/providers.js';
 
 export type CacheUsage = { input: number; cacheRead: number; cacheWrite: number };
 

@@ -2,7 +2,8 @@
 // late tools and loaded schemas given again after the history lost them. Pure: no server.
 import { describe, expect, it } from 'vitest';
 import { coldLine, LOAD_TOOLS, ToolTable, USE_TOOL } from '../src/core/tooltable.js';
-import type { Message, Tool, ToolCallBlock, ToolTiers } from '../src/types.js';
+import type { Message, ToolCallBlock } from '../src/types/conversation.js';
+import type { Tool, ToolTiers } from '../src/types/tools.js';
 
 function tool(name: string, props: Record<string, unknown> = { x: { type: 'string' } }, required = Object.keys(props), extra: Partial<Tool> = {}): Tool {
   return {

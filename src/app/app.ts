@@ -27,7 +27,11 @@ import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import { ModeNotes } from './modenotes.js';
 import type { ToolTable } from '../core/tooltable.js';
-import type { AgentEvent, AskAnswer, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, ToolSession, WrapCommand } from '../types.js';
+import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
+import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
+import type { FileVersion, ToolSession, WrapCommand } from '../types/tools.js';
+import type { Message } from '../types/conversation.js';
+import type { ModelConfig } from '../types/providers.js';
 import { loadLanguage } from '../util/treesitter.js';
 
 export { version };

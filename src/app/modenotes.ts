@@ -3,7 +3,7 @@
 // system prompt and the declared tools (the cached start of every request) stay the same across a
 // mode switch. Must not change the mode or ask anything.
 
-import type { PermissionMode } from '../types.js';
+import type { PermissionMode } from '../types/permissions.js';
 
 export const PLAN_RULES =
   'Plan mode: the user wants a plan before any change. Only read tools and read-only commands run; anything else is refused. Explore what you need, then submit the plan with exit_plan; once the user approves it, carry it out.';

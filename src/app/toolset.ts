@@ -10,7 +10,9 @@ import { ToolTable, type ToolRow } from '../core/tooltable.js';
 import { taskTool } from '../delegate/task.js';
 import { TodoList, todoTool } from '../tools/todo.js';
 import { coreTools } from '../tools/index.js';
-import type { BeforeToolCall, Tool, ToolSpec, ToolTiers } from '../types.js';
+import type { Tool, ToolTiers } from '../types/tools.js';
+import type { BeforeToolCall } from '../types/permissions.js';
+import type { ToolSpec } from '../types/providers.js';
 import { webFetchTool } from '../tools/web.js';
 
 export type ToolOptions = {

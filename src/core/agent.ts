@@ -9,24 +9,12 @@ import { SUBMIT_RESULT, submitResultTool } from './schema.js';
 import { ToolTable } from './tooltable.js';
 import { Emitter } from '../util/emitter.js';
 import { describeCall } from '../util/calls.js';
-import { zeroUsage } from '../types.js';
-import type {
-  AfterToolCall,
-  AgentEvent,
-  AssistantMessage,
-  BeforeToolCall,
-  JsonSchema,
-  Message,
-  Provider,
-  ProviderEvent,
-  Tool,
-  ToolCallBlock,
-  ToolSession,
-  ToolTiers,
-  TurnStopReason,
-  Usage,
-  UserBlock,
-} from '../types.js';
+import { zeroUsage } from '../types/providers.js';
+import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
+import type { AgentEvent, TurnStopReason } from '../types/events.js';
+import type { AssistantMessage, Message, ToolCallBlock, UserBlock } from '../types/conversation.js';
+import type { JsonSchema, Provider, ProviderEvent, Usage } from '../types/providers.js';
+import type { Tool, ToolSession, ToolTiers } from '../types/tools.js';
 
 export type AgentConfig = {
   provider: Provider;

@@ -6,7 +6,9 @@
 
 import { estimateTokens } from '../util/tokens.js';
 import { isObject } from '../util/jsonfile.js';
-import { specOf, type Message, type Tool, type ToolCallBlock, type ToolOutput, type ToolSpec, type ToolTiers } from '../types.js';
+import { specOf, type Tool, type ToolOutput, type ToolTiers } from '../types/tools.js';
+import type { Message, ToolCallBlock } from '../types/conversation.js';
+import type { ToolSpec } from '../types/providers.js';
 
 export const LOAD_TOOLS = 'load_tools';
 export const USE_TOOL = 'use_tool';

@@ -10,7 +10,7 @@ import { costReport, formatCostReport } from '../../session/costreport.js';
 import { t } from '../../i18n/index.js';
 import { addNote, deleteNote, listNotes, notesFile } from '../../tools/memory.js';
 import { listSessions } from '../../session/listing.js';
-import type { Message } from '../../types.js';
+import type { Message } from '../../types/conversation.js';
 import type { ToolRow } from '../../core/tooltable.js';
 import { color } from '../render.js';
 import { formatCost, localDateTime } from '../../util/text.js';
