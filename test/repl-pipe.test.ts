@@ -136,7 +136,10 @@ describe('the REPL without a terminal', () => {
     expect(r.stdout).toMatch(/Resumed session [\w-]+: 2 messages, \$[\d.]+ so far\./);
     expect(r.stdout).toMatch(/Context: about [\d,]+ of 200,000 tokens \(\d+%\)/);
     expect(r.stdout).toMatch(/ {2}conversation \(2 messages\) +\d+/);
-    expect(r.stdout).toMatch(/ {2}tool definitions \(\d+\) +[\d,]+/);
+    expect(r.stdout).toMatch(/ {2}tool definitions \(8 declared\) +[\d,]+/);
+    expect(r.stdout).toMatch(/ {2}cold tools \(6, one line each\) +\d+/);
+    expect(r.stdout).toMatch(/Tools \(estimated tokens\):\n {2}read_file +hot · [\d,]+\n/);
+    expect(r.stdout).toMatch(/ {2}web_fetch +cold · line \d+, \d+ when loaded\n/);
     expect(r.stdout).toMatch(/This session: \$[\d.]+ · requests 1/);
     expect(r.stdout).toContain('Noted.');
     expect(r.stdout).toMatch(/1\. project \d{4}-\d\d-\d\d prefers tabs\n {2}2\. project {2}added in the editor\n/);

@@ -71,12 +71,12 @@ export function deferralOf(...levels: TierSettings[]): ToolTiers | undefined {
  * notes, with `more` tools besides the built-in ones (an optional module's): the fixed token cost
  * that the test suite and the benchmark hold to budget, and each tool's tier.
  */
-export function fixedRequest(root: string, settings: TierSettings = {}, more: Tool[] = []): { system: string; tools: ToolSpec[]; rows: ToolRow[] } {
+export function fixedRequest(root: string, settings: TierSettings = {}, more: Tool[] = []): { system: string; tools: ToolSpec[]; rows: ToolRow[]; offered: Tool[] } {
   const plan = { restoreMode: () => {}, inPlanMode: () => false };
-  const tools = buildTools({ allowPrivate: [], jobs: new JobManager(), todo: new TodoList(), stateDir: root, plan });
-  const table = new ToolTable([...tools, ...more], deferralOf(settings) ?? null);
+  const offered = [...buildTools({ allowPrivate: [], jobs: new JobManager(), todo: new TodoList(), stateDir: root, plan }), ...more];
+  const table = new ToolTable(offered, deferralOf(settings) ?? null);
   const base = systemPrompt(root);
   const section = table.section();
-  return { system: section ? `${base}\n\n${section}` : base, tools: table.declared(), rows: table.rows() };
+  return { system: section ? `${base}\n\n${section}` : base, tools: table.declared(), rows: table.rows(), offered };
 }
 
