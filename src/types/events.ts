@@ -30,6 +30,7 @@ export type NoticeCode =
   | 'usage_estimated'
   | 'schema_retry'
   | 'schema_failed'
+  | 'context_full'
   | 'no_model'
   | 'trust_ignored'
   | 'memory_dropped'
@@ -39,10 +40,18 @@ export type NoticeCode =
   | 'stop_hook_sent_back'
   | 'prompt_blocked'
   | 'session_write_failed'
+  | 'session_write_recovered'
   | 'trace_write_failed'
+  | 'trace_write_recovered'
   | 'resume_model'
+  | 'resume_forked'
   | 'session_skipped'
-  | 'files_changed';
+  | 'files_changed'
+  | 'file_not_regular'
+  | 'file_too_big'
+  | 'keys_made_private'
+  | 'keys_exposed'
+  | 'groups_reaped';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 
