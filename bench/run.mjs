@@ -76,7 +76,7 @@ async function internals() {
     stdin: {
       contents: [
         "export { fixedRequest } from './src/app/toolset.ts';",
-        "export { coldLine } from './src/core/tooltable.ts';",
+        "export { coldLine } from './src/core/coldtools.ts';",
         "export { specOf } from './src/types/tools.ts';",
         "export { cacheSession, deferralTask } from './test/cache-scenario.ts';",
         "export { coreTools } from './src/tools/index.ts';",

@@ -1,7 +1,8 @@
 // The tool table alone: tiers, the budget, the cold list, load_tools, use_tool, the teaching reply,
 // late tools and loaded schemas given again after the history lost them. Pure: no server.
 import { describe, expect, it } from 'vitest';
-import { coldLine, LOAD_TOOLS, ToolTable, USE_TOOL } from '../src/core/tooltable.js';
+import { ToolTable } from '../src/core/tooltable.js';
+import { coldLine, LOAD_TOOLS, USE_TOOL } from '../src/core/coldtools.js';
 import type { Message, ToolCallBlock } from '../src/types/conversation.js';
 import type { Tool, ToolTiers } from '../src/types/tools.js';
 

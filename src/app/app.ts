@@ -300,7 +300,7 @@ async function wire(config: AppConfig): Promise<App> {
       }
       agent.reset(loaded.messages, loaded.state.totals ?? {});
       const tools = loaded.state.tools;
-      agent.restoreTools(Array.isArray(tools) ? tools.filter((n): n is string => typeof n === 'string') : []);
+      agent.tools.restore(Array.isArray(tools) ? tools.filter((n): n is string => typeof n === 'string') : []);
       modeNotes.forget();
       const saved = loaded.state.model ?? loaded.header.model;
       if (saved && saved !== state.model.name && state.models.models.some((m) => m.name === saved) && !config.pinned.model) {

@@ -8,7 +8,6 @@ import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './run
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
 import { ToolTable } from './tooltable.js';
 import { Emitter } from '../util/emitter.js';
-import { describeCall } from '../util/calls.js';
 import { zeroUsage } from '../types/providers.js';
 import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
 import type { AgentEvent, TurnStopReason } from '../types/events.js';
@@ -80,11 +79,6 @@ export class Agent {
     this.tools.onLoaded = (names) => this.emit({ type: 'tools_loaded', names });
   }
 
-  /** Offers more tools from the next request on (an optional module that finished loading). */
-  addTools(tools: Tool[]): void {
-    this.tools.add(tools);
-  }
-
   /**
    * Adds `text` at the end of the conversation with the next request, where it changes nothing
    * the prompt cache holds (a mode's rules, rather than a new system prompt).
@@ -101,7 +95,7 @@ export class Agent {
 
   /**
    * Starts the conversation over from `messages` (empty for /clear, a loaded session for resume),
-   * with these totals; the context estimate starts afresh too.
+   * with these totals; the context estimate and the tools' tiers start afresh too (nothing loaded).
    */
   reset(messages: Message[] = [], totals: Partial<Totals> = {}): void {
     this.messages.splice(0, this.messages.length, ...messages);
@@ -110,11 +104,6 @@ export class Agent {
     this.lastCount = 0;
     this.notes = [];
     this.tools.unfreeze();
-  }
-
-  /** The cold tools a resumed conversation had loaded (after reset). */
-  restoreTools(names: readonly string[]): void {
-    this.tools.restore(names);
   }
 
   /** Subscribes to the event stream; returns the unsubscribe function. */
@@ -245,10 +234,7 @@ export class Agent {
       signal: own.signal,
       force: opts.force,
       emit: (e) => this.emit(e),
-      titleOf: (wire) => {
-        const call = this.tools.resolve(wire);
-        return describeCall(this.tools.get(call.name), call.input)?.title;
-      },
+      titleOf: (call) => this.tools.describe(call)?.title,
     }).finally(own.dispose);
     if (!result) return null;
     this.tools.historyRewritten();

@@ -5,17 +5,12 @@
 // means. Must not run tools, decide permissions or change a byte the model was already sent.
 
 import { estimateTokens } from '../util/tokens.js';
+import { describeCall } from '../util/calls.js';
 import { isObject } from '../util/jsonfile.js';
-import { specOf, type Tool, type ToolOutput, type ToolTiers } from '../types/tools.js';
+import { specOf, type CallDescription, type Tool, type ToolOutput, type ToolTiers } from '../types/tools.js';
 import type { Message, ToolCallBlock } from '../types/conversation.js';
 import type { ToolSpec } from '../types/providers.js';
-
-export const LOAD_TOOLS = 'load_tools';
-export const USE_TOOL = 'use_tool';
-/** Names one load_tools call takes. */
-const MAX_LOAD = 8;
-/** Arguments shown on a cold tool's line. */
-const MAX_SHOWN_ARGS = 4;
+import { blockHead, coldLine, inHistory, loadTool, LOAD_TOOLS, MAX_LOAD, parseObject, schemaBlock, useTool, USE_TOOL } from './coldtools.js';
 
 export type Tier = 'hot' | 'cold' | 'loaded';
 
@@ -28,45 +23,7 @@ type Frozen = { declared: ToolSpec[]; section: string };
 const matches = (patterns: readonly string[] | undefined, name: string): boolean =>
   !!patterns?.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : p === name));
 
-export const schemaTokens = (tool: Tool): number => estimateTokens(JSON.stringify(specOf(tool)));
-
-/** What a cold tool is for, in one line: its brief, or the description's first sentence cut to 100 characters. */
-export function briefOf(tool: Tool): string {
-  if (tool.brief) return tool.brief;
-  const line = tool.description.split(/(?<=[.!?])\s/)[0]!.replace(/\s+/g, ' ').trim();
-  return line.length > 100 ? line.slice(0, 99) + '…' : line;
-}
-
-/** `name(a, b?)`: the arguments a schema takes, required ones first. */
-function signatureOf(tool: Tool): string {
-  const props = Object.keys((tool.parameters.properties as object | undefined) ?? {});
-  const required = new Set((tool.parameters.required as string[] | undefined) ?? []);
-  const args = [...props.filter((p) => required.has(p)), ...props.filter((p) => !required.has(p)).map((p) => `${p}?`)];
-  const shown = args.length > MAX_SHOWN_ARGS ? [...args.slice(0, MAX_SHOWN_ARGS), '…'] : args;
-  return `${tool.name}(${shown.join(', ')})`;
-}
-
-export const coldLine = (tool: Tool): string => `- ${signatureOf(tool)}: ${briefOf(tool)}`;
-
-/**
- * A loaded tool's definition as the conversation carries it; found again by its first line.
- * `additionalProperties: false` stays with the validator, which names an unknown argument anyway.
- */
-const blockHead = (name: string) => `<tool name="${name}">`;
-function schemaBlock(tool: Tool): string {
-  const { additionalProperties, ...rest } = tool.parameters;
-  const parameters = additionalProperties === false ? rest : tool.parameters;
-  return `${blockHead(tool.name)}\n${tool.description}\n${JSON.stringify(parameters)}\n</tool>`;
-}
-
-function inHistory(messages: readonly Message[], text: string): boolean {
-  for (const m of messages) {
-    for (const b of m.content) {
-      if ((b.type === 'text' && b.text.includes(text)) || (b.type === 'tool_result' && b.content.includes(text))) return true;
-    }
-  }
-  return false;
-}
+const schemaTokens = (tool: Tool): number => estimateTokens(JSON.stringify(specOf(tool)));
 
 /**
  * Contract: without tiers (deferral off, sub-agents) every tool is declared and nothing is
@@ -181,6 +138,12 @@ export class ToolTable {
     if (typeof args === 'string') args = parseObject(args) ?? args;
     if (typeof name !== 'string' || name === USE_TOOL || name === LOAD_TOOLS || !this.all.has(name) || !isObject(args)) return call;
     return { ...call, name, input: args };
+  }
+
+  /** What a call (a dispatcher's too) is about, as its tool describes it. */
+  describe(wire: ToolCallBlock): CallDescription | undefined {
+    const call = this.resolve(wire);
+    return describeCall(this.all.get(call.name), call.input);
   }
 
   /**
@@ -310,41 +273,3 @@ export class ToolTable {
   }
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function loadTool(table: ToolTable): Tool<{ names: string[] }> {
-  return {
-    name: LOAD_TOOLS,
-    description: 'Get the parameters of cold tools.',
-    parameters: {
-      type: 'object',
-      properties: { names: { type: 'array', items: { type: 'string' }, maxItems: MAX_LOAD } },
-      required: ['names'],
-    },
-    kind: 'meta',
-    describe: (a) => ({ title: Array.isArray(a.names) ? a.names.join(', ') : '' }),
-    run: async ({ names }) => table.loadNamed(names),
-  };
-}
-
-/** Reached only when resolve() could not unwrap the call: it says why. */
-function useTool(table: ToolTable): Tool<{ name: string; args: unknown }> {
-  return {
-    name: USE_TOOL,
-    description: 'Call a cold tool.',
-    parameters: { type: 'object', properties: { name: { type: 'string' }, args: { type: 'object' } }, required: ['name', 'args'] },
-    kind: 'meta',
-    describe: (a) => ({ title: typeof a.name === 'string' ? a.name : '' }),
-    async run({ name }) {
-      if (name === USE_TOOL || name === LOAD_TOOLS || !table.get(name)) return { output: `No tool ${JSON.stringify(name)}. Tools: ${table.keys().join(', ')}.`, isError: true };
-      return { output: 'args must be a JSON object of the tool\'s arguments.', isError: true };
-    },
-  };
-}
