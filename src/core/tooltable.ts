@@ -14,7 +14,10 @@ import { blockHead, coldLine, inHistory, loadTool, LOAD_TOOLS, MAX_LOAD, parseOb
 
 export type Tier = 'hot' | 'cold' | 'loaded';
 
-/** One tool as /context shows it: its tier, whether the budget demoted it, and what it costs (estimated tokens). */
+/**
+ * One tool as /context shows it: its tier, whether the budget demoted it, and what it costs in
+ * estimated tokens: its schema, and its line in the system prompt (0 when it has none).
+ */
 export type ToolRow = { name: string; tier: Tier; demoted: boolean; schemaTokens: number; briefTokens: number };
 
 type Frozen = { declared: ToolSpec[]; section: string };
@@ -179,14 +182,14 @@ export class ToolTable {
 
   /** Every tool with its tier and costs, in table order (/context, the benchmark). */
   rows(): ToolRow[] {
-    this.freeze();
+    const { section } = this.freeze();
     const listed = [...this.all.values()].filter((t) => (t.name !== LOAD_TOOLS && t.name !== USE_TOOL) || this.isDeclared(t.name));
     return listed.map((tool) => ({
       name: tool.name,
       tier: this.tierOf(tool.name),
       demoted: this.demoted.has(tool.name),
       schemaTokens: schemaTokens(tool),
-      briefTokens: this.tierOf(tool.name) === 'hot' ? 0 : estimateTokens(coldLine(tool) + '\n'),
+      briefTokens: section.includes(`\n${coldLine(tool)}`) ? estimateTokens(coldLine(tool) + '\n') : 0,
     }));
   }
 

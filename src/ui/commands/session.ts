@@ -99,8 +99,8 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const declared = app.agent.tools.declared();
   const tools = estimateTokens(JSON.stringify(declared));
   const rows = app.agent.tools.rows();
-  const cold = rows.filter((r) => r.tier === 'cold');
-  const lines = cold.reduce((sum, r) => sum + r.briefTokens, 0);
+  const listed = rows.filter((r) => r.briefTokens > 0);
+  const lines = listed.reduce((sum, r) => sum + r.briefTokens, 0);
   const { results, rest } = conversationTokens(app.agent.messages);
   const used = system + tools + results + rest;
   const window = app.model.contextWindow;
@@ -110,7 +110,7 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
     ...(conventions ? [[t('context.conventions', { file: conventions.file }), count(conv)] as [string, string]] : []),
     ...(notes ? [[t('context.memory'), count(notes)] as [string, string]] : []),
     [t('tools.declared', { n: declared.length }), count(tools)],
-    ...(cold.length ? [[t('tools.cold_lines', { n: cold.length }), count(lines)] as [string, string]] : []),
+    ...(listed.length ? [[t('tools.cold_lines', { n: listed.length }), count(lines)] as [string, string]] : []),
     [t('context.messages', { n: app.agent.messages.length }), count(rest)],
     [t('context.results'), count(results)],
     [t('context.free'), count(Math.max(0, window - used))],
