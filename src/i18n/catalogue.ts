@@ -7,9 +7,10 @@
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
+import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 
-export const en = { ...coreEn, ...toolsEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh };
+export const en = { ...coreEn, ...toolsEn, ...codeindexEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh, ...codeindexZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;
