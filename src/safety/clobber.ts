@@ -23,7 +23,7 @@ const COPY_LONG: Record<string, Arity> = {
   'no-dereference': 'none', dereference: 'none', 'one-file-system': 'none', 'attributes-only': 'none', 'copy-contents': 'none',
   mode: 'arg', owner: 'arg', group: 'arg', directory: 'none', compare: 'none', 'preserve-timestamps': 'none', strip: 'none',
   'strip-program': 'arg', 'preserve-context': 'none', exchange: 'none', 'debug': 'none', 'keep-directory-symlink': 'none',
-  'no-copy': 'none', 'physical': 'none', 'logical': 'none', 'relative': 'none',
+  'physical': 'none', 'logical': 'none', 'relative': 'none',
 };
 const COPY_SHORT = { t: 'target-directory', T: 'no-target-directory', S: 'suffix', b: 'backup', n: 'no-clobber', u: 'update', f: 'force', i: 'interactive', r: 'recursive', R: 'recursive', a: 'archive', v: 'verbose', p: 'preserve', l: 'link', s: 'symbolic-link', d: 'no-dereference', P: 'no-dereference', L: 'dereference', H: 'dereference', x: 'one-file-system', Z: 'context' };
 
@@ -99,7 +99,8 @@ export function clobberTargets(name: string, args: (string | null)[]): (string |
   const has = (o: string) => options.has(o);
   switch (name) {
     case 'cp': case 'mv': case 'install': case 'ln': case 'rsync': {
-      if (has('backup') || has('no-clobber') || has('ignore-existing') || has('directory')) return [];
+      const backup = options.get('backup')?.some((v) => v !== 'none' && v !== 'off');
+      if (backup || has('no-clobber') || has('ignore-existing') || has('directory')) return [];
       if (options.get('update')?.some((v) => v === 'none' || v === 'none-fail')) return [];
       if (name === 'ln' && !has('force') && !has('remove-destination')) return [];
       const target = options.get('target-directory');
