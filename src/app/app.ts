@@ -229,7 +229,7 @@ async function wire(config: AppConfig): Promise<App> {
     env: config.env,
     addTools: (more) => {
       indexTools.push(...more);
-      agent.addTools(more);
+      agent.tools.add(more);
     },
     onEvent: (listener) => agent.on(listener),
     notify,

@@ -106,11 +106,6 @@ export class Agent {
     this.tools.unfreeze();
   }
 
-  /** Offers more tools from the next request on (an optional module that finished loading). */
-  addTools(tools: Tool[]): void {
-    this.tools.add(tools);
-  }
-
   /** Subscribes to the event stream; returns the unsubscribe function. */
   on(listener: (event: AgentEvent) => void): () => void {
     return this.events.on(listener);

@@ -76,7 +76,11 @@ export class ToolTable {
     return [...this.loadedNames];
   }
 
-  /** Offers more tools. Before the first request they join the tiers; after it, the next request announces them. */
+  /**
+   * Offers more tools (an optional module's: the code index, MCP servers): cold unless the
+   * settings' tools.hot names them. Before the first request they join the tiers; after it, the
+   * next request announces them (a line each, or a hot one's definition).
+   */
   add(tools: Tool[]): void {
     const fresh = tools.filter((t) => !this.all.has(t.name));
     for (const tool of tools) this.all.set(tool.name, tool);
