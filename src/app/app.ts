@@ -22,10 +22,12 @@ import { createGitFacts } from './gitfacts.js';
 import { restoreFiles, type WriterEvents } from '../session/store.js';
 import type { SessionRecord } from '../session/record.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
-import { buildTools, promptExtras } from './toolset.js';
+import { buildTools } from './toolset.js';
 import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
+import { ModeNotes } from './modenotes.js';
+import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
 import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
@@ -42,8 +44,10 @@ export { version };
 export type LoopView = {
   readonly totals: Readonly<Totals>;
   readonly messages: readonly Message[];
-  /** The system prompt as sent now. */
-  readonly system: string;
+  /** The system prompt as sent now, the list of cold tools included. */
+  prompt(): string;
+  /** The tools in tiers: hot, cold and loaded, with their costs. */
+  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring'>;
   compact: Agent['compact'];
 };
 
@@ -61,8 +65,6 @@ export interface App {
   /** The conventions file as loaded at start-up. */
   readonly conventions: Conventions | undefined;
   readonly agent: LoopView;
-  /** The tools offered to the model (for /context). */
-  readonly tools: readonly Tool[];
   readonly todo: TodoList;
   readonly jobs: JobManager;
   /** Read-before-write records: /undo takes back what it restores. */
@@ -134,6 +136,7 @@ export async function wireApp(config: AppConfig): Promise<App> {
   const state = new AppState({ mode: config.mode, model: config.model, models: config.models, sandbox: config.sandbox }, config.sandboxOff, (what) => {
     if (what === 'mode') {
       session.saveState({ mode: state.mode });
+      modeNotes.update(state.mode);
       warnIfUnsandboxed();
     }
     if (what === 'model') {
@@ -192,11 +195,14 @@ export async function wireApp(config: AppConfig): Promise<App> {
     laterReadTools: () => indexTools,
     plan: {
       approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
-      restoreMode: () => state.leavePlanMode(),
+      restoreMode: () => {
+        modeNotes.approved();
+        state.leavePlanMode();
+      },
       inPlanMode: () => state.mode === 'plan',
     },
   }));
-  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []));
+  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])]);
   const agent = new Agent({
     provider: makeProvider(state.model),
     tools,
@@ -218,8 +224,11 @@ export async function wireApp(config: AppConfig): Promise<App> {
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
+    deferral: config.deferral,
   });
   agent.on((event) => events.emit(event));
+  const modeNotes = new ModeNotes(agent);
+  modeNotes.update(state.mode);
   const codeIndex = linkCodeIndex({
     setting: config.codeIndex,
     root,
@@ -228,8 +237,7 @@ export async function wireApp(config: AppConfig): Promise<App> {
     addTools: (all) => {
       const more = offered(all);
       indexTools.push(...more);
-      tools.push(...more);
-      agent.addTools(more);
+      agent.tools.add(more);
     },
     onEvent: (listener) => agent.on(listener),
     notify,
@@ -259,6 +267,7 @@ export async function wireApp(config: AppConfig): Promise<App> {
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
     session.onEvent(event);
+    if (event.type === 'tools_loaded') session.saveState({ tools: event.names });
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });
   });
 
@@ -269,7 +278,6 @@ export async function wireApp(config: AppConfig): Promise<App> {
     notices,
     conventions: config.conventions,
     agent,
-    tools,
     todo,
     jobs,
     files: ctx.files,
@@ -322,12 +330,16 @@ export async function wireApp(config: AppConfig): Promise<App> {
         notify('resume_forked', { from: loaded.header.id, id: opened.id });
       }
       agent.reset(loaded.messages, loaded.state.totals ?? {});
+      const tools = loaded.state.tools;
+      agent.tools.restore(Array.isArray(tools) ? tools.filter((n): n is string => typeof n === 'string') : []);
+      modeNotes.forget();
       const saved = loaded.state.model ?? loaded.header.model;
       if (saved && saved !== state.model.name && state.models.models.some((m) => m.name === saved) && !config.pinned.model) {
         app.setModel(saved);
         notify('resume_model', { name: state.model.name, id: state.model.model });
       }
       if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) state.setMode(loaded.state.mode);
+      modeNotes.update(state.mode);
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
       // Temporary files a killed feiyu left where the session worked are removed.
@@ -347,6 +359,8 @@ export async function wireApp(config: AppConfig): Promise<App> {
     newSession() {
       session.delete();
       agent.reset();
+      modeNotes.forget();
+      modeNotes.update(state.mode);
       ctx.files.clear();
       todo.restore([]);
       useSession(newWriter());

@@ -6,11 +6,12 @@
 
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
+import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 import { en as hostEn, zh as hostZh } from './host.js';
 
-export const en = { ...coreEn, ...codeindexEn, ...hostEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...codeindexZh, ...hostZh };
+export const en = { ...coreEn, ...toolsEn, ...codeindexEn, ...hostEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh, ...codeindexZh, ...hostZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;
