@@ -3,7 +3,7 @@
 // calls stream back as session/update, questions answered by the editor, cancellation, a mode
 // set by the editor, and a saved session loaded again in a new process.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
@@ -15,6 +15,9 @@ import { currentTest } from './scope.js';
 const f = await useCliFixture('feiyu-acp', {});
 
 type Editor = {
+  child: ReturnType<typeof spawn>;
+  /** Its exit code once it has exited. */
+  exited: Promise<number | null>;
   updates: acp.SessionUpdate[];
   asked: acp.RequestPermissionRequest[];
   /** How the editor answers the next question (default: allow once). */
@@ -26,15 +29,20 @@ type Editor = {
 function editor(args: string[] = []): Editor {
   const child = spawn(process.execPath, [CLI, '--acp', '--sandbox', 'off', ...args], { cwd: f.work, env: cliEnv(f.home, currentTest().env), stdio: ['pipe', 'pipe', 'inherit'] });
   const e: Editor = {
+    child,
+    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
     updates: [],
     asked: [],
     answers: [],
     run: (op) => {
       const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
-      return client.connectWith(stream, async (ctx) => {
-        await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-        return op(ctx);
-      });
+      // Done, the editor closes feiyu's stdin, as an editor closing the agent does.
+      return client
+        .connectWith(stream, async (ctx) => {
+          await ctx.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+          return op(ctx);
+        })
+        .finally(() => child.stdin.end());
     },
   };
   const client = acp
@@ -141,6 +149,8 @@ describe('feiyu --acp', () => {
       await prompt(ctx, sessionId, 'what is 2+2?');
       return sessionId;
     });
+    // The first feiyu lets the session go when the editor closes the connection, and exits.
+    expect(await first.exited).toBe(0);
     f.server.enqueue({ text: 'Eight.' });
     const second = editor();
     const reply = await second.run(async (ctx) => {
@@ -153,5 +163,24 @@ describe('feiyu --acp', () => {
       { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'The answer is 4.' } },
     ]);
     expect(f.server.requests.at(-1)!.body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('stopped by the editor (SIGTERM), it lets its sessions go and exits', async () => {
+    f.server.enqueue({ text: 'Hi.' });
+    const e = editor();
+    const sessions = join(f.home, 'state', 'feiyu', 'sessions');
+    // Stopped while the editor still holds the connection open: the editor sees it close.
+    let sessionId = '';
+    let before: string[] = [];
+    const run = e.run(async (ctx) => {
+      sessionId = (await newSession(ctx)).sessionId;
+      await prompt(ctx, sessionId, 'hi');
+      before = readdirSync(sessions).sort();
+      e.child.kill('SIGTERM');
+      await e.exited;
+    });
+    await expect(run).rejects.toThrow(/connection closed/);
+    expect({ before, code: await e.exited }).toEqual({ before: [`${sessionId}.jsonl`, `${sessionId}.lock`], code: 0 });
+    expect(readdirSync(sessions)).toEqual([`${sessionId}.jsonl`]);
   });
 });

@@ -93,7 +93,13 @@ export async function serveAcp(o: AcpOptions): Promise<void> {
 
   const stream = acp.ndJsonStream(Writable.toWeb(o.output as Writable) as WritableStream<Uint8Array>, Readable.toWeb(o.input as Readable) as ReadableStream<Uint8Array>);
   const connection = agent.connect(stream);
+  // An editor stopping feiyu: the sessions are closed as when it closes the connection (jobs stopped, session files let go).
+  const stop = () => connection.close();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
   await connection.closed;
+  process.off('SIGTERM', stop);
+  process.off('SIGINT', stop);
   const opened = await Promise.allSettled(hosts.values());
   await Promise.all(opened.map((h) => (h.status === 'fulfilled' ? h.value.close() : undefined)));
 }

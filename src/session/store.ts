@@ -205,19 +205,22 @@ export class SessionWriter {
       this.pending.push(record);
       return;
     }
-    let records: Record<string, unknown>[] = [record];
-    if (!this.started) {
-      this.started = true;
-      records = [this.header as SessionHeader, ...this.pending, record];
-      this.pending = [];
-      try {
-        const got = acquireLock(lockOf(this.file));
-        if ('release' in got) this.lock = got;
-      } catch {
-        // the folder cannot be written: the append below says so
-      }
+    if (this.started) {
+      this.out.append([JSON.stringify(record)]);
+      return;
     }
+    this.started = true;
+    const records = [this.header as SessionHeader, ...this.pending, record];
+    this.pending = [];
+    // Locked once the first append has made the folder (the first session of a fresh state
+    // folder was left unlocked when the lock came first); a new id is nobody else's meanwhile.
     this.out.append(records.map((r) => JSON.stringify(r)));
+    try {
+      const got = acquireLock(lockOf(this.file));
+      if ('release' in got) this.lock = got;
+    } catch {
+      // the folder cannot be written: the append said so, and the next one tries again
+    }
   }
 }
 
