@@ -3,7 +3,8 @@
 // exiting with the codes of DESIGN.md §3. The only module nothing else imports.
 
 import { createInterface } from 'node:readline';
-import { createApp, version, type App } from './app/app.js';
+import { version, type App } from './app/app.js';
+import { openHost, type Host } from './app/host.js';
 import { ConfigError, readStart } from './app/config.js';
 import { noticeText } from './i18n/explain.js';
 import { parseArgs, UsageError, type CliArgs } from './app/args.js';
@@ -49,11 +50,11 @@ async function headless(app: App, args: CliArgs): Promise<number> {
   }
 }
 
-async function interactive(app: App, args: CliArgs): Promise<number> {
+async function interactive(host: Host, task: string, args: CliArgs): Promise<number> {
   const { Repl } = await import('./ui/repl.js');
-  const repl = new Repl({ app, version: version(), initialMessage: args.message, input: process.stdin, output: process.stdout });
+  const repl = new Repl({ host, task, version: version(), initialMessage: args.message, input: process.stdin, output: process.stdout });
   await repl.run();
-  await app.close();
+  await host.close();
   return EXIT.ok;
 }
 
@@ -71,22 +72,24 @@ async function main(): Promise<number> {
   try {
     args = parseArgs(process.argv.slice(2));
     // Settings are read once, here: the language must be known before anything prints; a broken
-    // file is reported by createApp, in the language chosen without it.
+    // file is reported by openHost, in the language chosen without it.
     const start = readStart(args, process.env);
     setLang(start.lang);
     if (args.help) return void process.stdout.write(t('cli.usage') + '\n'), EXIT.ok;
     if (args.version) return void process.stdout.write(version() + '\n'), EXIT.ok;
     if (args.acp) return await editor(args);
     const canAsk = !args.print && process.stdin.isTTY === true;
-    const app = await createApp(args, {
+    const host = await openHost(args, {
       env: process.env,
       start,
       allowNoModel: !args.print,
       askTrust: canAsk ? (what) => askYesNo(t('trust.ask', { what: what.map((w) => `  ${w}`).join('\n') })) : undefined,
     });
+    // One task: a new session, or the one --resume names.
+    const task = await host.open({ resume: args.resume, fork: args.forkSession });
     // Background jobs die with feiyu, however it ends (Ctrl+C: the REPL, or headless's abort).
-    installExitHandlers(app.jobs, args.print ? ['SIGHUP'] : ['SIGTERM', 'SIGHUP']);
-    return args.print ? await headless(app, args) : await interactive(app, args);
+    installExitHandlers(host.app(task).jobs, args.print ? ['SIGHUP'] : ['SIGTERM', 'SIGHUP']);
+    return args.print ? await headless(host.app(task), args) : await interactive(host, task, args);
   } catch (err) {
     if (err instanceof UsageError) {
       // The arguments did not parse: --lang may still be among them.

@@ -51,8 +51,8 @@ export type TaskOptions = {
 export type SubmitOptions = TaskOptions & { prompt: string };
 
 export type EventsOptions = {
-  /** 'start' (default): from the task's first event; 'message': from the first of its latest message. */
-  from?: 'start' | 'message';
+  /** 'start' (default): from the task's first event; 'message': from the first of its latest message; 'now': what comes next. */
+  from?: 'start' | 'message' | 'now';
   /** Go on past the end of the running message, through later ones, until the host closes. */
   follow?: boolean;
 };
@@ -100,8 +100,11 @@ export async function openHost(args: CliArgs, opts: ConfigOptions): Promise<Host
 function hostOver(config: AppConfig): Host {
   const tasks = new Map<string, Task>();
   let closing = false;
+  // A task keeps the id it started with; an interface that starts its conversation over (/clear)
+  // or switches to another (/resume) reaches it by its session's id too.
+  const find = (id: string): Task | undefined => tasks.get(id) ?? [...tasks.values()].find((each) => each.app.session.id === id);
   const task = (id: string): Task => {
-    const found = tasks.get(id);
+    const found = find(id);
     if (!found) throw new ConfigError(t('host.no_task', { id }));
     return found;
   };
@@ -112,7 +115,7 @@ function hostOver(config: AppConfig): Host {
 
   async function open(o: TaskOptions): Promise<Task> {
     if (closing) throw new ConfigError(t('host.closed'));
-    const live = typeof o.resume === 'string' ? tasks.get(o.resume) : undefined;
+    const live = typeof o.resume === 'string' ? find(o.resume) : undefined;
     if (live) {
       if (live.run) throw new ConfigError(t('host.busy', { id: o.resume as string }));
       if (o.mode) live.app.setMode(o.mode);
@@ -185,7 +188,8 @@ function hostOver(config: AppConfig): Host {
     },
     events(id, o = {}) {
       const found = task(id);
-      return follow(found, o.from === 'message' ? found.messageStart : 0, o.follow === true);
+      const from = o.from === 'message' ? found.messageStart : o.from === 'now' ? found.log.length : 0;
+      return follow(found, from, o.follow === true);
     },
     history: (id) => structuredClone(task(id).app.agent.messages) as Message[],
     async wait(id) {

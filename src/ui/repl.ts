@@ -1,10 +1,12 @@
 // The interactive session: the welcome box, then messages and slash commands one at a time,
 // each turn rendered as it streams, permission and plan questions answered, Ctrl+C cancelling
 // what runs, Shift+Tab cycling the mode. Line mode only (readline, append-only output), so
-// scrollback, copy/paste and input methods keep working.
+// scrollback, copy/paste and input methods keep working. Messages go through the host API (one
+// task, its events followed, questions answered by id); slash commands use the task's app.
 
 import { join } from 'node:path';
 import type { App } from '../app/app.js';
+import type { Host } from '../app/host.js';
 import { fileNotice } from '../app/config.js';
 import { noticeText } from '../i18n/explain.js';
 import { completer, findCommand, type Session } from './commands/index.js';
@@ -19,7 +21,9 @@ import { UndoStack } from './undo.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
 
 export type ReplOptions = {
-  app: App;
+  host: Host;
+  /** The task this session drives (host.open). */
+  task: string;
   version: string;
   initialMessage?: string;
   input: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -42,7 +46,7 @@ export class Repl implements Session {
   private indexingShown = 0;
 
   constructor(private readonly o: ReplOptions) {
-    const app = (this.app = o.app);
+    const app = (this.app = o.host.app(o.task));
     this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals }, app.env);
     this.undo = new UndoStack(app.root);
     this.history = new History(join(app.stateDir, 'history'));
@@ -54,15 +58,23 @@ export class Repl implements Session {
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
     });
-    app.on((event) => {
-      if (event.type === 'approval') return void this.approve(event);
+    void this.follow();
+    // While the code index builds, the prompt says how far it got (a terminal only: a pipe would get a line per update).
+    if (this.input.tty) app.codeIndex?.onProgress((p) => this.showIndexing(p.state === 'building' ? t('codeindex.progress', { done: p.done, total: p.total }) : ''));
+  }
+
+  /** Renders the task's events as they come, between turns too, until the host closes. */
+  private async follow(): Promise<void> {
+    for await (const event of this.o.host.events(this.o.task, { from: 'now', follow: true })) {
+      if (event.type === 'approval') {
+        void this.approve(event);
+        continue;
+      }
       // Notices can come between turns (a failed write): above the prompt then.
       if (event.type === 'notice') this.abovePrompt(() => this.ui.handle(event));
       else this.ui.handle(event);
       this.undo.observe(event);
-    });
-    // While the code index builds, the prompt says how far it got (a terminal only: a pipe would get a line per update).
-    if (this.input.tty) app.codeIndex?.onProgress((p) => this.showIndexing(p.state === 'building' ? t('codeindex.progress', { done: p.done, total: p.total }) : ''));
+    }
   }
 
   /** Runs until the user leaves. */
@@ -99,10 +111,11 @@ export class Repl implements Session {
   private async approve({ id, approval }: Extract<AgentEvent, { type: 'approval' }>): Promise<void> {
     const signal = this.running?.signal;
     if (!signal || signal.aborted) return;
+    const { host, task } = this.o;
     try {
-      this.app.answer(id, approval.kind === 'call' ? await askPermission(this, approval.request, signal) : await approvePlan(this, approval.plan, signal));
+      host.answer(task, id, approval.kind === 'call' ? await askPermission(this, approval.request, signal) : await approvePlan(this, approval.plan, signal));
     } catch {
-      this.app.answer(id, approval.kind === 'call' ? { answer: 'no' } : { approved: false });
+      host.answer(task, id, approval.kind === 'call' ? { answer: 'no' } : { approved: false });
     }
   }
 
@@ -144,7 +157,23 @@ export class Repl implements Session {
     // The typed text first: it is what the request is (its first line names the task in /cost).
     const message = [text, ...this.notes].join('\n\n');
     this.notes = [];
-    await this.busy((signal) => this.app.send(message, signal));
+    await this.busy((signal) => this.send(message, signal));
+  }
+
+  /** One message through the host; Ctrl+C cancels it. Returns once its events have been rendered. */
+  private async send(message: string, signal: AbortSignal): Promise<void> {
+    const { host, task } = this.o;
+    const cancel = () => host.cancel(task);
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      await host.submit({ prompt: message, resume: task });
+      await host.wait(task);
+    } finally {
+      signal.removeEventListener('abort', cancel);
+    }
+    // The message's events are all in the task's log by now; the follower renders them within
+    // this turn of the event loop (microtasks), before the prompt is drawn again.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   private interrupt(): void {
