@@ -138,7 +138,7 @@ export type ToolOutput = {
   change?: FileChange;
   /** Tokens a tool spent on its own model requests (web_fetch questions, sub-agents): counted in the totals. */
   sideUsage?: Usage;
-  /** Ends the turn after this call (structured output, an approved plan in headless mode). */
+  /** Ends the turn after this call (structured output, an approved plan in headless mode, a hook saying continue: false). */
   endTurn?: { text?: string; structured?: unknown };
 };
 
@@ -268,8 +268,10 @@ export const SANDBOX_LEVELS: readonly SandboxLevel[] = ['off', 'workspace', 'str
 /** `code` names the rule that decided (for the interface and the trace); `sandbox` is how an
  *  allowed bash command is confined (read-only when allowed as read-only). */
 export type Decision =
-  | { decision: 'allow'; reason?: string; code?: string; sandbox?: SandboxProfile }
-  | { decision: 'deny'; reason: string; code?: string };
+  /** `input`: the arguments to run with instead of the model's (a PreToolUse hook's updatedInput). */
+  | { decision: 'allow'; reason?: string; code?: string; sandbox?: SandboxProfile; input?: Record<string, unknown> }
+  /** `stop`: a hook ended the whole turn (continue: false); the words are for the user. */
+  | { decision: 'deny'; reason: string; code?: string; stop?: string };
 
 /**
  * A question about one tool call for the user: exactly what runs or is touched, why it asks
@@ -313,9 +315,9 @@ export type AfterToolCall = (call: ToolCallBlock, tool: Tool, result: ToolOutput
 
 export type TurnStopReason = 'end' | 'max_rounds' | 'error' | 'aborted' | 'max_tokens';
 
-/** The points where the user's hooks run (settings.json "hooks"). */
-export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'UserPromptSubmit' | 'Stop';
-export const HOOK_EVENTS: readonly HookEvent[] = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop'];
+/** The points where the user's hooks run (settings.json "hooks"), named as in Claude Code. */
+export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionStart', 'SessionEnd', 'PreCompact', 'Notification'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** How a hook or verify command failed (the user's Ctrl+C is not a failure). */
 export type CommandFailure =
@@ -329,24 +331,12 @@ export type CommandFailure =
  * max_rounds … schema_failed; from the app around it: the rest.
  */
 export type NoticeCode =
-  | 'max_rounds'
-  | 'max_tokens'
-  | 'usage_estimated'
-  | 'schema_retry'
-  | 'schema_failed'
-  | 'no_model'
-  | 'trust_ignored'
-  | 'memory_dropped'
-  | 'read_unenforced'
-  | 'auto_unsandboxed'
-  | 'todo_reminded'
-  | 'stop_hook_sent_back'
-  | 'prompt_blocked'
-  | 'session_write_failed'
-  | 'trace_write_failed'
-  | 'resume_model'
-  | 'session_skipped'
-  | 'files_changed';
+  | 'max_rounds' | 'max_tokens' | 'usage_estimated' | 'schema_retry' | 'schema_failed'
+  | 'no_model' | 'trust_ignored' | 'memory_dropped' | 'read_unenforced' | 'auto_unsandboxed'
+  | 'todo_reminded' | 'stop_hook_sent_back' | 'prompt_blocked' | 'hook_message' | 'hook_stopped'
+  | 'hook_event_unknown' | 'hook_type_unsupported'
+  | 'session_write_failed' | 'trace_write_failed'
+  | 'resume_model' | 'session_skipped' | 'files_changed';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 

@@ -36,8 +36,8 @@ function traced(stateDir: string): Record<string, unknown>[] {
 }
 
 describe('one event stream', () => {
-  it('a failing PreToolUse hook reaches the trace, and the call it blocked is refused', async () => {
-    const p = await place({ hooks: { PreToolUse: [{ matcher: 'bash', command: 'echo broken >&2; exit 1' }] } });
+  it('a PreToolUse hook that cannot run reaches the trace, and the call it blocked is refused', async () => {
+    const p = await place({ hooks: { PreToolUse: [{ matcher: 'bash', command: 'no-such-hook-program' }] } });
     const app = await createApp(parseArgs(['-p', 'go', '-C', p.work, '--sandbox', 'off']), { env: p.env });
     const seen: string[] = [];
     app.on((e) => seen.push(e.type));
@@ -45,7 +45,7 @@ describe('one event stream', () => {
     expect(await app.send('go', new AbortController().signal)).toEqual({ stopReason: 'end', text: 'Could not run it.', rounds: 1 });
     await app.close();
 
-    const failed = { type: 'hook_failed', event: 'PreToolUse', command: 'echo broken >&2; exit 1', failure: { kind: 'exit', code: 1 }, stderr: 'broken', blocked: true };
+    const failed = { type: 'hook_failed', event: 'PreToolUse', command: 'no-such-hook-program', failure: { kind: 'exit', code: 127 }, stderr: expect.stringContaining('no-such-hook-program: command not found'), blocked: true };
     expect(seen).toContain('hook_failed');
     const lines = traced(p.state);
     const hook = lines.findIndex((l) => l.type === 'hook_failed');

@@ -38,7 +38,7 @@ describe('parseArgs', () => {
       return undefined;
     };
     expect(err(['--mode', 'yolo'])).toEqual({ key: 'usage.one_of', params: { flag: '--mode', allowed: 'default, auto, plan, readonly', value: 'yolo' } });
-    expect(err(['--max-rounds', '0'])).toEqual({ key: 'usage.max_rounds', params: { value: '0' } });
+    expect(err(['--max-rounds', '0'])).toEqual({ key: 'usage.max_rounds', params: { flag: '--max-rounds', value: '0' } });
     expect(err(['--bogus'])).toEqual({ key: 'usage.unknown', params: { flag: '--bogus' } });
     expect(err(['--model'])).toEqual({ key: 'usage.needs_value', params: { flag: '--model' } });
   });

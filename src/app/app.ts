@@ -7,6 +7,7 @@ import { version } from '../util/version.js';
 import { Agent, type Totals, type TurnResult } from '../core/agent.js';
 import type { CliArgs } from './args.js';
 import { createHookRunner } from '../hooks/runner.js';
+import { claudeMode } from '../hooks/protocol.js';
 import { t } from '../i18n/index.js';
 import { JobManager } from '../tools/jobs.js';
 import { loadModels, selectModel, type LoadedModels } from '../config/keys.js';
@@ -16,6 +17,7 @@ import { ApprovalDesk, approvalStep } from './approval.js';
 import { attempt, ConfigError, loadConfig, type AppConfig, type ConfigOptions } from './config.js';
 import { loadConventions, type Conventions } from '../config/conventions.js';
 import { systemPrompt } from '../core/prompt.js';
+import { claudeToolName } from '../util/claudenames.js';
 import { createProvider } from '../providers/stream.js';
 import { createLauncher } from '../safety/sandboxhost.js';
 import { createGitFacts } from './gitfacts.js';
@@ -25,7 +27,7 @@ import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
-import type { AgentEvent, AskAnswer, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, Tool, ToolSession, WrapCommand } from '../types.js';
+import type { AgentEvent, Approval, AskAnswer, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, Tool, ToolSession, WrapCommand } from '../types.js';
 import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
@@ -61,6 +63,8 @@ export interface App {
   readonly files: Map<string, FileVersion>;
   readonly session: { readonly id: string };
   readonly mode: PermissionMode;
+  /** --permission-mode acceptEdits: edits in the workspace are allowed (Claude's name for the mode then). */
+  readonly acceptEdits: boolean;
   readonly model: ModelConfig;
   readonly models: LoadedModels;
   readonly sandbox: { level: SandboxLevel; off?: { reason: string; detail: string } };
@@ -152,8 +156,19 @@ async function wire(config: AppConfig): Promise<App> {
   const todo = new TodoList((items) => session.saveState({ todo: items }));
   const reminder = new TodoReminder(todo);
   const hooks = attempt(() =>
-    createHookRunner({ hooks: config.hooks, verify: config.verify, root, sessionId: () => session.id, env: config.env, emit: (event) => events.emit(event) }),
+    createHookRunner({
+      hooks: config.hooks,
+      verify: config.verify,
+      root,
+      session: () => ({ id: session.id, file: session.file }),
+      mode: () => claudeMode(state.mode, config.acceptEdits),
+      env: config.env,
+      emit: (event) => events.emit(event),
+    }),
   );
+  /** What SessionStart hooks said, given with the next message; whether a Stop hook sent the model back this turn. */
+  let sessionContext: Promise<string | undefined> = Promise.resolve(undefined);
+  let stopActive = false;
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
     policy: decide,
@@ -165,16 +180,27 @@ async function wire(config: AppConfig): Promise<App> {
       restoreMode: () => state.leavePlanMode(),
       inPlanMode: () => state.mode === 'plan',
     },
+    subagentStop: (text, active, signal) => hooks.stop('SubagentStop', text, active, signal),
   });
-  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []));
+  const buildSystem = (c: Conventions | undefined, notes: string) => {
+    const prompt = systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []), config.systemPrompt);
+    return config.appendSystemPrompt ? `${prompt}\n\n${config.appendSystemPrompt}` : prompt;
+  };
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
     system: buildSystem(config.conventions, config.memory),
     ctx,
     maxRounds: config.maxRounds,
-    beforeToolCall: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? decide(call, tool, signal),
+    // Hooks first: a refusal is final; an allow or ask and changed arguments go to the policy.
+    beforeToolCall: async (call, tool, signal) => {
+      const hook = await hooks.preToolUse(call, signal);
+      if (hook.deny) return { decision: 'deny', code: 'hook_deny', reason: `blocked by a PreToolUse hook: ${hook.deny.reason}`, ...(hook.deny.stop !== undefined && { stop: hook.deny.stop }) };
+      const decision = await decide(hook.input ? { ...call, input: hook.input } : call, tool, signal, hook.verdict);
+      return hook.input && decision.decision === 'allow' ? { ...decision, input: hook.input } : decision;
+    },
     afterToolCall: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
+    beforeCompact: (trigger, focus, signal) => hooks.preCompact(trigger, focus, signal),
     onStop: async (text, signal) => {
       const open = todo.open().length;
       const back = reminder.check();
@@ -182,8 +208,9 @@ async function wire(config: AppConfig): Promise<App> {
         notify('todo_reminded', { n: open });
         return back;
       }
-      const reason = await hooks.stop(text, signal);
+      const reason = await hooks.stop('Stop', text, stopActive, signal);
       if (reason) notify('stop_hook_sent_back', { reason });
+      if (reason) stopActive = true;
       return reason;
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
@@ -202,8 +229,11 @@ async function wire(config: AppConfig): Promise<App> {
   events.on((event) => {
     if (event.type === 'turn_start') {
       reminder.resetForTurn();
-      hooks.resetForTurn();
+      stopActive = false;
     }
+    // Claude Code runs SessionStart again after a compaction; what it says joins the next message.
+    if (event.type === 'compaction') sessionContext = joinContext(sessionContext, hooks.sessionStart('compact'));
+    if (event.type === 'approval') void hooks.notification(notificationText(event.approval), 'permission_prompt');
     // The bash grammar (tens of ms to load) loads while the model is still writing the command.
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
@@ -228,6 +258,7 @@ async function wire(config: AppConfig): Promise<App> {
     get mode() {
       return state.mode;
     },
+    acceptEdits: config.acceptEdits,
     get model() {
       return state.model;
     },
@@ -248,7 +279,9 @@ async function wire(config: AppConfig): Promise<App> {
         notify('prompt_blocked', { reason: gate.block });
         return null;
       }
-      return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal);
+      const context = [await sessionContext, gate.context].filter((c) => c !== undefined).join('\n\n');
+      sessionContext = Promise.resolve(undefined);
+      return agent.send(context ? `${text}\n\n<hook_context>\n${context}\n</hook_context>` : text, signal);
     },
     answer: (id, answer) => desk?.answer(id, answer) ?? false,
     setMode: (mode) => state.setMode(mode),
@@ -280,6 +313,8 @@ async function wire(config: AppConfig): Promise<App> {
       return { conventions: fresh, memory: notes };
     },
     newSession() {
+      void hooks.sessionEnd('clear');
+      sessionContext = hooks.sessionStart('clear');
       session.delete();
       agent.reset();
       ctx.files.clear();
@@ -293,11 +328,24 @@ async function wire(config: AppConfig): Promise<App> {
       if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
     async close() {
+      await hooks.sessionEnd(config.interactive ? 'prompt_input_exit' : 'other');
       await jobs.stopAll();
       trace?.close();
     },
   };
   if (config.resume) await app.resume(config.resume);
   starting = false;
+  sessionContext = hooks.sessionStart(config.resume ? 'resume' : 'startup');
   return app;
+}
+
+/** What a Notification hook is told when feiyu asks the user something (Claude Code's wording). */
+function notificationText(approval: Approval): string {
+  return approval.kind === 'call' ? `feiyu needs your permission to use ${claudeToolName(approval.request.tool, approval.request.input)}` : 'feiyu needs your approval of the plan';
+}
+
+/** Two hooks' contexts, in order. */
+async function joinContext(a: Promise<string | undefined>, b: Promise<string | undefined>): Promise<string | undefined> {
+  const parts = (await Promise.all([a, b])).filter((c): c is string => c !== undefined);
+  return parts.length ? parts.join('\n\n') : undefined;
 }

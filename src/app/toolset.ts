@@ -5,7 +5,7 @@ import { JobManager, jobTool } from '../tools/jobs.js';
 import { rememberTool } from '../tools/memory.js';
 import { exitPlanTool } from '../tools/plan.js';
 import { systemPrompt } from '../core/prompt.js';
-import { taskTool } from '../delegate/task.js';
+import { taskTool, type TaskOptions } from '../delegate/task.js';
 import { TODO_PROMPT, TodoList, todoTool } from '../tools/todo.js';
 import { coreTools } from '../tools/index.js';
 import { specOf, type BeforeToolCall, type Tool, type ToolSpec } from '../types.js';
@@ -18,6 +18,8 @@ export type ToolOptions = {
   todo: TodoList;
   stateDir: string;
   plan: Parameters<typeof exitPlanTool>[0];
+  /** SubagentStop hooks, when a task sub-agent would conclude. */
+  subagentStop?: TaskOptions['onStop'];
 };
 
 /** The tools a session offers the model, in a stable order (a stable prompt cache key). */
@@ -30,7 +32,7 @@ export function buildTools(o: ToolOptions): Tool[] {
     exitPlanTool(o.plan),
     rememberTool(o.stateDir),
     webFetchTool({ allowPrivate: o.allowPrivate }),
-    taskTool({ tools: readTools, beforeToolCall: o.policy }),
+    taskTool({ tools: readTools, beforeToolCall: o.policy, onStop: o.subagentStop }),
   ];
 }
 

@@ -14,6 +14,8 @@ export type TaskOptions = {
   system?: string;
   /** The main agent's decision point, so hard denies (secret files) hold inside the sub-agent too. */
   beforeToolCall?: BeforeToolCall;
+  /** When the sub-agent would conclude (SubagentStop hooks): a text sends it back to work; `active`: one already did. */
+  onStop?: (text: string, active: boolean, signal: AbortSignal) => Promise<string | null>;
 };
 
 const DEFAULT_ROUNDS = 15;
@@ -40,6 +42,7 @@ async function runTask(args: TaskArgs, ctx: ToolContext, opts: TaskOptions): Pro
     ctx: subCtx,
     maxRounds: rounds,
     beforeToolCall: opts.beforeToolCall,
+    onStop: stopCheck(opts.onStop),
   });
   let error: ProviderError | undefined;
   agent.on((e) => {
@@ -58,6 +61,17 @@ async function runTask(args: TaskArgs, ctx: ToolContext, opts: TaskOptions): Pro
   if (!text) return toolError(`the sub-agent used its ${rounds} rounds without a conclusion; give it a narrower task`, { sideUsage: usage });
   const cut = result.stopReason === 'max_tokens' ? '\n[the sub-agent was cut off at the output token limit]' : '';
   return { output: text + cut, sideUsage: usage, summary: { key: 'ok' } };
+}
+
+/** The sub-agent's onStop, remembering whether it was sent back already. */
+function stopCheck(onStop: TaskOptions['onStop']) {
+  if (!onStop) return undefined;
+  let active = false;
+  return async (text: string, signal: AbortSignal) => {
+    const back = await onStop(text, active, signal);
+    if (back) active = true;
+    return back;
+  };
 }
 
 /**
