@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
-import { createHookRunner, type HookRunnerOptions } from '../src/hooks/runner.js';
+import { createHookRunner, sentBack, type HookRunnerOptions } from '../src/hooks/runner.js';
 import { createProvider } from '../src/providers/stream.js';
 import { coreTools } from '../src/tools/index.js';
 import type { AgentEvent, ToolCallBlock, ToolContext } from '../src/types.js';
@@ -233,12 +233,13 @@ describe('Stop and SubagentStop', () => {
   it('exit 2 or decision: block sends the model back with the reason; the hook reads stop_hook_active and the last message', async () => {
     const s = await setup();
     const block = runner(s, { Stop: [{ command: await s.hook('block', BODIES.block) }] });
-    expect(await block.stop('Stop', 'All done.', false)).toBe('A Stop hook sent you back to work: not like this');
+    expect(await block.stop('Stop', 'All done.', false)).toBe('not like this');
     expect(await s.input('block')).toEqual({ ...common(s, 'Stop'), stop_hook_active: false, last_assistant_message: 'All done.' });
-    expect(await block.stop('Stop', 'All done, really.', true)).toBe('A Stop hook sent you back to work: not like this');
+    expect(await block.stop('Stop', 'All done, really.', true)).toBe('not like this');
     expect(await s.input('block')).toMatchObject({ stop_hook_active: true });
     const json1 = runner(s, { SubagentStop: [{ command: await s.hook('sub', json({ decision: 'block', reason: 'cite the files' })) }] });
-    expect(await json1.stop('SubagentStop', 'Found it.', false)).toBe('A SubagentStop hook sent you back to work: cite the files');
+    expect(await json1.stop('SubagentStop', 'Found it.', false)).toBe('cite the files');
+    expect(sentBack('SubagentStop', 'cite the files')).toBe('A SubagentStop hook sent you back to work: cite the files');
     expect(await s.input('sub')).toEqual({ ...common(s, 'SubagentStop'), stop_hook_active: false, last_assistant_message: 'Found it.' });
     // continue: false wins over a block.
     const both = runner(s, { Stop: [{ command: await s.hook('both', json({ decision: 'block', reason: 'go on', continue: false, stopReason: 'quota' })) }] });
@@ -264,7 +265,11 @@ describe('Stop and SubagentStop', () => {
       tools: [],
       system: 'test',
       ctx,
-      onStop: async (text, signal) => (active ? null : ((active = true), hooks.stop('Stop', text, false, signal))),
+      onStop: async (text, signal) => {
+        const reason = active ? null : await hooks.stop('Stop', text, false, signal);
+        active = true;
+        return reason && sentBack('Stop', reason);
+      },
     });
     server.enqueue({ text: 'Done.' }, { text: 'Linted, done.' });
     expect(await agent.send('go')).toEqual({ stopReason: 'end', text: 'Linted, done.', rounds: 0 });

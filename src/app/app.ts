@@ -6,7 +6,7 @@
 import { version } from '../util/version.js';
 import { Agent, type Totals, type TurnResult } from '../core/agent.js';
 import type { CliArgs } from './args.js';
-import { createHookRunner } from '../hooks/runner.js';
+import { createHookRunner, sentBack } from '../hooks/runner.js';
 import { claudeMode } from '../hooks/protocol.js';
 import { t } from '../i18n/index.js';
 import { JobManager } from '../tools/jobs.js';
@@ -180,7 +180,10 @@ async function wire(config: AppConfig): Promise<App> {
       restoreMode: () => state.leavePlanMode(),
       inPlanMode: () => state.mode === 'plan',
     },
-    subagentStop: (text, active, signal) => hooks.stop('SubagentStop', text, active, signal),
+    subagentStop: async (text, active, signal) => {
+      const reason = await hooks.stop('SubagentStop', text, active, signal);
+      return reason && sentBack('SubagentStop', reason);
+    },
   });
   const buildSystem = (c: Conventions | undefined, notes: string) => {
     const prompt = systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []), config.systemPrompt);
@@ -209,9 +212,10 @@ async function wire(config: AppConfig): Promise<App> {
         return back;
       }
       const reason = await hooks.stop('Stop', text, stopActive, signal);
-      if (reason) notify('stop_hook_sent_back', { reason });
-      if (reason) stopActive = true;
-      return reason;
+      if (!reason) return null;
+      notify('stop_hook_sent_back', { reason });
+      stopActive = true;
+      return sentBack('Stop', reason);
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,

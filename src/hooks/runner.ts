@@ -46,7 +46,7 @@ export interface HookRunner {
   postToolUse(call: ToolCallBlock, result: ToolOutput, signal?: AbortSignal): Promise<ToolOutput>;
   /** `block`: do not send the prompt (the reason is for the user); `context`: add it to the prompt. */
   userPromptSubmit(prompt: string, signal?: AbortSignal): Promise<{ block?: string; context?: string }>;
-  /** A reason sends the model (or the sub-agent) back to work; `active`: a Stop hook already did in this turn. */
+  /** Why the hooks send the model (or the sub-agent) back to work (sentBack words it), or null; `active`: a Stop hook already did in this turn. */
   stop(event: 'Stop' | 'SubagentStop', text: string, active: boolean, signal?: AbortSignal): Promise<string | null>;
   /** What SessionStart hooks add to the conversation's context. */
   sessionStart(source: 'startup' | 'resume' | 'clear' | 'compact'): Promise<string | undefined>;
@@ -72,6 +72,9 @@ function compile(event: HookEvent, specs: HookSpec[]): Hook[] {
     }
   });
 }
+
+/** What the model reads when a Stop or SubagentStop hook sends it back to work. */
+export const sentBack = (event: 'Stop' | 'SubagentStop', reason: string): string => `A ${event} hook sent you back to work: ${reason}`;
 
 const exitCode = (o: Outcome): number | null => (o.end.kind === 'exit' ? o.end.code : null);
 
@@ -201,8 +204,7 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
       if (stopped(outcomes)) return null;
       const back = outcomes.find((o) => exitCode(o) === 2 || o.reply?.decision === 'block');
       if (!back) return null;
-      const reason = (exitCode(back) === 2 ? back.stderr.trim() : back.reply?.reason) || `a ${event} hook asked you to go on`;
-      return `A ${event} hook sent you back to work: ${reason}`;
+      return (exitCode(back) === 2 ? back.stderr.trim() : back.reply?.reason) || `a ${event} hook asked you to go on`;
     },
 
     async sessionStart(source) {
