@@ -317,8 +317,8 @@ async function wire(config: AppConfig): Promise<App> {
       return { conventions: fresh, memory: notes };
     },
     newSession() {
-      void hooks.sessionEnd('clear');
-      sessionContext = hooks.sessionStart('clear');
+      // SessionEnd for the old conversation, then SessionStart for the new one, as Claude Code does.
+      sessionContext = hooks.sessionEnd('clear').then(() => hooks.sessionStart('clear'));
       session.delete();
       agent.reset();
       ctx.files.clear();
@@ -332,6 +332,7 @@ async function wire(config: AppConfig): Promise<App> {
       if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
     async close() {
+      await sessionContext;
       await hooks.sessionEnd(config.interactive ? 'prompt_input_exit' : 'other');
       await jobs.stopAll();
       trace?.close();

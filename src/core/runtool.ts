@@ -66,7 +66,7 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
     if (decision.sandbox) grant.sandbox = decision.sandbox;
     const input = decision.input;
     if (input) {
-      const problem = validateArgs(tool.parameters, input);
+      const problem = await validateArgs(tool.parameters, input);
       if (problem) return toolError(`a PreToolUse hook changed the arguments, and they are not valid: ${problem}`);
       args = input;
     }
