@@ -2,39 +2,22 @@
 // user, SessionStart / SessionEnd around a session and /clear, PreCompact before /compact,
 // SubagentStop around a task sub-agent, a PreToolUse hook's updatedInput and continue: false
 // through runTool, and permission_mode following the mode. Hooks are the user's (settings.json).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentEvent } from '../src/types.js';
 import { createApp, type App } from '../src/app/app.js';
 import { parseArgs } from '../src/app/args.js';
-import { writeFakeKeys } from './fake-server.js';
-import { toolResults, useFakeServer } from './fixtures.js';
-import { currentTest } from './scope.js';
+import { appPlace, toolResults, useFakeServer } from './fixtures.js';
 
 const server = await useFakeServer();
 
-/** A home whose settings.json holds `hooks`, a workspace, and a log every hook appends its stdin to. */
+/** A home whose settings.json holds `hooks`, a workspace, and a log the hooks append their stdin to. */
 async function place(hooks: Record<string, unknown>) {
-  const home = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-apphooks-home-')));
-  const work = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-apphooks-work-')));
-  onTestFinished(() => Promise.all([home, work].map((d) => rm(d, { recursive: true, force: true }))).then(() => {}));
-  const config = join(home, 'config');
-  writeFakeKeys(config, server, 'anthropic');
-  mkdirSync(join(config, 'feiyu'), { recursive: true });
-  writeFileSync(join(config, 'feiyu', 'settings.json'), JSON.stringify({ hooks }));
-  const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: config, XDG_STATE_HOME: join(home, 'state'), LANG: 'en_US.UTF-8', FEIYU_NO_LOG: '1', ...currentTest().env };
-  const log = join(home, 'hooks.log');
-  const seen = () => {
-    try {
-      return readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
-    } catch {
-      return [];
-    }
-  };
-  return { work, env, log, seen };
+  const p = await appPlace(server, { hooks }, 'anthropic');
+  const log = join(p.home, 'hooks.log');
+  const seen = () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>) : []);
+  return { ...p, log, seen };
 }
 
 /** A Claude-form hook entry that appends its stdin to `log`, then runs `then`. */
@@ -50,7 +33,7 @@ describe('hooks around the session', () => {
   it('SessionStart at start (its context goes with the first message), SessionStart and SessionEnd on /clear, SessionEnd at exit', async () => {
     const p = await place({});
     writeFileSync(
-      join(p.env.XDG_CONFIG_HOME!, 'feiyu', 'settings.json'),
+      p.settingsFile,
       JSON.stringify({ hooks: { SessionStart: logging(p.log, 'echo "Sprint goal: search"'), SessionEnd: logging(p.log) } }),
     );
     const app = await createApp(parseArgs(['-C', p.work, '--sandbox', 'off']), { env: p.env });
@@ -70,7 +53,7 @@ describe('hooks around the session', () => {
 
   it('Notification when feiyu asks the user, with permission_mode as Claude names the mode', async () => {
     const p = await place({});
-    writeFileSync(join(p.env.XDG_CONFIG_HOME!, 'feiyu', 'settings.json'), JSON.stringify({ hooks: { Notification: logging(p.log) } }));
+    writeFileSync(p.settingsFile, JSON.stringify({ hooks: { Notification: logging(p.log) } }));
     const app = await open(['-C', p.work, '--sandbox', 'off'], p.env);
     app.on((e) => e.type === 'approval' && app.answer(e.id, { answer: 'no' }));
     server.enqueue({ toolCalls: [{ name: 'bash', input: { command: 'touch x' } }] }, { text: 'Declined.' });
@@ -91,7 +74,7 @@ describe('hooks around the session', () => {
 
   it('PreCompact before /compact, with the focus as custom_instructions', async () => {
     const p = await place({});
-    writeFileSync(join(p.env.XDG_CONFIG_HOME!, 'feiyu', 'settings.json'), JSON.stringify({ hooks: { PreCompact: logging(p.log, 'exit 0', 'manual') } }));
+    writeFileSync(p.settingsFile, JSON.stringify({ hooks: { PreCompact: logging(p.log, 'exit 0', 'manual') } }));
     const app = await open(['-C', p.work, '--sandbox', 'off', '--mode', 'auto'], p.env);
     server.enqueue({ text: 'One.' }, { text: 'Two.' });
     await app.send('first', new AbortController().signal);
@@ -107,7 +90,7 @@ describe('hooks around a call', () => {
     const rewrite = `printf '%s' '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"echo rewritten"}}}'`;
     const stop = `printf '%s' '{"continue":false,"stopReason":"Quota reached for today"}'`;
     writeFileSync(
-      join(p.env.XDG_CONFIG_HOME!, 'feiyu', 'settings.json'),
+      p.settingsFile,
       JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: rewrite }] }], PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: stop }] }] } }),
     );
     const app = await open(['-C', p.work, '--sandbox', 'off'], p.env);
@@ -133,7 +116,7 @@ describe('hooks around a call', () => {
   it('SubagentStop sends a task sub-agent back to work once, then it concludes', async () => {
     const p = await place({});
     const back = `input=$(cat); echo "$input" >> ${p.log}; case "$input" in *'"stop_hook_active":false'*) printf '%s' '{"decision":"block","reason":"Give path:line facts."}' ;; esac`;
-    writeFileSync(join(p.env.XDG_CONFIG_HOME!, 'feiyu', 'settings.json'), JSON.stringify({ hooks: { SubagentStop: [{ hooks: [{ type: 'command', command: back }] }] } }));
+    writeFileSync(p.settingsFile, JSON.stringify({ hooks: { SubagentStop: [{ hooks: [{ type: 'command', command: back }] }] } }));
     const app = await open(['-C', p.work, '--sandbox', 'off'], p.env);
     server.enqueue({ toolCalls: [{ name: 'task', input: { prompt: 'find the parser' } }] }, { text: 'In parse.ts.' }, { text: 'In src/parse.ts:12.' }, { text: 'Found it.' });
     await app.send('where is the parser?', new AbortController().signal);

@@ -169,6 +169,12 @@ async function wire(config: AppConfig): Promise<App> {
   /** What SessionStart hooks said, given with the next message; whether a Stop hook sent the model back this turn. */
   let sessionContext: Promise<string | undefined> = Promise.resolve(undefined);
   let stopActive = false;
+  /** Notification hooks run beside the question; close() waits for them. */
+  const notifying = new Set<Promise<void>>();
+  const notifyHooks = (approval: Approval) => {
+    const running = hooks.notification(notificationText(approval), 'permission_prompt').finally(() => notifying.delete(running));
+    notifying.add(running);
+  };
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
     policy: decide,
@@ -237,7 +243,7 @@ async function wire(config: AppConfig): Promise<App> {
     }
     // Claude Code runs SessionStart again after a compaction; what it says joins the next message.
     if (event.type === 'compaction') sessionContext = joinContext(sessionContext, hooks.sessionStart('compact'));
-    if (event.type === 'approval') void hooks.notification(notificationText(event.approval), 'permission_prompt');
+    if (event.type === 'approval') notifyHooks(event.approval);
     // The bash grammar (tens of ms to load) loads while the model is still writing the command.
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
@@ -332,7 +338,7 @@ async function wire(config: AppConfig): Promise<App> {
       if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
     async close() {
-      await sessionContext;
+      await Promise.all([sessionContext, ...notifying]);
       await hooks.sessionEnd(config.interactive ? 'prompt_input_exit' : 'other');
       await jobs.stopAll();
       trace?.close();
