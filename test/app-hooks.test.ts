@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { AgentEvent } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
 import { createApp, type App } from '../src/app/app.js';
 import { parseArgs } from '../src/app/args.js';
 import { appPlace, toolResults, useFakeServer } from './fixtures.js';

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { AgentEvent } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
 import { createApp } from '../src/app/app.js';
 import { parseArgs } from '../src/app/args.js';
 import { logsDir } from '../src/session/trace.js';

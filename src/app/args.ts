@@ -4,7 +4,7 @@
 
 import type { MessageKey } from '../i18n/index.js';
 import { ruleToolsOf } from '../util/claudenames.js';
-import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types.js';
+import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types/permissions.js';
 
 /** stream-json is Claude Code's message stream; events is feiyu's own AgentEvents. */
 export type OutputFormat = 'text' | 'json' | 'stream-json' | 'events';
@@ -22,6 +22,8 @@ export type CliArgs = {
   model?: string;
   /** true: the last session here; a string: that session. */
   resume?: true | string;
+  /** With resume: continue in a new session that starts with the old one's history. */
+  forkSession?: boolean;
   maxRounds?: number;
   lang?: 'en' | 'zh';
   cwd?: string;
@@ -139,6 +141,9 @@ export function parseArgs(argv: string[]): CliArgs {
         break;
       case '--trust':
         args.trust = true;
+        break;
+      case '--fork-session':
+        args.forkSession = true;
         break;
       case '-h':
       case '--help':

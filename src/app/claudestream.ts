@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { claudeCall } from '../hooks/protocol.js';
 import { claudeToolName } from '../util/claudenames.js';
-import type { AgentEvent, AssistantBlock, AssistantMessage, Message, Usage } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
+import type { AssistantBlock, AssistantMessage, Message } from '../types/conversation.js';
+import type { Usage } from '../types/providers.js';
 
 export type InitFields = { cwd: string; sessionId: string; tools: string[]; model: string; permissionMode: string; apiKeySource: string; version: string };
 

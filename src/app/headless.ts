@@ -10,7 +10,7 @@ import { ClaudeStream, initLine } from './claudestream.js';
 import { RunTally, type Subtype } from './runresult.js';
 import { claudeMode } from '../hooks/protocol.js';
 import { t } from '../i18n/index.js';
-import type { AgentEvent } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
 import { inert } from '../util/text.js';
 import { version } from '../util/version.js';

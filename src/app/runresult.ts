@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { TurnResult } from '../core/agent.js';
 import { claudeCall } from '../hooks/protocol.js';
-import type { AgentEvent, ModelConfig, TurnStopReason, Usage } from '../types.js';
+import type { AgentEvent, TurnStopReason } from '../types/events.js';
+import type { ModelConfig, Usage } from '../types/providers.js';
 
 export type Subtype = 'success' | 'error_max_turns' | 'error_during_execution' | 'error_max_structured_output_retries';
 

@@ -7,7 +7,7 @@
 import type { MessageKey, ProblemParams } from '../i18n/index.js';
 import { Problem } from '../i18n/index.js';
 import { isObject } from '../util/jsonfile.js';
-import { HOOK_EVENTS, type HookEvent } from '../types.js';
+import { HOOK_EVENTS, type HookEvent } from '../types/events.js';
 
 /** One command hook. `matcher`: an anchored regular expression over tool names (or the event's own field); `flat`: written in feiyu's older form. */
 export type HookSpec = { matcher?: string; command: string; timeout?: number; flat?: true };

@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
-import { readProjectsFile, writePrivateJson } from '../util/jsonfile.js';
+import { readProjectsFile, updatePrivateJson } from '../util/jsonfile.js';
 import type { ClaudeSettings, LoadedSettings, Settings } from './settings.js';
 import { joinHooks, readHooks, type HookSkipped, type HookTable } from './hooks.js';
 
@@ -71,9 +71,9 @@ export function projectTrustState(root: string, configDir: string, project: Proj
 
 /** Remembers that the user trusts this project with the content `hash` describes. */
 export function trustProject(root: string, configDir: string, hash: string): void {
-  const data = readTrusted(configDir);
-  data.projects[root] = { hash, trustedAt: new Date().toISOString() };
-  writePrivateJson(trustedFile(configDir), data);
+  updatePrivateJson(trustedFile(configDir), readProjectsFile<TrustedFile['projects'][string]>, (data) => {
+    data.projects[root] = { hash, trustedAt: new Date().toISOString() };
+  });
 }
 
 function readTrusted(configDir: string): TrustedFile {

@@ -5,7 +5,8 @@
 
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { claudeToolName } from '../util/claudenames.js';
-import type { PermissionMode, ToolOutput } from '../types.js';
+import type { PermissionMode } from '../types/permissions.js';
+import type { ToolOutput } from '../types/tools.js';
 
 /** Claude Code's permission modes, as hooks read them in `permission_mode`. */
 export type ClaudeMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';

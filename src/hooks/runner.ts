@@ -12,7 +12,9 @@ import { claudeInput, feiyuInput, toolResponse, type ClaudeMode } from './protoc
 import { parseReply, type HookReply } from './reply.js';
 import { couldNotRun, failureWords, firstLine, runShell, type Ran } from './shell.js';
 import { createVerify } from './verify.js';
-import type { AgentEvent, HookEvent, ToolCallBlock, ToolOutput } from '../types.js';
+import type { AgentEvent, HookEvent } from '../types/events.js';
+import type { ToolCallBlock } from '../types/conversation.js';
+import type { ToolOutput } from '../types/tools.js';
 
 const HOOK_TIMEOUT_S = 60;
 /** Characters of a hook's stdout or stderr read. */

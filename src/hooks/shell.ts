@@ -3,7 +3,7 @@
 // model. Must not interpret what the command printed: runner.ts and verify.ts do.
 
 import { runInGroup, type Ending } from '../util/process.js';
-import type { CommandFailure } from '../types.js';
+import type { CommandFailure } from '../types/events.js';
 
 /** How a command ended; `abort` is the user's Ctrl+C, never reported as a failure. */
 export type End = CommandFailure | { kind: 'abort' };

@@ -5,7 +5,9 @@
 
 import { shellQuote } from '../util/process.js';
 import { failureWords, runShell } from './shell.js';
-import type { AgentEvent, ToolCallBlock, ToolOutput } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
+import type { ToolCallBlock } from '../types/conversation.js';
+import type { ToolOutput } from '../types/tools.js';
 
 const VERIFY_TIMEOUT_S = 120;
 /** Characters of a failed verify's output given to the model (head and tail). */
