@@ -6,8 +6,8 @@
 import { version } from '../util/version.js';
 import { Agent, type Totals, type TurnResult } from '../core/agent.js';
 import type { CliArgs } from './args.js';
-import { createHookRunner, sentBack } from '../hooks/runner.js';
 import { claudeMode } from '../hooks/protocol.js';
+import { wireHooks } from './hookwiring.js';
 import { t } from '../i18n/index.js';
 import { JobManager } from '../tools/jobs.js';
 import { loadModels, selectModel, type LoadedModels } from '../config/keys.js';
@@ -17,7 +17,6 @@ import { ApprovalDesk, approvalStep } from './approval.js';
 import { attempt, ConfigError, fileNotice, loadConfig, SessionBusyError, type AppConfig, type ConfigOptions } from './config.js';
 import { loadConventions, type Conventions } from '../config/conventions.js';
 import { systemPrompt } from '../core/prompt.js';
-import { claudeToolName } from '../util/claudenames.js';
 import { createProvider } from '../providers/stream.js';
 import { createLauncher } from '../safety/sandboxhost.js';
 import { createGitFacts } from './gitfacts.js';
@@ -28,7 +27,7 @@ import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
-import type { Approval, AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
+import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
 import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
 import type { Message } from '../types/conversation.js';
 import type { ModelConfig } from '../types/providers.js';
@@ -172,7 +171,7 @@ async function wire(config: AppConfig): Promise<App> {
   const todo = new TodoList((items) => session.saveState({ todo: items }));
   const reminder = new TodoReminder(todo);
   const hooks = attempt(() =>
-    createHookRunner({
+    wireHooks({
       hooks: config.hooks,
       verify: config.verify,
       root,
@@ -180,17 +179,10 @@ async function wire(config: AppConfig): Promise<App> {
       mode: () => claudeMode(state.mode, config.acceptEdits),
       env: config.env,
       emit: (event) => events.emit(event),
+      decide,
+      interactive: config.interactive,
     }),
   );
-  /** What SessionStart hooks said, given with the next message; whether a Stop hook sent the model back this turn. */
-  let sessionContext: Promise<string | undefined> = Promise.resolve(undefined);
-  let stopActive = false;
-  /** Notification hooks run beside the question; close() waits for them. */
-  const notifying = new Set<Promise<void>>();
-  const notifyHooks = (approval: Approval) => {
-    const running = hooks.notification(notificationText(approval), 'permission_prompt').finally(() => notifying.delete(running));
-    notifying.add(running);
-  };
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
     policy: decide,
@@ -202,10 +194,7 @@ async function wire(config: AppConfig): Promise<App> {
       restoreMode: () => state.leavePlanMode(),
       inPlanMode: () => state.mode === 'plan',
     },
-    subagentStop: async (text, active, signal) => {
-      const reason = await hooks.stop('SubagentStop', text, active, signal);
-      return reason && sentBack('SubagentStop', reason);
-    },
+    subagentStop: hooks.subagentStop,
   });
   const buildSystem = (c: Conventions | undefined, notes: string) => {
     const prompt = systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []), config.systemPrompt);
@@ -217,15 +206,9 @@ async function wire(config: AppConfig): Promise<App> {
     system: buildSystem(config.conventions, config.memory),
     ctx,
     maxRounds: config.maxRounds,
-    // Hooks first: a refusal is final; an allow or ask and changed arguments go to the policy.
-    beforeToolCall: async (call, tool, signal) => {
-      const hook = await hooks.preToolUse(call, signal);
-      if (hook.deny) return { decision: 'deny', code: 'hook_deny', reason: `blocked by a PreToolUse hook: ${hook.deny.reason}`, ...(hook.deny.stop !== undefined && { stop: hook.deny.stop }) };
-      const decision = await decide(hook.input ? { ...call, input: hook.input } : call, tool, signal, hook.verdict);
-      return hook.input && decision.decision === 'allow' ? { ...decision, input: hook.input } : decision;
-    },
-    afterToolCall: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
-    beforeCompact: (trigger, focus, signal) => hooks.preCompact(trigger, focus, signal),
+    beforeToolCall: hooks.beforeToolCall,
+    afterToolCall: (call, _tool, result, signal) => hooks.runner.postToolUse(call, result, signal),
+    beforeCompact: (trigger, focus, signal) => hooks.runner.preCompact(trigger, focus, signal),
     onStop: async (text, signal) => {
       const open = todo.open().length;
       const back = reminder.check();
@@ -233,11 +216,9 @@ async function wire(config: AppConfig): Promise<App> {
         notify('todo_reminded', { n: open });
         return back;
       }
-      const reason = await hooks.stop('Stop', text, stopActive, signal);
-      if (!reason) return null;
-      notify('stop_hook_sent_back', { reason });
-      stopActive = true;
-      return sentBack('Stop', reason);
+      const hook = await hooks.stop(text, signal);
+      if (hook) notify('stop_hook_sent_back', { reason: hook.reason });
+      return hook?.message ?? null;
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
@@ -259,13 +240,8 @@ async function wire(config: AppConfig): Promise<App> {
   if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
   const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
   events.on((event) => {
-    if (event.type === 'turn_start') {
-      reminder.resetForTurn();
-      stopActive = false;
-    }
-    // Claude Code runs SessionStart again after a compaction; what it says joins the next message.
-    if (event.type === 'compaction') sessionContext = joinContext(sessionContext, hooks.sessionStart('compact'));
-    if (event.type === 'approval') notifyHooks(event.approval);
+    if (event.type === 'turn_start') reminder.resetForTurn();
+    hooks.onEvent(event);
     // The bash grammar (tens of ms to load) loads while the model is still writing the command.
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
@@ -306,14 +282,12 @@ async function wire(config: AppConfig): Promise<App> {
         notify('no_model');
         return null;
       }
-      const gate = await hooks.userPromptSubmit(text, signal);
-      if (gate.block) {
+      const gate = await hooks.prompt(text, signal);
+      if ('block' in gate) {
         notify('prompt_blocked', { reason: gate.block });
         return null;
       }
-      const context = [await sessionContext, gate.context].filter((c) => c !== undefined).join('\n\n');
-      sessionContext = Promise.resolve(undefined);
-      return agent.send(context ? `${text}\n\n<hook_context>\n${context}\n</hook_context>` : text, signal);
+      return agent.send(gate.text, signal);
     },
     answer: (id, answer) => desk?.answer(id, answer) ?? false,
     setMode: (mode) => state.setMode(mode),
@@ -356,8 +330,7 @@ async function wire(config: AppConfig): Promise<App> {
       return { conventions: fresh, memory: notes, unreadable: unreadable.map(fileNotice) };
     },
     newSession() {
-      // SessionEnd for the old conversation, then SessionStart for the new one, as Claude Code does.
-      sessionContext = hooks.sessionEnd('clear').then(() => hooks.sessionStart('clear'));
+      hooks.cleared();
       session.delete();
       agent.reset();
       ctx.files.clear();
@@ -371,8 +344,7 @@ async function wire(config: AppConfig): Promise<App> {
       if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
     async close() {
-      await Promise.all([sessionContext, ...notifying]);
-      await hooks.sessionEnd(config.interactive ? 'prompt_input_exit' : 'other');
+      await hooks.close();
       await jobs.stopAll();
       trace?.close();
       session.close();
@@ -380,17 +352,6 @@ async function wire(config: AppConfig): Promise<App> {
   };
   if (config.resume) await app.resume(config.resume, { fork: config.forkSession });
   starting = false;
-  sessionContext = hooks.sessionStart(config.resume ? 'resume' : 'startup');
+  hooks.start(config.resume !== undefined);
   return app;
-}
-
-/** What a Notification hook is told when feiyu asks the user something (Claude Code's wording). */
-function notificationText(approval: Approval): string {
-  return approval.kind === 'call' ? `feiyu needs your permission to use ${claudeToolName(approval.request.tool, approval.request.input)}` : 'feiyu needs your approval of the plan';
-}
-
-/** Two hooks' contexts, in order. */
-async function joinContext(a: Promise<string | undefined>, b: Promise<string | undefined>): Promise<string | undefined> {
-  const parts = (await Promise.all([a, b])).filter((c): c is string => c !== undefined);
-  return parts.length ? parts.join('\n\n') : undefined;
 }
