@@ -2,7 +2,7 @@
 // user, SessionStart / SessionEnd around a session and /clear, PreCompact before /compact,
 // SubagentStop around a task sub-agent, a PreToolUse hook's updatedInput and continue: false
 // through runTool, and permission_mode following the mode. Hooks are the user's (settings.json).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentEvent } from '../src/types/events.js';
@@ -111,6 +111,31 @@ describe('hooks around a call', () => {
     server.enqueue({ toolCalls: [{ name: 'write_file', input: { path: 'a.txt', content: 'x' } }] }, { text: 'Failed.' });
     await app.send('write', new AbortController().signal);
     expect(toolResults(server)[0]).toMatch(/^a PreToolUse hook changed the arguments, and they are not valid: /);
+  });
+
+  it('a task sub-agent’s calls pass the PreToolUse and PostToolUse hooks too, as in Claude Code', async () => {
+    const p = await place({});
+    // A guard as users write it: jq reads the path, exit 2 refuses with stderr.
+    const guard = `path=$(jq -r '.tool_input.file_path // empty'); case "$path" in */private/*) echo "private/ is off limits" >&2; exit 2 ;; esac`;
+    writeFileSync(
+      p.settingsFile,
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: guard }] }], PostToolUse: logging(p.log, 'exit 0', 'Read') } }),
+    );
+    mkdirSync(join(p.work, 'private'));
+    writeFileSync(join(p.work, 'private', 'salaries.txt'), 'alice 1\n');
+    writeFileSync(join(p.work, 'README.md'), 'hello\n');
+    const app = await open(['-C', p.work, '--sandbox', 'off'], p.env);
+    server.enqueue(
+      { toolCalls: [{ name: 'task', input: { prompt: 'summarise the project' } }] },
+      { toolCalls: [{ id: 's1', name: 'read_file', input: { path: 'private/salaries.txt' } }, { id: 's2', name: 'read_file', input: { path: 'README.md' } }] },
+      { text: 'The README says hello; private/ was refused.' },
+      { text: 'Summarised.' },
+    );
+    await app.send('summarise', new AbortController().signal);
+    const sub = server.requests[2]!.body as { messages: { content: { type: string; content?: string }[] }[] };
+    const results = sub.messages.at(-1)!.content.filter((b) => b.type === 'tool_result').map((b) => b.content);
+    expect(results).toEqual(['Permission denied: blocked by a PreToolUse hook: private/ is off limits', expect.stringContaining('hello')]);
+    expect(p.seen().map((i) => [i.hook_event_name, i.tool_name, i.tool_use_id, i.tool_input])).toEqual([['PostToolUse', 'Read', 's2', { file_path: join(p.work, 'README.md') }]]);
   });
 
   it('SubagentStop sends a task sub-agent back to work once, then it concludes', async () => {

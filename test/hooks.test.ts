@@ -2,6 +2,7 @@
 // fields, Claude's tool names and field names, the flat form's extra fields), exit 0 / 2 / other
 // and hooks that cannot run at each event, every JSON decision, matchers over both names, and
 // verify end to end through a real Agent over real HTTP, the model fixing what a failing test reports.
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { coreTools } from '../src/tools/index.js';
 import type { AgentEvent } from '../src/types/events.js';
 import type { ToolCallBlock } from '../src/types/conversation.js';
 import type { ToolContext } from '../src/types/tools.js';
+import { claudeToolName } from '../src/util/claudenames.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 import { alive, currentTest, waitFor } from './scope.js';
@@ -77,6 +79,33 @@ describe('PreToolUse', () => {
     expect(await hooks.preToolUse(call('write_file', { path: 'src/a.ts', content: 'x' }))).toEqual({ deny: { reason: 'not like this' } });
     expect(await s.input('edits')).toEqual({ ...common(s, 'PreToolUse'), tool_name: 'Write', tool_input: { file_path: join(s.root, 'src/a.ts'), content: 'x' }, tool_use_id: 'toolu_1' });
     expect(s.events).toEqual([]);
+  });
+
+  it('reads matchers as Claude Code does: names matched whole, anything else a regular expression found anywhere', async () => {
+    const s = await setup();
+    const matchers = ['Bash', 'Edit|Write', '^Bash', 'Output$', 'Notebook.*|Web', '.*_file', 'read', '*'];
+    const hooks = runner(s, {
+      PreToolUse: [
+        ...matchers.map((matcher, i) => ({ matcher, command: `echo '${matcher}' >> ${s.root}/m${i}; true` })),
+        // feiyu's older flat form keeps its anchored reading.
+        { matcher: 'bash|.*_fi', command: `echo flat >> ${s.root}/flat`, flat: true as const },
+      ],
+    });
+    const calls = [call('bash', { command: 'ls' }), call('job', { action: 'output', id: 1 }), call('write_file', { path: 'a', content: '' }), call('web_fetch', { url: 'https://x.dev' }), call('read_file', { path: 'a' })];
+    const fired: Record<string, string[]> = {};
+    for (const c of calls) {
+      await hooks.preToolUse(c);
+      const names = [...matchers.keys()].map((i) => join(s.root, `m${i}`));
+      fired[claudeToolName(c.name, c.input)] = [...matchers.filter((_, i) => existsSync(names[i]!)), ...(existsSync(join(s.root, 'flat')) ? ['flat'] : [])];
+      for (const f of [...names, join(s.root, 'flat')]) await rm(f, { force: true });
+    }
+    expect(fired).toEqual({
+      Bash: ['Bash', '^Bash', '*', 'flat'],
+      BashOutput: ['^Bash', 'Output$', '*'],
+      Write: ['Edit|Write', '.*_file', '*'],
+      WebFetch: ['Notebook.*|Web', '*'],
+      Read: ['.*_file', '*'],
+    });
   });
 
   it('runs with $CLAUDE_PROJECT_DIR and $FEIYU_PROJECT_DIR set to the workspace, in it', async () => {

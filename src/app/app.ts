@@ -185,7 +185,8 @@ async function wire(config: AppConfig): Promise<App> {
   );
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
-    policy: decide,
+    policy: hooks.beforeToolCall,
+    afterToolCall: hooks.afterToolCall,
     jobs,
     todo,
     stateDir,
@@ -207,7 +208,7 @@ async function wire(config: AppConfig): Promise<App> {
     ctx,
     maxRounds: config.maxRounds,
     beforeToolCall: hooks.beforeToolCall,
-    afterToolCall: (call, _tool, result, signal) => hooks.runner.postToolUse(call, result, signal),
+    afterToolCall: hooks.afterToolCall,
     beforeCompact: (trigger, focus, signal) => hooks.runner.preCompact(trigger, focus, signal),
     onStop: async (text, signal) => {
       const open = todo.open().length;

@@ -7,7 +7,7 @@ import { createHookRunner, sentBack, type HookRunnerOptions } from '../hooks/run
 import type { HookVerdict } from '../safety/policy.js';
 import { claudeToolName } from '../util/claudenames.js';
 import type { AgentEvent } from '../types/events.js';
-import type { Approval, BeforeToolCall, Decision } from '../types/permissions.js';
+import type { AfterToolCall, Approval, BeforeToolCall, Decision } from '../types/permissions.js';
 import type { ToolCallBlock } from '../types/conversation.js';
 import type { Tool } from '../types/tools.js';
 
@@ -38,6 +38,9 @@ export function wireHooks(o: HookWiringOptions) {
       const decision = await o.decide(hook.input ? { ...call, input: hook.input } : call, tool, signal, hook.verdict);
       return hook.input && decision.decision === 'allow' ? { ...decision, input: hook.input } : decision;
     }) satisfies BeforeToolCall,
+
+    /** PostToolUse hooks (and verify) on a call's result. */
+    afterToolCall: ((call, _tool, result, signal) => hooks.postToolUse(call, result, signal)) satisfies AfterToolCall,
 
     /** Stop hooks when the model would finish: why they send it back, and what it reads then. */
     async stop(text: string, signal: AbortSignal): Promise<{ reason: string; message: string } | null> {

@@ -9,13 +9,16 @@ import { taskTool, type TaskOptions } from '../delegate/task.js';
 import { TODO_PROMPT, TodoList, todoTool } from '../tools/todo.js';
 import { coreTools } from '../tools/index.js';
 import { specOf, type Tool } from '../types/tools.js';
-import type { BeforeToolCall } from '../types/permissions.js';
+import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
 import type { ToolSpec } from '../types/providers.js';
 import { webFetchTool } from '../tools/web.js';
 
 export type ToolOptions = {
   allowPrivate: string[];
+  /** Each call's decision (hooks, then the permission step), for the task sub-agent's calls too. */
   policy?: BeforeToolCall;
+  /** PostToolUse hooks, for the sub-agent's calls too. */
+  afterToolCall?: AfterToolCall;
   jobs: JobManager;
   todo: TodoList;
   stateDir: string;
@@ -34,7 +37,7 @@ export function buildTools(o: ToolOptions): Tool[] {
     exitPlanTool(o.plan),
     rememberTool(o.stateDir),
     webFetchTool({ allowPrivate: o.allowPrivate }),
-    taskTool({ tools: readTools, beforeToolCall: o.policy, onStop: o.subagentStop }),
+    taskTool({ tools: readTools, beforeToolCall: o.policy, afterToolCall: o.afterToolCall, onStop: o.subagentStop }),
   ];
 }
 

@@ -9,7 +9,7 @@ import { Problem } from '../i18n/index.js';
 import { isObject } from '../util/jsonfile.js';
 import { HOOK_EVENTS, type HookEvent } from '../types/events.js';
 
-/** One command hook. `matcher`: an anchored regular expression over tool names (or the event's own field); `flat`: written in feiyu's older form. */
+/** One command hook. `matcher`: tool names or a regular expression over them, as Claude Code reads it (hooks/runner.ts), or over the event's own field; `flat`: written in feiyu's older form. */
 export type HookSpec = { matcher?: string; command: string; timeout?: number; flat?: true };
 
 export type HookTable = Partial<Record<HookEvent, HookSpec[]>>;

@@ -58,21 +58,32 @@ export interface HookRunner {
   notification(message: string, type: string): Promise<void>;
 }
 
-type Hook = HookSpec & { match: RegExp | null };
+type Hook = HookSpec & { match: ((name: string) => boolean) | null };
 type Outcome = Ran & { hook: Hook; reply: HookReply | null };
 
-/** Throws on a matcher that is not a regular expression: bad configuration, at start-up. */
+/**
+ * A matcher as Claude Code reads it: none, "" or "*" match everything; letters, digits, `_` and `|`
+ * alone are names, each matched whole ("Bash" is not "BashOutput"); anything else is a regular
+ * expression found anywhere in the name ("^mcp__github", "Notebook.*"). feiyu's older flat form
+ * keeps its anchored reading. Throws on an invalid regular expression: bad configuration, at start-up.
+ */
+function compileMatcher(event: HookEvent, index: number, matcher: string | undefined, flat = false): ((name: string) => boolean) | null {
+  const source = matcher?.trim() ?? '';
+  if (!source || source === '*') return null;
+  if (/^[A-Za-z0-9_|]+$/.test(source)) {
+    const names = new Set(source.split('|'));
+    return (name) => names.has(name);
+  }
+  try {
+    const re = new RegExp(flat ? `^(?:${source})$` : source);
+    return (name) => re.test(name);
+  } catch (err) {
+    throw new Problem('hooks.matcher', { event, index, matcher: source, detail: (err as Error).message });
+  }
+}
+
 function compile(event: HookEvent, specs: HookSpec[]): Hook[] {
-  return specs.map((spec, i) => {
-    const source = spec.matcher?.trim() ?? '';
-    if (!source || source === '*') return { ...spec, match: null };
-    try {
-      // Anchored: "Bash" must not also match a future "BashOutput"; write "Bash.*" for a family.
-      return { ...spec, match: new RegExp(`^(?:${source})$`) };
-    } catch (err) {
-      throw new Problem('hooks.matcher', { event, index: i, matcher: source, detail: (err as Error).message });
-    }
-  });
+  return specs.map((spec, i) => ({ ...spec, match: compileMatcher(event, i, spec.matcher, spec.flat) }));
 }
 
 /** What the model reads when a Stop or SubagentStop hook sends it back to work. */
@@ -94,7 +105,7 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
    * each command once. `legacy`: the fields feiyu's older flat-form hooks read, given to those only.
    */
   async function run(event: HookEvent, fields: Record<string, unknown>, o: { subjects?: string[]; legacy?: Record<string, unknown>; signal?: AbortSignal } = {}): Promise<Outcome[]> {
-    const matching = (hooks[event] ?? []).filter((h) => !o.subjects || !h.match || o.subjects.some((s) => h.match!.test(s)));
+    const matching = (hooks[event] ?? []).filter((h) => !o.subjects || !h.match || o.subjects.some((s) => h.match!(s)));
     // The same command from two settings files runs once, as in Claude Code.
     const matched = matching.filter((h, i) => matching.findIndex((other) => other.command === h.command) === i);
     if (!matched.length) return [];
