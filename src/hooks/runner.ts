@@ -10,7 +10,7 @@ import type { HookSpec, HookTable } from '../config/hooks.js';
 import type { HookVerdict } from '../safety/policy.js';
 import { claudeInput, feiyuInput, toolResponse, type ClaudeMode } from './protocol.js';
 import { parseReply, type HookReply } from './reply.js';
-import { couldNotRun, failureWords, firstLine, runShell, type Ran } from './shell.js';
+import { couldNotRun, failureWords, stderrGist, runShell, type Ran } from './shell.js';
 import { createVerify } from './verify.js';
 import type { AgentEvent, HookEvent } from '../types/events.js';
 import type { ToolCallBlock } from '../types/conversation.js';
@@ -127,7 +127,7 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
   /** Reports a hook that failed (`blocked`: its PreToolUse call is refused for it). */
   function failed(event: HookEvent, o: Outcome, blocked: boolean): void {
     if (o.end.kind === 'abort' || (o.end.kind === 'exit' && o.end.code === 0)) return;
-    emit({ type: 'hook_failed', event, command: o.hook.command, failure: o.end, stderr: firstLine(o.stderr), blocked });
+    emit({ type: 'hook_failed', event, command: o.hook.command, failure: o.end, stderr: stderrGist(o.stderr), blocked });
   }
 
   /** Reports every failure except exit 2 where the event gives exit 2 a meaning. */
@@ -149,7 +149,7 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
       if (end.kind === 'abort') deny ??= { reason: 'cancelled by the user' };
       else if (couldNotRun(end)) {
         failed('PreToolUse', o, true);
-        const why = firstLine(o.stderr);
+        const why = stderrGist(o.stderr);
         deny ??= { reason: `the hook ${o.hook.command} ${failureWords(end)}${why ? ` (${why})` : ''}, so the call is refused; tell the user if this persists` };
       } else if (exitCode(o) === 2) deny ??= { reason: o.stderr.trim() || 'the PreToolUse hook gave no reason' };
       else if (exitCode(o) !== 0) failed('PreToolUse', o, false);

@@ -53,4 +53,12 @@ export function failureWords(failure: CommandFailure): string {
   }
 }
 
-export const firstLine = (text: string): string => text.trim().split('\n')[0]!.slice(0, 200);
+/**
+ * What a failed command said, in one line: its first line and, when there are more, its last (a
+ * Python traceback's first line says nothing, its last says what went wrong).
+ */
+export function stderrGist(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (lines.length <= 1) return (lines[0] ?? '').slice(0, 200);
+  return `${lines[0]!.slice(0, 100)} … ${lines.at(-1)!.slice(0, 100)}`;
+}
