@@ -225,6 +225,20 @@ describe('PostToolUse', () => {
     ]);
   });
 
+  it('after a failed call PostToolUseFailure runs instead, with the error; its context reaches the model; flat-form hooks still run', async () => {
+    const s = await setup();
+    const failed = { output: 'npm ERR! 3 tests failed\nexit code 1', isError: true };
+    const hooks = runner(s, {
+      PostToolUse: [{ matcher: 'Bash', command: await s.hook('post', BODIES.ok) }, { matcher: 'bash', command: await s.hook('flat', BODIES.ok), flat: true }],
+      PostToolUseFailure: [{ matcher: 'Bash', command: await s.hook('failure', json({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'flaky: rerun once' } })) }],
+    });
+    expect(await hooks.postToolUse(call('bash', { command: 'npm test' }), failed)).toEqual({ ...failed, output: `${failed.output}\n[PostToolUseFailure hook: flaky: rerun once]` });
+    await expect(s.input('post')).rejects.toThrow(/ENOENT/);
+    const fields = { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 'toolu_1', error: failed.output, is_interrupt: false };
+    expect(await s.input('failure')).toEqual({ ...common(s, 'PostToolUseFailure'), ...fields });
+    expect(await s.input('flat')).toEqual({ ...common(s, 'PostToolUseFailure'), ...fields, event: 'PostToolUse', tool: 'bash', input: { command: 'npm test' }, output: failed.output });
+  });
+
   it('other failures and timeouts are shown to the user and change nothing', async () => {
     const s = await setup();
     const fail = await s.hook('fail', BODIES.fail);

@@ -44,7 +44,7 @@ export type PreToolUse = { deny?: { reason: string; stop?: string }; verdict?: H
 
 export interface HookRunner {
   preToolUse(call: ToolCallBlock, signal?: AbortSignal): Promise<PreToolUse>;
-  /** PostToolUse hooks, then verify after a successful write; returns the result, amended. */
+  /** PostToolUse hooks (PostToolUseFailure after a failed call), then verify after a successful write; returns the result, amended. */
   postToolUse(call: ToolCallBlock, result: ToolOutput, signal?: AbortSignal): Promise<ToolOutput>;
   /** `block`: do not send the prompt (the reason is for the user); `context`: add it to the prompt. */
   userPromptSubmit(prompt: string, signal?: AbortSignal): Promise<{ block?: string; context?: string }>;
@@ -102,10 +102,11 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
 
   /**
    * Runs the event's hooks that match one of `subjects` (all of them without subjects), at once,
-   * each command once. `legacy`: the fields feiyu's older flat-form hooks read, given to those only.
+   * each command once. `legacy`: the fields feiyu's older flat-form hooks read, given to those only;
+   * `also`: hooks of another event that run here too.
    */
-  async function run(event: HookEvent, fields: Record<string, unknown>, o: { subjects?: string[]; legacy?: Record<string, unknown>; signal?: AbortSignal } = {}): Promise<Outcome[]> {
-    const matching = (hooks[event] ?? []).filter((h) => !o.subjects || !h.match || o.subjects.some((s) => h.match!(s)));
+  async function run(event: HookEvent, fields: Record<string, unknown>, o: { subjects?: string[]; legacy?: Record<string, unknown>; signal?: AbortSignal; also?: Hook[] } = {}): Promise<Outcome[]> {
+    const matching = [...(hooks[event] ?? []), ...(o.also ?? [])].filter((h) => !o.subjects || !h.match || o.subjects.some((s) => h.match!(s)));
     // The same command from two settings files runs once, as in Claude Code.
     const matched = matching.filter((h, i) => matching.findIndex((other) => other.command === h.command) === i);
     if (!matched.length) return [];
@@ -177,23 +178,26 @@ export function createHookRunner(opts: HookRunnerOptions): HookRunner {
     },
 
     async postToolUse(call, result, signal) {
-      const fields = {
-        tool_name: claudeToolName(call.name, call.input),
-        tool_input: claudeInput(call.name, call.input, opts.root),
-        tool_response: toolResponse(call.name, call.input, result, opts.root),
-        tool_use_id: call.id,
-      };
+      // As in Claude Code, PostToolUse follows a call that succeeded, PostToolUseFailure one that
+      // failed (a command's non-zero exit too); feiyu's older flat-form hooks follow every call.
+      const failed = result.isError === true;
+      const event: HookEvent = failed ? 'PostToolUseFailure' : 'PostToolUse';
+      const base = { tool_name: claudeToolName(call.name, call.input), tool_input: claudeInput(call.name, call.input, opts.root) };
+      const fields = failed
+        ? { ...base, tool_use_id: call.id, error: result.output, is_interrupt: signal?.aborted === true }
+        : { ...base, tool_response: toolResponse(call.name, call.input, result, opts.root), tool_use_id: call.id };
       const legacy = { event: 'PostToolUse', tool: call.name, input: call.input, output: result.output };
-      const outcomes = await run('PostToolUse', fields, { subjects: toolNames(call.name, call.input), legacy, signal });
-      reportFailures('PostToolUse', outcomes, true);
+      const flat = failed ? (hooks.PostToolUse ?? []).filter((h) => h.flat) : [];
+      const outcomes = await run(event, fields, { subjects: toolNames(call.name, call.input), legacy, signal, also: flat });
+      reportFailures(event, outcomes, true);
       const before = pending.get(call.id);
       pending.delete(call.id);
       const said = [
         ...(before ? [before] : []),
-        ...outcomes.flatMap((o) => (exitCode(o) === 2 ? [o.stderr.trim() || 'the PostToolUse hook gave no reason'] : o.reply?.decision === 'block' ? [o.reply.reason || 'a PostToolUse hook objected'] : [])),
+        ...outcomes.flatMap((o) => (exitCode(o) === 2 ? [o.stderr.trim() || `the ${event} hook gave no reason`] : o.reply?.decision === 'block' ? [o.reply.reason || `a ${event} hook objected`] : [])),
         ...contexts(outcomes, false),
       ];
-      const notes = said.map((text) => `[PostToolUse hook: ${text}]`);
+      const notes = said.map((text) => `[${event} hook: ${text}]`);
       const checked = await verify(call, result, signal);
       if (checked) notes.push(checked);
       const stop = stopped(outcomes);

@@ -10,7 +10,7 @@ import type { CallPreview, FileChange, SandboxProfile, Summary } from './tools.j
 export type TurnStopReason = 'end' | 'max_rounds' | 'error' | 'aborted' | 'max_tokens';
 
 /** The points where the user's hooks run (settings.json "hooks"), named as in Claude Code. */
-export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionStart', 'SessionEnd', 'PreCompact', 'Notification'] as const;
+export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionStart', 'SessionEnd', 'PreCompact', 'Notification'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** How a hook or verify command failed (the user's Ctrl+C is not a failure). */
