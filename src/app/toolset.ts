@@ -25,11 +25,13 @@ export type ToolOptions = {
   plan: Parameters<typeof exitPlanTool>[0];
   /** SubagentStop hooks, when a task sub-agent would conclude. */
   subagentStop?: TaskOptions['onStop'];
+  /** Read-only tools that arrive later (the code index's), for sub-agents too. */
+  laterReadTools?: () => Tool[];
 };
 
 /** The tools a session offers the model, in a stable order (a stable prompt cache key). */
 export function buildTools(o: ToolOptions): Tool[] {
-  const readTools = (): Tool[] => coreTools().filter((tool) => tool.kind === 'read');
+  const readTools = (): Tool[] => [...coreTools().filter((tool) => tool.kind === 'read'), ...(o.laterReadTools?.() ?? [])];
   return [
     ...coreTools(),
     jobTool(o.jobs),

@@ -7,9 +7,10 @@
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
 import { en as compatEn, zh as compatZh } from './compat.js';
+import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 
-export const en = { ...coreEn, ...compatEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh };
+export const en = { ...coreEn, ...compatEn, ...codeindexEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh, ...codeindexZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -55,7 +55,11 @@ export type NoticeCode =
   | 'file_too_big'
   | 'keys_made_private'
   | 'keys_exposed'
-  | 'groups_reaped';
+  | 'groups_reaped'
+  | 'codeindex_ready'
+  | 'codeindex_cache_corrupt'
+  | 'codeindex_build_failed'
+  | 'codeindex_save_failed';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 
