@@ -1,7 +1,7 @@
 // Hooks with real processes, Claude Code's protocol: the JSON each event's hook reads (common
 // fields, Claude's tool names and field names, the flat form's extra fields), exit 0 / 2 / other
-// and hooks that cannot run at each event, every JSON decision, matchers over both names, and
-// verify end to end through a real Agent over real HTTP, the model fixing what a failing test reports.
+// and hooks that cannot run at each event, every JSON decision, matchers over both names, and the
+// Stop hook as a real Agent's onStop over real HTTP. verify: hooks-verify.test.ts.
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,6 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createHookRunner, sentBack, type HookRunnerOptions } from '../src/hooks/runner.js';
 import { createProvider } from '../src/providers/stream.js';
-import { coreTools } from '../src/tools/index.js';
 import type { AgentEvent } from '../src/types/events.js';
 import type { ToolCallBlock } from '../src/types/conversation.js';
 import type { ToolContext } from '../src/types/tools.js';
@@ -350,57 +349,5 @@ describe('SessionStart, SessionEnd, PreCompact, Notification', () => {
     const hooks = runner(s, { SessionEnd: [{ command: await s.hook('end', 'true') }] }, { mode: () => 'bypassPermissions' });
     await hooks.sessionEnd('other');
     expect(await s.input('end')).toMatchObject({ permission_mode: 'bypassPermissions', reason: 'other' });
-  });
-});
-
-describe('verify', () => {
-  it('feeds a failing test back into the edit’s result, and passes once the model fixes it', async () => {
-    const s = await setup();
-    await writeFile(join(s.root, 'sum.mjs'), 'export const sum = (a, b) => a - b;\n');
-    await writeFile(
-      join(s.root, 'test.mjs'),
-      `import { sum } from './sum.mjs';\nconst got = sum(2, 3);\nif (got !== 5) { console.error('FAIL: sum(2, 3) = ' + got + ', expected 5'); process.exit(1); }\nconsole.log('ok');\n`,
-    );
-    const hooks = runner(s, {}, { verify: 'node test.mjs' });
-    const ctx: ToolContext = { root: s.root, signal: new AbortController().signal, files: new Map(), shell: { cwd: s.root }, env: process.env };
-    const agent = new Agent({
-      provider: createProvider(fakeModel(server, 'anthropic'), { retry: { baseDelayMs: 5 } }),
-      tools: coreTools(),
-      system: 'test',
-      ctx,
-      afterToolCall: (c, _tool, result, signal) => hooks.postToolUse(c, result, signal),
-    });
-    const results: { name: string; output: string; isError: boolean }[] = [];
-    agent.on((e: AgentEvent) => e.type === 'tool_result' && results.push({ name: e.name, output: e.output, isError: e.isError }));
-    const edit = (from: string, to: string) => ({ name: 'edit_file', input: { path: 'sum.mjs', old_string: from, new_string: to } });
-    server.enqueue(
-      { toolCalls: [{ name: 'read_file', input: { path: 'sum.mjs' } }, { name: 'bash', input: { command: 'echo hi' } }] },
-      { toolCalls: [edit('a - b', 'a * b')] },
-      { toolCalls: [edit('a * b', 'a + b')] },
-      { text: 'Fixed.' },
-    );
-    expect(await agent.send('fix sum')).toEqual({ stopReason: 'end', text: 'Fixed.', rounds: 3 });
-
-    expect(results.map((r) => r.output.includes('[verify'))).toEqual([false, false, true, true]);
-    const failed = results[2]!;
-    expect(failed.isError).toBe(false);
-    expect(failed.output).toMatch(/\n\[verify failed: `node test\.mjs` exited with code 1\. The change was written; fix what it reports\.\]\nFAIL: sum\(2, 3\) = 6, expected 5$/);
-    expect(JSON.stringify(server.requests[2]!.body.messages)).toContain('FAIL: sum(2, 3) = 6, expected 5');
-    expect(results[3]).toEqual({ name: 'edit_file', output: expect.stringMatching(/\n\[verify passed: node test\.mjs\]$/), isError: false });
-    expect(s.events).toEqual([
-      { type: 'verify', command: 'node test.mjs', secs: expect.any(Number), failure: { kind: 'exit', code: 1 } },
-      { type: 'verify', command: 'node test.mjs', secs: expect.any(Number) },
-    ]);
-  });
-
-  it('runs only after successful writes, and stops a verify past its timeout', async () => {
-    const s = await setup();
-    const hooks = runner(s, {}, { verify: 'echo started; sleep 30', verifyTimeout: 0.3 });
-    const failedWrite = { output: 'old_string not found', isError: true };
-    expect(await hooks.postToolUse(call('edit_file', { path: 'a' }), failedWrite)).toBe(failedWrite);
-    const written = { output: 'wrote 3 lines to a.txt' };
-    expect(await hooks.postToolUse(call('write_file', { path: 'a.txt' }), written)).toEqual({
-      output: 'wrote 3 lines to a.txt\n[verify failed: `echo started; sleep 30` timed out after 0.3 s and was stopped. The change was written; fix what it reports.]\nstarted',
-    });
   });
 });
