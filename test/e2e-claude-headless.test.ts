@@ -82,7 +82,8 @@ describe('--output-format stream-json', () => {
       type: 'system',
       subtype: 'init',
       cwd: work,
-      tools: ['Read', 'Glob', 'Grep', 'Write', 'Edit', 'Bash', 'BashOutput', 'TodoWrite', 'ExitPlanMode', 'remember', 'WebFetch', 'Task'],
+      // Cold tools are listed too (the model reaches them through load_tools and use_tool, listed as well).
+      tools: ['Read', 'Glob', 'Grep', 'Write', 'Edit', 'Bash', 'BashOutput', 'TodoWrite', 'ExitPlanMode', 'remember', 'WebFetch', 'Task', 'load_tools', 'use_tool'],
       mcp_servers: [],
       model: 'claude-fake',
       permissionMode: 'bypassPermissions',
@@ -192,7 +193,8 @@ describe('Claude’s flags', () => {
     await run(['-p', 'hi', '--append-system-prompt', 'Always answer in haiku.']);
     await run(['-p', 'hi', '--system-prompt', 'You are a terse reviewer.']);
     const [appended, replaced] = server.requests.map((q) => q.body.system as { text: string }[] | string).map((s) => (typeof s === 'string' ? s : s.map((b) => b.text).join('')));
-    expect(appended).toMatch(/^You are feiyu, a coding agent[\s\S]*\n\nAlways answer in haiku\.$/);
+    // Appended to feiyu's instructions; the list of cold tools the agent adds comes after it.
+    expect(appended).toMatch(/^You are feiyu, a coding agent[\s\S]*\n\nAlways answer in haiku\.(\n\nCold tools |$)/);
     expect(replaced).toMatch(/^You are a terse reviewer\.\n\n/);
     expect(replaced).not.toContain('You are feiyu');
   });

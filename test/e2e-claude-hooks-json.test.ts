@@ -108,6 +108,23 @@ fi
     expect(r.stderr).toContain('lint: var found');
   });
 
+  it('a cold tool called through use_tool meets the hooks on its Claude name, and stream-json shows that tool', async () => {
+    const guard = `jq -c '{tool_name, tool_input}' >> "$CLAUDE_PROJECT_DIR"/calls.jsonl; echo "no todo lists here" >&2; exit 2`;
+    await install({ PreToolUse: [{ matcher: 'TodoWrite', hooks: command(guard) }] });
+    const items = [{ content: 'Fix the parser', status: 'pending' }];
+    server.enqueue({ toolCalls: [{ id: 'toolu_u', name: 'use_tool', input: { name: 'todo', args: { items } } }] }, { text: 'No list, then.' });
+    const r = await run(['-p', 'plan it', '--trust', '--output-format', 'stream-json']);
+    expect(r.code).toBe(0);
+    const todos = [{ content: 'Fix the parser', status: 'pending', activeForm: 'Fix the parser' }];
+    expect(JSON.parse(await readFile(join(work, 'calls.jsonl'), 'utf8'))).toEqual({ tool_name: 'TodoWrite', tool_input: { todos } });
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; message?: { content: unknown[] } });
+    expect(lines.filter((l) => l.type !== 'system' && l.type !== 'result').map((l) => l.message!.content[0])).toEqual([
+      { type: 'tool_use', id: 'toolu_u', name: 'TodoWrite', input: { todos } },
+      { type: 'tool_result', tool_use_id: 'toolu_u', content: 'Permission denied: blocked by a PreToolUse hook: no todo lists here', is_error: true },
+      { type: 'text', text: 'No list, then.' },
+    ]);
+  });
+
   it('a hook that crashes (exit 1) is shown and blocks nothing; one past its timeout refuses the call', async () => {
     const crash = `#!/usr/bin/env python3
 import json, sys

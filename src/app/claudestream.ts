@@ -1,11 +1,14 @@
 // feiyu's events as Claude Code's stream-json (`claude -p --output-format stream-json`): the
 // system/init line, each assistant message (text, thinking, tool_use under Claude's tool and field
-// names) and each user message of tool results as it completes, compaction boundaries, and with
-// partial messages the model's reply as Anthropic stream events. Makes lines; prints nothing.
+// names, a use_tool call as the tool it calls) and each user message of tool results as it
+// completes, compaction boundaries, and with partial messages the model's reply as Anthropic
+// stream events. Makes lines; prints nothing.
 
 import { randomUUID } from 'node:crypto';
 import { claudeCall } from '../hooks/protocol.js';
 import { claudeToolName } from '../util/claudenames.js';
+import { USE_TOOL } from '../core/coldtools.js';
+import { isObject } from '../util/jsonfile.js';
 import type { AgentEvent } from '../types/events.js';
 import type { AssistantBlock, AssistantMessage, Message } from '../types/conversation.js';
 import type { Usage } from '../types/providers.js';
@@ -37,6 +40,23 @@ const apiUsage = (u: Usage | undefined) => ({
   cache_read_input_tokens: u?.cacheRead ?? 0,
   output_tokens: u?.output ?? 0,
 });
+
+/**
+ * A dispatcher's call (use_tool, for a cold tool) as the call it stands for, as hooks, the policy
+ * and the tool_result see it: a consumer of Claude's stream knows the tool, not the dispatcher.
+ */
+function meant(name: string, input: Record<string, unknown>): [string, Record<string, unknown>] {
+  if (name !== USE_TOOL || typeof input.name !== 'string') return [name, input];
+  let args = input.args ?? {};
+  if (typeof args === 'string') {
+    try {
+      args = JSON.parse(args);
+    } catch {
+      return [name, input];
+    }
+  }
+  return isObject(args) ? [input.name, args] : [name, input];
+}
 
 type OpenBlock = { index: number; kind: 'text' | 'thinking' | 'tool_use'; id?: string; name?: string; json: string };
 
@@ -119,7 +139,7 @@ export class ClaudeStream {
   private block(b: AssistantBlock): Record<string, unknown> {
     switch (b.type) {
       case 'tool_call':
-        return { type: 'tool_use', id: b.id, ...claudeCall(b.name, b.input, this.o.root) };
+        return { type: 'tool_use', id: b.id, ...claudeCall(...meant(b.name, b.input), this.o.root) };
       case 'thinking':
         return { type: 'thinking', thinking: b.thinking, signature: b.signature ?? '' };
       default:

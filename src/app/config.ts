@@ -29,6 +29,8 @@ import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
 import type { NoticeEvent } from '../types/events.js';
 import type { JsonSchema, ModelConfig } from '../types/providers.js';
 import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
+import type { ToolTiers } from '../types/tools.js';
+import { deferralOf } from './toolset.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
@@ -133,6 +135,8 @@ export type AppConfig = {
   appendSystemPrompt?: string;
   verify: string[];
   allowPrivate: string[];
+  /** Hot and cold tools (settings' `tools`); undefined: deferral off (`deferTools: false`). */
+  deferral?: ToolTiers;
   /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
   codeIndex: 'auto' | 'on' | 'off';
   /** How the model's provider is made: settings' `streamIdleTimeout` (seconds) as milliseconds. */
@@ -228,6 +232,8 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     appendSystemPrompt: args.appendSystemPrompt,
     verify: trusted && conventions?.verify ? [conventions.verify, ...effective.verify] : effective.verify,
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
+    // A project's tool tiers cost only tokens: they apply before trust.
+    deferral: deferralOf(settings.user, settings.project),
     codeIndex: effective.merged.codeIndex ?? 'auto',
     providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
     interactive: !args.print,

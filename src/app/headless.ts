@@ -48,7 +48,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
     // The events format carries notices itself; the others say them on stderr.
     if (o.format !== 'events') o.stderr.write(inert(text) + '\n');
   });
-  if (stream) json(initLine({ cwd: app.root, sessionId: app.session.id, tools: app.tools.map((tool) => tool.name), model: app.model.model, permissionMode: claudeMode(app.mode, app.acceptEdits), apiKeySource: keySource(app), version: version() }));
+  if (stream) json(initLine({ cwd: app.root, sessionId: app.session.id, tools: app.agent.tools.keys(), model: app.model.model, permissionMode: claudeMode(app.mode, app.acceptEdits), apiKeySource: keySource(app), version: version() }));
   let code: number = EXIT.ok;
   try {
     for await (const message of o.messages) {
