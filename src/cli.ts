@@ -3,12 +3,13 @@
 // exiting with the codes of DESIGN.md §3. The only module nothing else imports.
 
 import { createInterface } from 'node:readline';
-import { version, type App } from './app/app.js';
+import { version } from './app/app.js';
 import { openHost, type Host } from './app/host.js';
 import { ConfigError, readStart } from './app/config.js';
 import { noticeText } from './i18n/explain.js';
 import { parseArgs, UsageError, type CliArgs } from './app/args.js';
 import { EXIT, runHeadless, startFailure } from './app/headless.js';
+import { streamJsonMessages } from './app/streaminput.js';
 import { detectLang, setLang, t } from './i18n/index.js';
 import { installExitHandlers } from './tools/jobs.js';
 import { isSecretVariable } from './safety/envfilter.js';
@@ -29,24 +30,30 @@ async function askYesNo(question: string): Promise<boolean> {
   return answer.trim().toLowerCase() === 'y';
 }
 
-async function headless(app: App, args: CliArgs): Promise<number> {
-  const message = args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim());
-  if (!message) throw new UsageError('cli.no_prompt', {});
-  for (const n of app.notices) process.stderr.write(inert(noticeText(n, true)) + '\n');
+async function headless(host: Host, task: string, args: CliArgs): Promise<number> {
+  // Claude's stream-json input: messages are read from stdin as they come, one turn each.
+  const streaming = args.inputFormat === 'stream-json';
+  const message = streaming ? '' : (args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim()));
+  if (!message && !streaming) throw new UsageError('cli.no_prompt', {});
+  for (const n of host.app(task).notices) process.stderr.write(inert(noticeText(n, true)) + '\n');
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
+  const warn = (text: string) => process.stderr.write(inert(text) + '\n');
+  const messages = streaming ? streamJsonMessages(createInterface({ input: process.stdin, crlfDelay: Infinity }), warn) : [message];
   try {
     return await runHeadless({
-      app,
-      message,
+      host,
+      task,
+      messages,
       format: args.outputFormat,
+      partial: args.partial,
       stdout: process.stdout,
       stderr: process.stderr,
       signal: controller.signal,
     });
   } finally {
-    await app.close();
+    await host.close();
   }
 }
 
@@ -75,7 +82,7 @@ async function main(): Promise<number> {
     // file is reported by openHost, in the language chosen without it.
     const start = readStart(args, process.env);
     setLang(start.lang);
-    if (args.help) return void process.stdout.write(t('cli.usage') + '\n'), EXIT.ok;
+    if (args.help) return void process.stdout.write(`${t('cli.usage')}\n\n${t('compat.usage')}\n`), EXIT.ok;
     if (args.version) return void process.stdout.write(version() + '\n'), EXIT.ok;
     if (args.acp) return await editor(args);
     const canAsk = !args.print && process.stdin.isTTY === true;
@@ -89,7 +96,7 @@ async function main(): Promise<number> {
     const task = await host.open({ resume: args.resume, fork: args.forkSession });
     // Background jobs die with feiyu, however it ends (Ctrl+C: the REPL, or headless's abort).
     installExitHandlers(host.app(task).jobs, args.print ? ['SIGHUP'] : ['SIGTERM', 'SIGHUP']);
-    return args.print ? await headless(host.app(task), args) : await interactive(host, task, args);
+    return args.print ? await headless(host, task, args) : await interactive(host, task, args);
   } catch (err) {
     if (err instanceof UsageError) {
       // The arguments did not parse: --lang may still be among them.

@@ -2,8 +2,7 @@
 // caller needs, nothing else. The CLI's entry is cli.ts; nothing imports either.
 
 export { createHost, type HostOptions } from './app/library.js';
-export type { Host, TaskState, TaskStatus, TaskOptions, SubmitOptions, EventsOptions } from './app/host.js';
-export type { TaskResult } from './app/taskresult.js';
+export type { Host, TaskResult, TaskState, TaskStatus, TaskOptions, SubmitOptions, EventsOptions } from './app/host.js';
 export { ConfigError } from './app/config.js';
 export { jsonlStore, memoryStore, type SessionStore, type SessionRecord, type FoundSession } from './session/record.js';
 export type { AgentEvent, NoticeEvent, NoticeCode, TurnStopReason } from './types/events.js';

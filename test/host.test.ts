@@ -53,12 +53,18 @@ describe('a host of tasks', () => {
     expect(ra).toEqual({
       type: 'result',
       subtype: 'success',
+      is_error: false,
       result: 'Done.',
       session_id: a,
-      num_rounds: 0,
+      num_turns: 1,
       usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number), cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
       total_cost_usd: expect.any(Number),
       duration_ms: expect.any(Number),
+      duration_api_ms: expect.any(Number),
+      modelUsage: { 'claude-fake': expect.objectContaining({ inputTokens: ra.usage.input_tokens, outputTokens: ra.usage.output_tokens }) },
+      permission_denials: [],
+      stop_reason: 'end_turn',
+      uuid: expect.any(String),
     });
     expect(rb).toMatchObject({ subtype: 'success', session_id: b });
     expect([userTexts(host, a), userTexts(host, b)]).toEqual([['first task'], ['second task']]);
@@ -90,7 +96,7 @@ describe('a host of tasks', () => {
     }
     expect(seen).toContain('text_delta');
     expect(seen.at(-1)).toBe('turn_end');
-    expect(await host.wait(id)).toMatchObject({ subtype: 'error', session_id: id });
+    expect(await host.wait(id)).toMatchObject({ subtype: 'error_during_execution', is_error: true, session_id: id, stop_reason: null });
     expect(host.status(id).state).toBe('cancelled');
     expect(host.cancel(id)).toBe(false);
     expect(host.history(id)).toEqual([
@@ -111,7 +117,7 @@ describe('a host of tasks', () => {
       expect(host.answer(id, event.id, { answer: 'yes' })).toBe(true);
       expect(host.status(id)).toMatchObject({ state: 'running', pending: [] });
     }
-    expect(await host.wait(id)).toMatchObject({ subtype: 'success', result: 'Written.', num_rounds: 1 });
+    expect(await host.wait(id)).toMatchObject({ subtype: 'success', result: 'Written.', num_turns: 2, permission_denials: [] });
     expect(readFileSync(join(p.work, 'made.txt'), 'utf8')).toBe('hello\n');
   });
 
@@ -120,7 +126,7 @@ describe('a host of tasks', () => {
     const host = await p.open({ approvals: 'refuse' });
     server.enqueue({ toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'made.txt', content: 'x' } }] }, { text: 'Could not.' });
     const id = await host.submit({ prompt: 'make a file' });
-    expect(await host.wait(id)).toMatchObject({ subtype: 'success', result: 'Could not.' });
+    expect(await host.wait(id)).toMatchObject({ subtype: 'success', result: 'Could not.', permission_denials: [{ tool_name: 'Write', tool_use_id: 'w1', tool_input: { file_path: join(p.work, 'made.txt'), content: 'x' }, reason: expect.any(String) }] });
     expect(existsSync(join(p.work, 'made.txt'))).toBe(false);
     const denied = (await collect(host.events(id))).find((e) => e.type === 'permission');
     expect(denied).toMatchObject({ id: 'w1', decision: 'deny', code: 'headless' });
@@ -132,7 +138,7 @@ describe('a host of tasks', () => {
     const outputSchema = { type: 'object', properties: { files: { type: 'integer' } }, required: ['files'] };
     server.enqueue({ toolCalls: [{ id: 's1', name: 'submit_result', input: { files: 'many' } }] }, { toolCalls: [{ id: 's2', name: 'submit_result', input: { files: 3 } }] });
     const id = await host.submit({ prompt: 'count the files', outputSchema });
-    expect(await host.wait(id)).toMatchObject({ subtype: 'success', structured_output: { files: 3 }, num_rounds: 2 });
+    expect(await host.wait(id)).toMatchObject({ subtype: 'success', structured_output: { files: 3 }, num_turns: 2 });
   });
 
   it('in memory by default: a task with tool calls and an "always" answer writes no file anywhere', async () => {
@@ -146,7 +152,7 @@ describe('a host of tasks', () => {
     );
     const id = await host.submit({ prompt: 'write two notes' });
     for await (const event of host.events(id)) if (event.type === 'approval') host.answer(id, event.id, { answer: 'always' });
-    expect(await host.wait(id)).toMatchObject({ subtype: 'success', num_rounds: 3 });
+    expect(await host.wait(id)).toMatchObject({ subtype: 'success', num_turns: 4 });
     const allowed = (await collect(host.events(id))).flatMap((e) => (e.type === 'permission' ? [[e.id, e.code]] : []));
     expect(allowed).toEqual([['r1', expect.any(String)], ['w1', 'user_always'], ['w2', 'user_always']]);
     await host.close();
@@ -198,7 +204,7 @@ describe('a host of tasks', () => {
     writeFileSync(join(p.work, '.feiyu', 'settings.json'), JSON.stringify({ hooks: { UserPromptSubmit: [{ command: 'echo no prompts here >&2; exit 2' }] } }));
     const trusted = await p.open({ trust: true });
     const blocked = await trusted.submit({ prompt: 'hi' });
-    expect(await trusted.wait(blocked)).toMatchObject({ subtype: 'error', num_rounds: 0, error: expect.stringContaining('no prompts here') });
+    expect(await trusted.wait(blocked)).toMatchObject({ subtype: 'error_during_execution', num_turns: 0, result: expect.stringContaining('no prompts here') });
     server.enqueue({ text: 'Hello.' });
     const untrusted = await p.open({ trust: false });
     const ran = await untrusted.submit({ prompt: 'hi' });

@@ -35,7 +35,7 @@ function expectExampleRun(run: { code: number | null; stdout: string; stderr: st
   expect(lines).toContain('← list_files ok in ' + /← list_files ok in (\d+) ms/.exec(run.stdout)![1] + ' ms');
   expect(lines).toContain('A small project.');
   expect(lines).toContain('(end, 1 rounds)');
-  expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: 'result', subtype: 'success', result: 'A small project.', session_id: lines[0]!.slice(5), num_rounds: 1 });
+  expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: 'result', subtype: 'success', result: 'A small project.', session_id: lines[0]!.slice(5), num_turns: 2 });
 }
 
 describe('the package', () => {

@@ -132,5 +132,5 @@ async function prompt(acp: typeof Acp, host: Host, params: Acp.PromptRequest, cl
   const result = await host.wait(sessionId);
   if (ended) return { stopReason: ended };
   // The turn failed (the provider, or it could not be sent): the editor shows the error.
-  throw acp.RequestError.internalError(undefined, result.error ?? result.result);
+  throw acp.RequestError.internalError(undefined, result.result);
 }

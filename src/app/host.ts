@@ -6,7 +6,8 @@
 import { wireApp, type App } from './app.js';
 import { attempt, ConfigError, loadConfig, type AppConfig, type ConfigOptions } from './config.js';
 import type { CliArgs } from './args.js';
-import { taskResult, type TaskResult } from './taskresult.js';
+import { RunTally, type RunResult } from './runresult.js';
+import { explainError, explainEvent } from '../i18n/explain.js';
 import { selectModel } from '../config/keys.js';
 import { t } from '../i18n/index.js';
 import type { AgentEvent } from '../types/events.js';
@@ -15,6 +16,9 @@ import type { JsonSchema, Usage } from '../types/providers.js';
 import type { Approval, AskAnswer, PermissionMode, PlanVerdict } from '../types/permissions.js';
 
 /** `idle`: opened and no message sent yet; after a message, how the last one ended. */
+/** The result of a task's message: the object `feiyu -p --output-format json` prints. */
+export type TaskResult = RunResult;
+
 export type TaskState = 'idle' | 'running' | 'waiting_for_approval' | 'done' | 'failed' | 'cancelled';
 
 export type TaskStatus = {
@@ -85,6 +89,8 @@ type Task = {
   state: TaskState;
   rounds: number;
   pending: Map<string, Approval>;
+  /** Counts usage, turns and refusals over the task's life, for each message's result. */
+  tally: RunTally;
   /** Where the latest message's events start in `log`. */
   messageStart: number;
   run?: { controller: AbortController; done: Promise<TaskResult> };
@@ -132,8 +138,13 @@ function hostOver(config: AppConfig): Host {
       resume: o.resume,
       forkSession: o.fork === true,
     });
-    const created: Task = { app, log: [...app.notices], wake: new Set(), state: 'idle', rounds: 0, pending: new Map(), messageStart: 0, closed: false };
+    const tally = new RunTally(app.root, (name) => app.models.models.find((m) => m.name === name));
+    const created: Task = { app, log: [...app.notices], wake: new Set(), state: 'idle', rounds: 0, pending: new Map(), tally, messageStart: 0, closed: false };
     app.on((event) => {
+      tally.on(event);
+      // What the user is told (a failed run's result text) is counted whether or not anyone prints it.
+      const said = event.type === 'error' ? explainError(event.error, app.model) : explainEvent(event, true);
+      if (said) tally.said(said);
       if (event.type === 'approval') {
         created.pending.set(event.id, event.approval);
         created.state = 'waiting_for_approval';
@@ -147,8 +158,6 @@ function hostOver(config: AppConfig): Host {
 
   function start(task: Task, prompt: string): void {
     const controller = new AbortController();
-    const tally = taskResult(task.app);
-    const off = task.app.on((event) => tally.on(event));
     task.state = 'running';
     task.pending.clear();
     task.messageStart = task.log.length;
@@ -157,11 +166,9 @@ function hostOver(config: AppConfig): Host {
       try {
         turn = await task.app.send(prompt, controller.signal);
       } catch (err) {
-        tally.said(err instanceof Error ? err.message : String(err));
-      } finally {
-        off();
+        task.tally.said(err instanceof Error ? err.message : String(err));
       }
-      const result = tally.result(turn);
+      const result = task.tally.result(turn, task.app.session.id, t('headless.failed'));
       task.state = turn?.stopReason === 'end' ? 'done' : turn?.stopReason === 'aborted' ? 'cancelled' : 'failed';
       task.pending.clear();
       task.result = result;
