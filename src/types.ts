@@ -251,7 +251,7 @@ export type CallDescription = {
  * lines (a todo list as it will read).
  */
 export type CallPreview =
-  | { kind: 'edit'; path: string; before: string; after: string }
+  | { kind: 'edit'; path: string; before: string; after: string; replaceAll?: boolean }
   | { kind: 'write'; path: string; content: string }
   | { kind: 'lines'; lines: string[] };
 

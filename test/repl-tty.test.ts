@@ -354,7 +354,6 @@ describe.skipIf(!hasTmux)('the REPL on a terminal', () => {
     expect(screen).toContain('./check.sh');
     expect(screen).toContain('outside the sandbox');
     t.type('y');
-    t.keys('Enter');
     await t.waitFor(PROMPT);
     const trusted = JSON.parse(await readFile(join(home, 'config', 'feiyu', 'trusted.json'), 'utf8')) as { projects: Record<string, unknown> };
     expect(Object.keys(trusted.projects)).toEqual([work]);

@@ -6,9 +6,10 @@
 
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
+import { en as dailyEn, zh as dailyZh } from './daily.js';
 
-export const en = { ...coreEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh };
+export const en = { ...coreEn, ...dailyEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...dailyZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -12,7 +12,7 @@ import { Spinner } from './spinner.js';
 import type { AgentEvent, FileChange, ModelConfig, ProviderError, Summary } from '../types.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
 import { formatCost, inert } from '../util/text.js';
-import { loadWidth, truncate, width } from './width.js';
+import { loadWidth, truncate, width, wrapCells } from './width.js';
 
 export type Out = { write(text: string): unknown; isTTY?: boolean; columns?: number };
 
@@ -293,10 +293,10 @@ export class Renderer {
     if (listed && !event.isError) for (const item of listed) this.line(`    ${item.startsWith('[x]') ? p(color.dim, inert(item)) : inert(item)}`);
   }
 
-  /** A compact coloured diff of a write or an edit: a few lines of context, capped. */
-  showChange(change: FileChange): void {
+  /** A compact coloured diff of a write or an edit: a few lines of context, `cap` lines at most, long lines wrapped. */
+  showChange(change: FileChange, cap?: number): void {
     const p = this.paint;
-    const { lines, added, removed } = diffLines(change.before, change.after);
+    const { lines, added, removed } = diffLines(change.before, change.after, 2, cap);
     const digits = String(Math.max(0, ...lines.map((l) => ('n' in l ? l.n : 0)))).length;
     const room = Math.max(10, this.columns() - digits - 7);
     this.line(`    ${p(color.green, `+${added}`)} ${p(color.red, `-${removed}`)} ${p(color.dim, inert(change.path))}`);
@@ -306,8 +306,8 @@ export class Renderer {
         continue;
       }
       const sign = l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' ';
-      const body = `${String(l.n).padStart(digits)} ${sign} ${truncate(inert(l.text).replace(/\t/g, '  '), room)}`;
-      this.line('    ' + (l.kind === 'add' ? p(color.green, body) : l.kind === 'del' ? p(color.red, body) : p(color.dim, body)));
+      const paint = (body: string) => '    ' + (l.kind === 'add' ? p(color.green, body) : l.kind === 'del' ? p(color.red, body) : p(color.dim, body));
+      wrapCells(inert(l.text).replace(/\t/g, '  '), room).forEach((row, i) => this.line(paint(`${i ? ' '.repeat(digits) : String(l.n).padStart(digits)} ${sign} ${row}`)));
     }
   }
 
