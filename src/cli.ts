@@ -41,7 +41,10 @@ async function headless(app: App, args: CliArgs): Promise<number> {
   const piped = process.stdin.isTTY ? undefined : await readPiped(process.stdin, args.message === undefined ? Infinity : STDIN_CAP);
   const message = args.message === undefined ? (piped?.text.trim() ?? '') : piped ? withPipedContext(args.message, piped) : args.message;
   if (!message) throw new UsageError('cli.no_prompt', {});
-  if (piped?.cut && args.message !== undefined) process.stderr.write(t('stdin.cut', { bytes: piped.bytes.toLocaleString('en-US'), kept: STDIN_CAP.toLocaleString('en-US') }) + '\n');
+  if (piped?.cut && args.message !== undefined) {
+    const [bytes, kept] = [piped.bytes, STDIN_CAP].map((n) => n.toLocaleString('en-US'));
+    process.stderr.write(t('stdin.cut', { bytes: bytes!, kept: kept! }) + '\n');
+  }
   for (const n of app.notices) process.stderr.write(inert(noticeText(n, true)) + '\n');
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());

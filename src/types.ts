@@ -326,7 +326,8 @@ export type CommandFailure =
 
 /**
  * A user-facing notice; the interface translates `code` through the i18n catalogue. From the loop:
- * max_rounds … schema_failed; from the app around it: the rest.
+ * max_rounds … schema_failed; from the app around it: the rest. `resumed` carries the session's
+ * `id`, first `request`, `rounds` and `updated` (epoch ms); `broad_root` the workspace `root`.
  */
 export type NoticeCode =
   | 'max_rounds'
@@ -346,7 +347,11 @@ export type NoticeCode =
   | 'trace_write_failed'
   | 'resume_model'
   | 'session_skipped'
-  | 'files_changed';
+  | 'files_changed'
+  | 'resumed'
+  | 'resume_mode'
+  | 'auto_mode'
+  | 'broad_root';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 
@@ -367,6 +372,7 @@ export type AgentEvent =
       output: string;
       summary?: Summary;
       isError: boolean;
+      /** How long the tool ran, from when it was allowed: a question's answering time is not in it. */
       durationMs: number;
       change?: FileChange;
     }

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useCliFixture } from './fixtures.js';
 import { hasTmux, stopTerminals, Terminal } from './tmux.js';
 
-const { server, home, work } = await useCliFixture('feiyu-daily', {});
+const { server, home, work, run } = await useCliFixture('feiyu-daily', {});
 afterAll(() => stopTerminals());
 
 const start = (args: string[] = [], env: Record<string, string> = {}, cols = 100) => Terminal.start(args, { cwd: work, home, env, cols });
@@ -73,5 +73,52 @@ describe.skipIf(!hasTmux)('first-day bugs, in a terminal', () => {
     expect(sentTexts()).toEqual(['hello']);
     const trusted = JSON.parse(await readFile(join(home, 'config', 'feiyu', 'trusted.json'), 'utf8')) as { projects: Record<string, unknown> };
     expect(Object.keys(trusted.projects)).toEqual([work]);
+  });
+
+  it('the user\'s answering time is not the tool\'s duration', async () => {
+    server.enqueue({ toolCalls: [{ name: 'bash', input: { command: 'echo made > made.txt' } }] }, { text: 'Made.' });
+    const t = start(['--sandbox', 'off']);
+    await t.waitFor(PROMPT);
+    t.type('make it');
+    t.keys('Enter');
+    await t.waitFor('[a] auto mode ›');
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    t.type('y');
+    const screen = await t.waitFor('Made.');
+    const secs = Number(/⎿ exit 0 \(([\d.]+) s\)/.exec(screen)?.[1]);
+    expect(secs).toBeLessThan(2);
+  });
+
+  it('resuming says what it resumed and that it goes on in auto mode, with the warning of starting in it', async () => {
+    server.enqueue({ text: 'First.' }, { text: 'Second.' });
+    expect((await run(['-p', 'fix the login page\nand more', '--mode', 'auto'])).code).toBe(0);
+    const t = start(['--resume']);
+    const screen = await t.waitFor(PROMPT);
+    expect(screen).toMatch(/Resumed session [\w-]+ from \d+ s ago: "fix the login page", 0 tool rounds\./);
+    expect(screen).toContain('The session continues in its saved mode, auto.');
+    expect(screen).toContain('Auto mode: commands run and files change without asking');
+    await t.waitFor(/^auto ›$/m);
+    t.type('go on');
+    t.keys('Enter');
+    await t.waitFor('Second.');
+  });
+
+  it('starting in the home folder warns, and auto mode asks before the first change only', async () => {
+    server.enqueue(
+      { toolCalls: [{ name: 'write_file', input: { path: 'one.txt', content: '1\n' } }] },
+      { toolCalls: [{ name: 'write_file', input: { path: 'two.txt', content: '2\n' } }] },
+      { text: 'Both written.' },
+    );
+    const t = Terminal.start(['--mode', 'auto'], { cwd: home, home });
+    let screen = await t.waitFor(PROMPT);
+    expect(screen).toContain(`feiyu is working in ${home}, not in a project folder`);
+    t.type('write two files');
+    t.keys('Enter');
+    screen = await t.waitFor('[a] auto mode ›');
+    expect(screen).toContain(`Why it asks: feiyu works in ${home}, not in a project folder: the first change asks even in auto mode`);
+    t.type('y');
+    screen = await t.waitFor('Both written.');
+    expect(screen.match(/Allow write_file\?/g)).toHaveLength(1);
+    expect(await readFile(join(home, 'two.txt'), 'utf8')).toBe('2\n');
   });
 });

@@ -18,9 +18,10 @@ import { loadConventions, type Conventions } from '../config/conventions.js';
 import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
 import { createLauncher } from '../safety/sandboxhost.js';
+import { realPath } from '../safety/bash/expand.js';
 import { createGitFacts } from './gitfacts.js';
 import { loadSession, restoreFiles, SessionWriter } from '../session/store.js';
-import { findLastSession, findSession } from '../session/listing.js';
+import { findLastSession, findSession, sessionInfo } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
@@ -82,7 +83,7 @@ export interface App {
   resume(which: true | string): Promise<void>;
   /** Reads the conventions file and the remembered notes into the system prompt again (/context). */
   reloadContext(): Promise<{ conventions?: Conventions; memory: string }>;
-  /** A new conversation (/clear): this session's file deleted; history, totals, todo and read records cleared. */
+  /** A new conversation (/clear): a new session file (the old one stays, for /resume); history, totals, todo and read records cleared. */
   newSession(): void;
   /** Reads keys.json again after /key changed it; the current model stays until setModel. */
   reloadModels(): void;
@@ -123,6 +124,11 @@ async function wire(config: AppConfig): Promise<App> {
     }
   });
   warnIfUnsandboxed();
+  if (config.interactive && state.mode === 'auto') notify('auto_mode');
+  // Started in / or the home folder: everything below is the workspace. Auto mode asks before the first change.
+  const broadRoot = root === '/' || root === realPath(config.home);
+  let firstChangeAllowed = !broadRoot;
+  if (broadRoot) notify('broad_root', { root });
 
   const jobs = new JobManager();
   // One launcher per level, made when first used: each keeps its secret listing's cache and
@@ -142,8 +148,9 @@ async function wire(config: AppConfig): Promise<App> {
   const ctx: ToolSession = { root, files: new Map(), shell: { cwd: root }, env: config.childEnv, provider: () => agent.provider, wrapCommand, jobs };
   const desk = config.interactive ? new ApprovalDesk((event) => events.emit(event)) : undefined;
   const decide = approvalStep({
-    policyInput: () => ({ mode: state.mode, rules: config.rules, root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH }),
+    policyInput: () => ({ mode: state.mode, rules: config.rules, root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH, confirmFirstChange: !firstChangeAllowed }),
     desk,
+    approved: () => (firstChangeAllowed = true),
     approvalsFile: config.approvalsFile,
     setMode: (mode) => state.setMode(mode),
     // git runs as a read-only command would, under the level in force when it asks.
@@ -258,6 +265,7 @@ async function wire(config: AppConfig): Promise<App> {
       const file = which === true ? findLastSession(stateDir, root) : findSession(stateDir, which);
       if (!file) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
       const loaded = attempt(() => loadSession(file));
+      const info = sessionInfo(file);
       // The resumed file first: the model and mode restored below are saved to it, not to the old one.
       useSession(SessionWriter.open(file, onWriteError('session_write_failed')));
       agent.reset(loaded.messages, loaded.state.totals ?? {});
@@ -266,7 +274,13 @@ async function wire(config: AppConfig): Promise<App> {
         app.setModel(saved);
         notify('resume_model', { name: state.model.name, id: state.model.model });
       }
-      if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) state.setMode(loaded.state.mode);
+      if (info) notify('resumed', { id: info.id, request: info.firstRequest, rounds: info.rounds, updated: Date.parse(info.updated) });
+      // The saved mode comes back, said aloud; auto with the same warning as starting in it.
+      if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) {
+        state.setMode(loaded.state.mode);
+        notify('resume_mode', { mode: state.mode });
+        if (state.mode === 'auto') notify('auto_mode');
+      }
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
       const changed = await restoreFiles(loaded.state.files ?? {}, ctx.files);
@@ -280,7 +294,6 @@ async function wire(config: AppConfig): Promise<App> {
       return { conventions: fresh, memory: notes };
     },
     newSession() {
-      session.delete();
       agent.reset();
       ctx.files.clear();
       todo.restore([]);

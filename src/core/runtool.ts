@@ -50,7 +50,10 @@ async function precheck(call: ToolCallBlock, tool: Tool | undefined, runner: Too
   return validateArgs(tool.parameters, call.input);
 }
 
-async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, signal: AbortSignal, cutOff: boolean): Promise<ToolOutput> {
+/** When the tool itself started, once it was allowed: the user's answering time is not the tool's. */
+type Clock = { ranAt?: number };
+
+async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, signal: AbortSignal, cutOff: boolean, clock: Clock): Promise<ToolOutput> {
   const problem = await precheck(call, tool, runner, cutOff);
   if (problem || !tool) return toolError(problem ?? 'unknown tool');
   const grant: ToolGrant = {};
@@ -62,6 +65,7 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
     if (decision.sandbox) grant.sandbox = decision.sandbox;
   }
   if (signal.aborted) return toolError(INTERRUPTED);
+  clock.ranAt = Date.now();
   let result: ToolOutput;
   try {
     result = await tool.run(call.input, { ...runner.ctx, signal }, grant);
@@ -81,10 +85,11 @@ export async function runTool(call: ToolCallBlock, runner: ToolRunner, signal: A
   const tool = runner.tools.get(call.name);
   const about = call.invalidJson === undefined ? describeCall(tool, call.input) : undefined;
   runner.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input, ...(about && { title: about.title }), ...(about?.preview && { preview: about.preview }) });
+  const clock: Clock = {};
   const started = Date.now();
   let result: ToolOutput;
   try {
-    result = await execute(call, tool, runner, signal, cutOff);
+    result = await execute(call, tool, runner, signal, cutOff, clock);
   } catch (err) {
     // Hooks and decisions are not tools: a throw there is a bug, still never a crash of the loop.
     result = toolError(`${call.name} could not run: ${err instanceof Error ? err.message : String(err)}`);
@@ -97,7 +102,7 @@ export async function runTool(call: ToolCallBlock, runner: ToolRunner, signal: A
     output: result.output,
     summary: result.summary,
     isError,
-    durationMs: Date.now() - started,
+    durationMs: Date.now() - (clock.ranAt ?? started),
     change: result.change,
   });
   const block: ToolResultBlock = { type: 'tool_result', callId: call.id, content: result.output };

@@ -18,7 +18,7 @@ import { hooksPathOf, protectedPath } from './protected.js';
 import type { AskAnswer, AskRequest, PermissionMode, SandboxProfile, Tool, ToolCallBlock } from '../types.js';
 
 /** Why the user is asked; the interface translates it with `reasonParams`. */
-export type AskReasonCode = BashReasonCode | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule';
+export type AskReasonCode = BashReasonCode | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule' | 'broad_root';
 
 /** The policy's question: an AskRequest (types.ts) whose reason is one of its codes. */
 export type PolicyAsk = AskRequest & { reasonCode: AskReasonCode };
@@ -47,6 +47,8 @@ export type PolicyInput = {
   cwd: string;
   /** $PATH of child processes, to catch allowlisted names that resolve into the workspace. */
   path?: string;
+  /** The workspace is / or the home folder and nothing was approved yet: auto mode asks before the first change. */
+  confirmFirstChange?: boolean;
 };
 
 /** A decision, or a question for the user; `sandbox` is the profile a yes grants (a bash call). */
@@ -133,11 +135,15 @@ export function judge(call: ToolCallBlock, tool: Tool, subject: Subject, input: 
   const protects = subject.kind === 'path' && tool.kind === 'write' ? subject.protects : null;
   const gitWrite = subject.kind === 'bash' && needsGitWrite(subject.analysis);
   const granted = subject.kind === 'bash' ? { sandbox: profileFor(subject.analysis, false) } : {};
-  if (mode === 'auto' && !opaqueDeny && !loss && !protects && !gitWrite) return { decision: 'allow', code: 'auto_mode', reason: 'auto mode', ...granted };
+  const firstChange = mode === 'auto' && input.confirmFirstChange === true;
+  if (mode === 'auto' && !firstChange && !opaqueDeny && !loss && !protects && !gitWrite) return { decision: 'allow', code: 'auto_mode', reason: 'auto mode', ...granted };
   const allowedBy = loss || protects ? null : allowedByRules(rules.allow, tool.name, subject, places);
   if (allowedBy) return { decision: 'allow', code: 'rule', reason: `allowed by ${allowedBy.join(', ')}`, ...granted };
   const why = { opaqueDeny, loss, protects, gitWriteInAuto: gitWrite && mode === 'auto', allow: rules.allow, places };
-  return { decision: 'ask', request: request(call, tool, subject, why), ...granted };
+  const asked = request(call, tool, subject, why);
+  // Auto mode in / or the home folder: the first change is the user's to allow, whatever it is.
+  const broad = firstChange && !loss && !protects ? { reasonCode: 'broad_root' as const, reasonParams: { root: input.root } } : {};
+  return { decision: 'ask', request: { ...asked, ...broad }, ...granted };
 }
 
 type Places = { root: string; home: string };
@@ -268,6 +274,9 @@ function refuseInMode(mode: 'plan' | 'readonly', why: string): PolicyDecision {
 export function headlessRefusal(req: AskRequest): string {
   const what = `${req.tool} ${req.display.length > 200 ? req.display.slice(0, 197) + '...' : req.display}`;
   const head = `${what} needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it.`;
+  if (req.reasonCode === 'broad_root') {
+    return `${head} feiyu runs in ${req.reasonParams.root} (not a project folder), where even auto mode asks before the first change. Tell the user; they can start feiyu in the project's folder.`;
+  }
   if (req.reasonCode === 'git_write') {
     const rules = req.suggestedRules.length ? ` with an allow rule in settings.json: "permissions": {"allow": [${req.suggestedRules.map((r) => JSON.stringify(r)).join(', ')}]}` : ' by running it themselves';
     return `${head} It writes the repository's .git, which asks the user even in auto mode; the user can allow it${rules}.`;

@@ -29,26 +29,32 @@ export function listSessions(stateDir: string, root: string): SessionInfo[] {
     const file = join(sessionsDir(stateDir), name);
     // The header alone says whose session it is: only this root's files are read whole.
     if (parseRecord(firstLine(file))?.root !== root) continue;
-    let loaded: LoadedSession;
-    try {
-      loaded = loadSession(file);
-    } catch {
-      continue;
-    }
-    const { header, state } = loaded;
-    const { firstRequest, rounds } = wholeHistory(file);
-    if (firstRequest === undefined) continue;
-    infos.push({
-      id: header.id,
-      file,
-      created: header.created,
-      updated: statSync(file).mtime.toISOString(),
-      firstRequest,
-      rounds,
-      cost: state.totals && !state.totals.costUnknown ? state.totals.cost : null,
-    });
+    const info = sessionInfo(file);
+    if (info) infos.push(info);
   }
   return infos.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
+}
+
+/** What one session file holds, for a listing or to say what was resumed; null when unreadable or empty. */
+export function sessionInfo(file: string): SessionInfo | null {
+  let loaded: LoadedSession;
+  try {
+    loaded = loadSession(file);
+  } catch {
+    return null;
+  }
+  const { header, state } = loaded;
+  const { firstRequest, rounds } = wholeHistory(file);
+  if (firstRequest === undefined) return null;
+  return {
+    id: header.id,
+    file,
+    created: header.created,
+    updated: statSync(file).mtime.toISOString(),
+    firstRequest,
+    rounds,
+    cost: state.totals && !state.totals.costUnknown ? state.totals.cost : null,
+  };
 }
 
 /**

@@ -168,10 +168,15 @@ export class Renderer {
         this.lastCall = event.id;
         if (event.preview?.kind === 'lines') this.listed.set(event.id, event.preview.lines);
         this.line(`${p(color.cyan, '●')} ${p(color.bold, event.name)}${event.title ? ' ' + truncate(inert(event.title), Math.max(10, this.columns() - width(event.name) - 3)) : ''}`);
-        spin(t('spin.running', { tool: event.name }));
+        // Hooks and the permission check come first: it is not running until it is allowed.
+        spin(t('spin.checking', { tool: event.name }));
+        return;
+      case 'approval':
+        spin(t('spin.asking'));
         return;
       case 'permission':
         if (event.decision === 'deny') this.refused.set(event.id, event.code ?? '');
+        else spin(t('spin.running', { tool: event.name }));
         return;
       case 'tool_result':
         return this.toolResult(event);

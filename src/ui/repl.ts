@@ -48,7 +48,10 @@ export class Repl implements Session {
       onCycleMode: () => this.cycleMode(),
     });
     app.on((event) => {
-      if (event.type === 'approval') return void this.approve(event);
+      if (event.type === 'approval') {
+        this.ui.handle(event);
+        return void this.approve(event);
+      }
       // Notices can come between turns (a failed write): above the prompt then.
       if (event.type === 'notice') this.abovePrompt(() => this.ui.handle(event));
       else this.ui.handle(event);

@@ -5,7 +5,6 @@ import { spawnSync } from 'node:child_process';
 import { ConfigError } from '../../app/config.js';
 import type { Session } from './session-type.js';
 import { estimateTokens } from '../../core/compact.js';
-import { confirm } from '../confirm.js';
 import { costReport, formatCostReport } from '../../session/costreport.js';
 import { t } from '../../i18n/index.js';
 import { addNote, deleteNote, listNotes, notesFile } from '../../tools/memory.js';
@@ -38,8 +37,8 @@ export async function compactCommand(arg: string, s: Session): Promise<void> {
   if (!event) s.ui.note(t('compact.nothing'));
 }
 
-export async function clearCommand(_arg: string, s: Session): Promise<void> {
-  if (!(await confirm(s, t('clear.confirm')))) return;
+/** Nothing is lost, so nothing is asked: the conversation so far stays in /resume. */
+export function clearCommand(_arg: string, s: Session): void {
   s.app.newSession();
   s.undo.clear();
   s.ui.line(t('clear.done'));
