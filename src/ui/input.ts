@@ -73,7 +73,20 @@ export class LineInput {
 
   private steer(): void {
     const rl = this.rl;
-    const press = rl._ttyWrite.bind(rl);
+    const ttyWrite = rl._ttyWrite.bind(rl);
+    // Node 20's readline appends, instead of inserting at the cursor, every character of a chunk
+    // but its last while completion is off, which it turns off for chunks of several characters:
+    // an input method's commit mid-line (我想修改折扣, two Left, 一下) came out as 我想修改折下扣一.
+    // Completion off only has to stop a pasted Tab from completing, so it stays off for Tab alone.
+    const press = (s: string | undefined, key: Key | undefined): void => {
+      const completing = rl.isCompletionEnabled;
+      if (key?.name !== 'tab') rl.isCompletionEnabled = true;
+      try {
+        ttyWrite(s, key);
+      } finally {
+        if (key?.name !== 'tab') rl.isCompletionEnabled = completing;
+      }
+    };
     const write = rl._writeToOutput.bind(rl);
     // Node's own version also ends any browsing of the history; ours must too, or Up recalls from where browsing stopped.
     rl._addHistory = () => {
