@@ -145,14 +145,15 @@ export type ToolOutput = {
 /**
  * A tool's one-line result summary for the interface, as an i18n key and its parameters:
  * lines {n} · wrote {n} (lines) · edited {n} (replacements) · files {n} · matches {n} ·
- * exit {code, secs} · timeout {secs} · ok (nothing to count).
+ * exit {code, secs} · timeout {secs} · ok (nothing to count) · job {id} (started in the background).
  */
 export type Summary =
   | { key: 'lines' | 'wrote' | 'edited' | 'files' | 'matches'; n: number }
   | { key: 'exit'; code: number; secs: number }
   | { key: 'timeout'; secs: number }
   | { key: 'ok' }
-  | { key: 'not_approved' };
+  | { key: 'not_approved' }
+  | { key: 'job'; id: number };
 
 /** A failed call's result: what went wrong, worded for the model, and anything else it carries. */
 export const toolError = (output: string, extra: Omit<ToolOutput, 'output' | 'isError'> = {}): ToolOutput => ({ ...extra, output, isError: true });
@@ -202,6 +203,8 @@ export interface ToolSession {
 export interface ToolContext extends ToolSession {
   /** Aborts when the user cancels the turn. */
   readonly signal: AbortSignal;
+  /** Output as it happens (a running command's), for the interface to show live; absent = nobody watches. */
+  readonly progress?: (text: string) => void;
 }
 
 /**
@@ -365,6 +368,8 @@ export type AgentEvent =
   /** `title` and `preview` come from the tool's describe(). */
   | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; title?: string; preview?: CallPreview }
   | { type: 'permission'; id: string; name: string; decision: 'allow' | 'deny'; reason?: string; code?: string; sandbox?: SandboxProfile }
+  /** Output of a running call as it comes (a command's stdout and stderr), for the interface only. */
+  | { type: 'tool_progress'; id: string; name: string; text: string }
   | {
       type: 'tool_result';
       id: string;

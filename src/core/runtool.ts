@@ -68,7 +68,8 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
   clock.ranAt = Date.now();
   let result: ToolOutput;
   try {
-    result = await tool.run(call.input, { ...runner.ctx, signal }, grant);
+    const progress = (text: string) => runner.emit({ type: 'tool_progress', id: call.id, name: call.name, text });
+    result = await tool.run(call.input, { ...runner.ctx, signal, progress }, grant);
   } catch (err) {
     result = toolError(`${call.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }

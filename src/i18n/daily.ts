@@ -11,6 +11,8 @@ export const en = {
   'mode.auto_warning': 'Auto mode: commands run and files change without asking; only what destroys work or changes protected files asks. Shift+Tab or /mode default changes it.',
   'root.broad': 'feiyu is working in {root}, not in a project folder: everything below it is the workspace. In auto mode the first change asks you first.',
   'ask.broad_root': 'feiyu works in {root}, not in a project folder: the first change asks even in auto mode',
+  'effort.status': 'effort {effort}',
+  'sum.job': 'job {id} started, running in the background',
 } as const;
 
 export const zh: Record<keyof typeof en, string> = {
@@ -23,4 +25,6 @@ export const zh: Record<keyof typeof en, string> = {
   'mode.auto_warning': '自动模式：运行命令和修改文件都不再询问；只有会破坏工作成果或修改受保护文件的操作仍会询问。按 Shift+Tab 或输入 /mode default 可切换。',
   'root.broad': 'feiyu 正在 {root} 中工作，而不是某个项目目录：其下的一切都属于工作区。在自动模式下，第一次修改前会先询问你。',
   'ask.broad_root': 'feiyu 在 {root} 中工作，而不是项目目录：即使在自动模式下，第一次修改也要先询问',
+  'effort.status': '推理强度 {effort}',
+  'sum.job': '后台任务 {id} 已启动，正在运行',
 };

@@ -49,7 +49,6 @@ function replaced(text: string, old: string, now: string, all: boolean): string 
 
 /** Runs `ask` with the spinner stopped and the turn's output written, answering undefined on abort. */
 async function asking<T>(io: Io, signal: AbortSignal | undefined, ask: () => Promise<T>): Promise<T> {
-  await io.ui.settle();
   io.ui.hold();
   const cancel = () => io.input.cancel();
   signal?.addEventListener('abort', cancel, { once: true });
@@ -113,7 +112,7 @@ export function approvePlan(io: Io, plan: string, signal: AbortSignal): Promise<
   const { ui, input } = io;
   return asking(io, signal, async () => {
     ui.line(ui.paint(color.cyan, `◆ ${t('plan.title')}`));
-    await ui.showMarkdown(plan);
+    ui.showMarkdown(plan);
     const key = await input.key(`  ${t('plan.choices')} › `);
     if (key === 'y' || key === 'yes') return { approved: true };
     const feedback = key === 'n' || key === 'no' ? (await input.question(`  ${t('plan.feedback')}`))?.trim() : undefined;

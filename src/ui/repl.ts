@@ -82,7 +82,6 @@ export class Repl implements Session {
       return await work(controller.signal);
     } finally {
       this.running = undefined;
-      await this.ui.settle();
     }
   }
 
