@@ -13,6 +13,13 @@ export const en = {
   'ask.broad_root': 'feiyu works in {root}, not in a project folder: the first change asks even in auto mode',
   'effort.status': 'effort {effort}',
   'sum.job': 'job {id} started, running in the background',
+  'paste.lines': '[pasted {n} lines]',
+  'paste.chars': '[pasted {n} characters]',
+  'input.search': '(history search) {query} › ',
+  'input.search_failing': '(no match) {query} › ',
+  'last.none': 'No tool has run yet in this session.',
+  'last.title': 'the last output: {name} {title}',
+  'cmd.last': 'show the last tool call\'s whole output (also Ctrl+O)',
 } as const;
 
 export const zh: Record<keyof typeof en, string> = {
@@ -27,4 +34,11 @@ export const zh: Record<keyof typeof en, string> = {
   'ask.broad_root': 'feiyu 在 {root} 中工作，而不是项目目录：即使在自动模式下，第一次修改也要先询问',
   'effort.status': '推理强度 {effort}',
   'sum.job': '后台任务 {id} 已启动，正在运行',
+  'paste.lines': '[粘贴了 {n} 行]',
+  'paste.chars': '[粘贴了 {n} 个字符]',
+  'input.search': '（搜索历史）{query} › ',
+  'input.search_failing': '（没有匹配）{query} › ',
+  'last.none': '本次会话还没有运行过任何工具。',
+  'last.title': '最近一次输出：{name} {title}',
+  'cmd.last': '显示最近一次工具调用的完整输出（也可按 Ctrl+O）',
 };

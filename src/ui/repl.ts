@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { App } from '../app/app.js';
 import { completer, findCommand, type Session } from './commands/index.js';
+import { showLast } from './commands/habits.js';
 import { approvePlan, askPermission } from './confirm.js';
 import { History } from './history.js';
 import { t } from '../i18n/index.js';
@@ -46,6 +47,8 @@ export class Repl implements Session {
       completer: completer(app.root),
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
+      onEscape: () => this.escape(),
+      onShowLast: () => this.abovePrompt(() => showLast(this)),
     });
     app.on((event) => {
       if (event.type === 'approval') {
@@ -139,6 +142,12 @@ export class Repl implements Session {
     if (now - this.lastInterrupt < DOUBLE_PRESS_MS) return this.input.close();
     this.lastInterrupt = now;
     this.abovePrompt(() => this.ui.note(t('repl.ctrlc_again')));
+  }
+
+  /** Esc cancels what runs (a question is declined, the turn stopped), as Ctrl+C does; at the prompt it does nothing. */
+  private escape(): void {
+    if (this.input.asking) this.input.cancel();
+    this.running?.abort();
   }
 
   /** Prints between turns without mixing into the prompt: below it, the prompt drawn again under. */

@@ -12,6 +12,7 @@ import { getLang, Problem, problemText, setLang, t, type MessageKey } from '../.
 import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
+import { lastCommand } from './habits.js';
 import { saveUserSettings } from '../../config/settings.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../../types.js';
 import { color } from '../render.js';
@@ -47,6 +48,7 @@ export const COMMANDS: Command[] = [
   { name: '/memory', args: '[add|rm|edit]', help: 'cmd.memory', run: memoryCommand },
   { name: '/lang', args: '[en|zh]', help: 'cmd.lang', run: langCommand },
   { name: '/undo', help: 'cmd.undo', run: undoCommand },
+  { name: '/last', help: 'cmd.last', run: lastCommand },
   { name: '/exit', help: 'cmd.exit', run: () => 'exit' },
   { name: '/quit', help: 'cmd.quit', run: () => 'exit' },
 ];
