@@ -53,6 +53,7 @@ async function headless(app: App, args: CliArgs): Promise<number> {
     return await runHeadless({
       app,
       message,
+      images: args.images,
       format: args.outputFormat,
       stdout: process.stdout,
       stderr: process.stderr,
@@ -65,7 +66,7 @@ async function headless(app: App, args: CliArgs): Promise<number> {
 
 async function interactive(app: App, args: CliArgs): Promise<number> {
   const { Repl } = await import('./ui/repl.js');
-  const repl = new Repl({ app, version: version(), initialMessage: args.message, input: process.stdin, output: process.stdout });
+  const repl = new Repl({ app, version: version(), initialMessage: args.message, images: args.images, input: process.stdin, output: process.stdout });
   await repl.run();
   await app.close();
   return EXIT.ok;

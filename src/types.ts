@@ -330,7 +330,9 @@ export type CommandFailure =
 /**
  * A user-facing notice; the interface translates `code` through the i18n catalogue. From the loop:
  * max_rounds … schema_failed; from the app around it: the rest. `resumed` carries the session's
- * `id`, first `request`, `rounds` and `updated` (epoch ms); `broad_root` the workspace `root`.
+ * `id`, first `request`, `rounds` and `updated` (epoch ms); `broad_root` the workspace `root`;
+ * `attached` a `path` and `what` (file, folder, image) with `n` lines or entries; `not_attached`
+ * a `path` and `why` (secret, outside, no_vision, too_big, unreadable).
  */
 export type NoticeCode =
   | 'max_rounds'
@@ -354,7 +356,9 @@ export type NoticeCode =
   | 'resumed'
   | 'resume_mode'
   | 'auto_mode'
-  | 'broad_root';
+  | 'broad_root'
+  | 'attached'
+  | 'not_attached';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 

@@ -20,6 +20,8 @@ import { createProvider } from '../providers/stream.js';
 import { createLauncher } from '../safety/sandboxhost.js';
 import { realPath } from '../safety/bash/expand.js';
 import { createGitFacts } from './gitfacts.js';
+import { attach } from './attach.js';
+import { runUserCommand, type UserRun } from './usershell.js';
 import { loadSession, restoreFiles, SessionWriter } from '../session/store.js';
 import { findLastSession, findSession, sessionInfo } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
@@ -69,9 +71,12 @@ export interface App {
   on(listener: (event: AgentEvent) => void): () => void;
   /**
    * Sends one user message: UserPromptSubmit hooks first (they may block it or add context),
+   * then what it attaches (`@path`, image paths, and `images` from -i: notices say what went),
    * then the agent. Null when it could not be sent (no model, a hook blocked it: a notice says why).
    */
-  send(text: string, signal: AbortSignal): Promise<TurnResult | null>;
+  send(text: string, signal: AbortSignal, o?: { images?: readonly string[] }): Promise<TurnResult | null>;
+  /** The user's own command (`!command`): no question, no sandbox, in the shell's folder; output as it comes. */
+  runShell(command: string, signal: AbortSignal, onOutput: (text: string) => void): Promise<UserRun>;
   /** Answers the `approval` event `id`; false when nothing waits under that id. */
   answer(id: string, answer: AskAnswer | PlanVerdict): boolean;
   setMode(mode: PermissionMode): void;
@@ -245,7 +250,7 @@ async function wire(config: AppConfig): Promise<App> {
       return { level: state.sandbox, off: state.sandboxOff };
     },
     on: (listener) => events.on(listener),
-    async send(text, signal) {
+    async send(text, signal, o = {}) {
       if (!state.configured) {
         notify('no_model');
         return null;
@@ -255,8 +260,11 @@ async function wire(config: AppConfig): Promise<App> {
         notify('prompt_blocked', { reason: gate.block });
         return null;
       }
-      return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal);
+      const attached = await attach(text, o.images ?? [], { ctx: { ...ctx, signal }, model: state.model, configDir: config.configDir, home: config.home });
+      for (const notice of attached.notices) events.emit(notice);
+      return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal, attached.blocks);
     },
+    runShell: (command, signal, onOutput) => runUserCommand(command, { cwd: ctx.shell.cwd, env: config.childEnv }, signal, onOutput),
     answer: (id, answer) => desk?.answer(id, answer) ?? false,
     setMode: (mode) => state.setMode(mode),
     setModel: (name) => state.setModel(attempt(() => selectModel(state.models, name))),

@@ -20,6 +20,8 @@ export type CliArgs = {
   cwd?: string;
   trust: boolean;
   outputSchema?: string;
+  /** -i FILE, repeatable: images (or files) attached to the first message. */
+  images: string[];
   help: boolean;
   version: boolean;
 };
@@ -34,7 +36,7 @@ export class UsageError extends Error {
   }
 }
 
-const VALUED = new Set(['--output-format', '--mode', '--sandbox', '--model', '--max-rounds', '--lang', '--cwd', '-C', '--output-schema']);
+const VALUED = new Set(['--output-format', '--mode', '--sandbox', '--model', '--max-rounds', '--lang', '--cwd', '-C', '--output-schema', '-i', '--image']);
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
@@ -42,7 +44,7 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
 }
 
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { print: false, outputFormat: 'text', trust: false, help: false, version: false };
+  const args: CliArgs = { print: false, outputFormat: 'text', trust: false, images: [], help: false, version: false };
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i]!;
@@ -119,6 +121,10 @@ function setValued(args: CliArgs, flag: string, value: string): void {
       return;
     case '--output-schema':
       args.outputSchema = value;
+      return;
+    case '-i':
+    case '--image':
+      args.images.push(value);
       return;
     default:
       args.cwd = value;

@@ -14,6 +14,8 @@ export const EXIT = { ok: 0, error: 1, usage: 2, maxRounds: 3 } as const;
 export type HeadlessOptions = {
   app: App;
   message: string;
+  /** Attached to the message (-i). */
+  images?: readonly string[];
   format: OutputFormat;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -43,7 +45,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
   });
   let result: TurnResult;
   try {
-    result = (await app.send(o.message, o.signal)) ?? { stopReason: 'error', text: '', rounds: 0 };
+    result = (await app.send(o.message, o.signal, { images: o.images })) ?? { stopReason: 'error', text: '', rounds: 0 };
   } finally {
     off();
   }

@@ -20,6 +20,15 @@ export const en = {
   'last.none': 'No tool has run yet in this session.',
   'last.title': 'the last output: {name} {title}',
   'cmd.last': 'show the last tool call\'s whole output (also Ctrl+O)',
+  'attach.file': 'Attached {path} ({n} lines).',
+  'attach.folder': 'Attached the listing of {path} ({n} files).',
+  'attach.image': 'Attached the image {path}.',
+  'attach.not': 'Not attached: {path}: {why}.',
+  'attach.why_secret': 'it holds secrets, which feiyu never sends',
+  'attach.why_outside': 'it is outside the workspace (only images from elsewhere are attached)',
+  'attach.why_no_vision': 'the model {model} cannot see images (vision is off for it in keys.json)',
+  'attach.why_too_big': 'it is over 50 MB',
+  'attach.why_unreadable': 'it cannot be read as text, a document or an image',
 } as const;
 
 export const zh: Record<keyof typeof en, string> = {
@@ -41,4 +50,13 @@ export const zh: Record<keyof typeof en, string> = {
   'last.none': '本次会话还没有运行过任何工具。',
   'last.title': '最近一次输出：{name} {title}',
   'cmd.last': '显示最近一次工具调用的完整输出（也可按 Ctrl+O）',
+  'attach.file': '已附加 {path}（{n} 行）。',
+  'attach.folder': '已附加 {path} 的文件列表（{n} 个文件）。',
+  'attach.image': '已附加图片 {path}。',
+  'attach.not': '未附加 {path}：{why}。',
+  'attach.why_secret': '其中含有机密，feiyu 从不发送',
+  'attach.why_outside': '它在工作区之外（工作区外只附加图片）',
+  'attach.why_no_vision': '模型 {model} 看不了图片（keys.json 中它的 vision 未开启）',
+  'attach.why_too_big': '超过 50 MB',
+  'attach.why_unreadable': '无法作为文本、文档或图片读取',
 };

@@ -20,6 +20,7 @@ Options:
   -C, --cwd DIR               the workspace (default: the current directory)
   --trust                     trust this project's hooks and verify: without asking
   --output-schema FILE        headless: the final answer is JSON valid against this schema
+  -i, --image FILE            attach an image (or a file) to the first message; repeatable
   -h, --help                  this help
   -v, --version               the version`,
   'cli.bad_usage': '{msg}\nRun feiyu --help for the options.',

@@ -76,6 +76,8 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   resume_mode: 'resume.mode',
   auto_mode: 'mode.auto_warning',
   broad_root: 'root.broad',
+  attached: 'attach.file',
+  not_attached: 'attach.not',
 };
 
 /** Why commands run without a sandbox: a failed probe's reason code, or 'flag' (--sandbox off). */
@@ -89,6 +91,8 @@ export function noticeText(n: NoticeEvent, headless = false): string {
   const params = n.params ?? {};
   if (n.code === 'auto_unsandboxed' || n.code === 'read_unenforced') return t(NOTICE_KEYS[n.code], { why: unsandboxedWhy(params.why, params.detail) });
   if (n.code === 'max_rounds' && headless) return t('notice.max_rounds_headless', params);
+  if (n.code === 'attached') return t(`attach.${params.what === 'folder' ? 'folder' : params.what === 'image' ? 'image' : 'file'}`, params);
+  if (n.code === 'not_attached') return t('attach.not', { ...params, why: t(`attach.why_${String(params.why)}` as MessageKey, params) });
   if (n.code === 'resumed') return t('resume.said', { ...params, ago: duration(Date.now() - Number(params.updated)) });
   return t(NOTICE_KEYS[n.code], params);
 }

@@ -22,6 +22,7 @@ export const zh: Record<keyof typeof en, string> = {
   -C, --cwd 目录              工作区（默认：当前目录）
   --trust                     信任本项目的 hooks 和 verify:，不再询问
   --output-schema 文件        无界面模式：最终回答是符合该 JSON Schema 的 JSON
+  -i, --image 文件            把图片（或文件）附加到第一条消息；可重复
   -h, --help                  显示本帮助
   -v, --version               显示版本`,
   'cli.bad_usage': '{msg}\n运行 feiyu --help 查看选项。',

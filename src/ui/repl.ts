@@ -14,15 +14,22 @@ import { LineInput } from './input.js';
 import { PERMISSION_MODES, type AgentEvent } from '../types.js';
 import { Renderer } from './render.js';
 import { UndoStack } from './undo.js';
+import { capOutput } from '../util/cap.js';
+import { inert } from '../util/text.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
 
 export type ReplOptions = {
   app: App;
   version: string;
   initialMessage?: string;
+  /** -i: attached to the first message sent. */
+  images?: string[];
   input: NodeJS.ReadableStream & { isTTY?: boolean };
   output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 };
+
+/** Characters of a `!command`'s output offered to the model (head and tail past this). */
+const SHELL_NOTE_CAP = 10_000;
 
 /** Two Ctrl+C presses this close together at an empty prompt leave. */
 const DOUBLE_PRESS_MS = 2000;
@@ -35,9 +42,12 @@ export class Repl implements Session {
   private running: AbortController | undefined;
   private lastInterrupt = 0;
   private notes: string[] = [];
+  private shells = 0;
+  private readonly images: string[];
 
   constructor(private readonly o: ReplOptions) {
     const app = (this.app = o.app);
+    this.images = [...(o.images ?? [])];
     this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals }, app.env);
     this.undo = new UndoStack(app.root);
     this.input = new LineInput({
@@ -115,6 +125,7 @@ export class Repl implements Session {
 
   private async submit(text: string): Promise<'exit' | void> {
     if (!text.trim()) return;
+    if (/^!\S/.test(text.trimStart())) return this.shell(text.trimStart().slice(1).trim());
     const found = findCommand(text);
     if (found && 'unknown' in found) return this.ui.fail(t('repl.unknown_command', { cmd: found.unknown }));
     if (found) {
@@ -128,7 +139,20 @@ export class Repl implements Session {
     // The typed text first: it is what the request is (its first line names the task in /cost).
     const message = [text, ...this.notes].join('\n\n');
     this.notes = [];
-    await this.busy((signal) => this.app.send(message, signal));
+    const images = this.images.splice(0);
+    await this.busy((signal) => this.app.send(message, signal, { images }));
+  }
+
+  /** `!command`: the user's own command, shown as it runs, its output offered to the model with the next message. */
+  private async shell(command: string): Promise<void> {
+    const id = `shell-${++this.shells}`;
+    const started = Date.now();
+    this.ui.handle({ type: 'tool_call', id, name: '!', input: { command }, title: command });
+    const run = await this.busy((signal) => this.app.runShell(command, signal, (text) => this.ui.handle({ type: 'tool_progress', id, name: '!', text })));
+    this.ui.handle({ type: 'tool_result', id, name: '!', output: run.output, summary: run.summary, isError: false, durationMs: Date.now() - started });
+    if (run.output) for (const line of inert(run.output).split('\n')) this.ui.line(line);
+    const ended = run.interrupted ? 'it was interrupted' : run.summary.key === 'exit' ? `exit code ${run.summary.code}` : 'it timed out';
+    this.tellModel(`[The user ran a command in their own shell: ${command}\n${ended}; its output:\n${capOutput(run.output, SHELL_NOTE_CAP)}]`);
   }
 
   private interrupt(): void {
