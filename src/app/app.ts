@@ -28,7 +28,7 @@ import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
-import type { AgentEvent, AskAnswer, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, Tool, ToolSession, WrapCommand } from '../types.js';
+import type { AgentEvent, AskAnswer, Effort, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, Tool, ToolSession, WrapCommand } from '../types.js';
 import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
@@ -80,6 +80,9 @@ export interface App {
   /** Answers the `approval` event `id`; false when nothing waits under that id. */
   answer(id: string, answer: AskAnswer | PlanVerdict): boolean;
   setMode(mode: PermissionMode): void;
+  /** Reasoning effort for this session's requests (/effort); undefined: the model's default. */
+  readonly effort: Effort | undefined;
+  setEffort(effort: Effort | undefined): void;
   /** Switches the model for this session; throws ConfigError for an unknown name. */
   setModel(name: string): void;
   /** Changes the sandbox level; false when the start-up probe turned it off for good. */
@@ -123,10 +126,8 @@ async function wire(config: AppConfig): Promise<App> {
       session.saveState({ mode: state.mode });
       warnIfUnsandboxed();
     }
-    if (what === 'model') {
-      agent.provider = createProvider(state.model, config.providerOptions);
-      session.saveState({ model: state.model.name });
-    }
+    if (what === 'model' || what === 'effort') agent.provider = createProvider(state.model, config.providerOptions);
+    if (what === 'model') session.saveState({ model: state.model.name });
   });
   warnIfUnsandboxed();
   if (config.interactive && state.mode === 'auto') notify('auto_mode');
@@ -246,6 +247,10 @@ async function wire(config: AppConfig): Promise<App> {
     get models() {
       return state.models;
     },
+    get effort() {
+      return state.effort;
+    },
+    setEffort: (effort) => state.setEffort(effort),
     get sandbox() {
       return { level: state.sandbox, off: state.sandboxOff };
     },

@@ -12,6 +12,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { resolveApiKey } from './models.js';
 import type { Attempt, Draft } from './draft.js';
+import { effortFields } from './effort.js';
 import type { AssistantBlock, ImageBlock, ModelConfig, ProviderEvent, ProviderRequest, ToolCallBlock, Usage, UserBlock } from '../types.js';
 
 export async function open(config: ModelConfig): Promise<Attempt> {
@@ -45,7 +46,8 @@ function buildParams(config: ModelConfig, request: ProviderRequest): ChatComplet
   if (request.tools.length > 0) {
     params.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   }
-  return params;
+  // The SDK sends fields it does not know as they are: compatible servers' thinking switches.
+  return { ...params, ...effortFields(config) };
 }
 
 function toWire(request: ProviderRequest): ChatCompletionMessageParam[] {
