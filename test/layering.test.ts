@@ -39,7 +39,7 @@ const RANK: Record<string, number> = {
   content: 8,
   i18n: 9,
   util: 9,
-  'types.ts': 10,
+  types: 10,
 };
 const OPTIONAL = ['codeindex', 'mcp'];
 const folderOf = (file: string) => file.split('/')[0]!;
@@ -102,7 +102,7 @@ describe('layering', () => {
   });
 
   it('core imports only util, types and the model table', () => {
-    const allowed = (to: string) => ['core', 'util', 'types.ts'].includes(folderOf(to)) || to === 'providers/models.ts';
+    const allowed = (to: string) => ['core', 'util', 'types'].includes(folderOf(to)) || to === 'providers/models.ts';
     const wrong = files.filter((f) => folderOf(f) === 'core').flatMap((f) => graph.get(f)!.ours.filter((e) => !allowed(e.to)).map((e) => `${f} → ${e.to}`));
     expect(wrong).toEqual([]);
   });
@@ -117,6 +117,13 @@ describe('layering', () => {
       g.ours.filter((e) => OPTIONAL.includes(folderOf(e.to)) && folderOf(e.to) !== folderOf(f) && folderOf(f) !== 'app').map((e) => `${f} → ${e.to}`),
     );
     expect(wrong).toEqual([]);
+  });
+
+  it('app/ loads optional modules lazily: types aside, only through import()', () => {
+    const eager = [...graph].flatMap(([f, g]) =>
+      folderOf(f) === 'app' ? g.ours.filter((e) => OPTIONAL.includes(folderOf(e.to)) && !e.lazy && !e.type).map((e) => `${f} → ${e.to}`) : [],
+    );
+    expect(eager).toEqual([]);
   });
 
   it('nothing imports the entry point, and there are no cycles, not even through types', () => {

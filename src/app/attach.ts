@@ -11,7 +11,10 @@ import { listFiles } from '../tools/find.js';
 import { readFileTool } from '../tools/fs.js';
 import { checkSecretPath } from '../safety/secrets.js';
 import { inside } from '../util/paths.js';
-import type { ModelConfig, NoticeEvent, ToolContext, ToolOutput, UserBlock } from '../types.js';
+import type { ModelConfig } from '../types/providers.js';
+import type { NoticeEvent } from '../types/events.js';
+import type { ToolContext, ToolOutput } from '../types/tools.js';
+import type { UserBlock } from '../types/conversation.js';
 
 /** Images read whole into memory are refused past this (as read_file does). */
 const MAX_IMAGE_BYTES = 50 * 1024 * 1024;

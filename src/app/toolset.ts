@@ -8,7 +8,9 @@ import { systemPrompt } from '../core/prompt.js';
 import { taskTool } from '../delegate/task.js';
 import { TODO_PROMPT, TodoList, todoTool } from '../tools/todo.js';
 import { coreTools } from '../tools/index.js';
-import { specOf, type BeforeToolCall, type Tool, type ToolSpec } from '../types.js';
+import { specOf, type Tool } from '../types/tools.js';
+import type { BeforeToolCall } from '../types/permissions.js';
+import type { ToolSpec } from '../types/providers.js';
 import { webFetchTool } from '../tools/web.js';
 
 export type ToolOptions = {
@@ -18,11 +20,13 @@ export type ToolOptions = {
   todo: TodoList;
   stateDir: string;
   plan: Parameters<typeof exitPlanTool>[0];
+  /** Read-only tools that arrive later (the code index's), for sub-agents too. */
+  laterReadTools?: () => Tool[];
 };
 
 /** The tools a session offers the model, in a stable order (a stable prompt cache key). */
 export function buildTools(o: ToolOptions): Tool[] {
-  const readTools = (): Tool[] => coreTools().filter((tool) => tool.kind === 'read');
+  const readTools = (): Tool[] => [...coreTools().filter((tool) => tool.kind === 'read'), ...(o.laterReadTools?.() ?? [])];
   return [
     ...coreTools(),
     jobTool(o.jobs),

@@ -3,7 +3,7 @@
 // output streamed as it comes and kept (head and tail) for the screen and the model's next message.
 
 import { ANSI, runInGroup } from '../util/process.js';
-import type { Summary } from '../types.js';
+import type { Summary } from '../types/tools.js';
 
 /** A command of the user's may run this long; Ctrl+C stops it sooner. */
 const USER_TIMEOUT_MS = 30 * 60 * 1000;

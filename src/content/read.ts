@@ -9,7 +9,9 @@ import { docFormat, extractedNote, extractText } from './docs.js';
 import { formatSize, numberLine, sniffType } from './filetype.js';
 import { imageTokens, prepareImage } from './images.js';
 import { openForRead, relPath, resolveInWorkspace } from '../util/paths.js';
-import { toolError, type ImageBlock, type ModelConfig, type ToolContext, type ToolOutput } from '../types.js';
+import { toolError, type ToolContext, type ToolOutput } from '../types/tools.js';
+import type { ImageBlock } from '../types/conversation.js';
+import type { ModelConfig } from '../types/providers.js';
 
 export const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
 /** Documents and images are read whole into memory; past this they are refused. */

@@ -6,10 +6,11 @@
 
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
+import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 import { en as dailyEn, zh as dailyZh } from './daily.js';
 
-export const en = { ...coreEn, ...dailyEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...dailyZh };
+export const en = { ...coreEn, ...codeindexEn, ...dailyEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...codeindexZh, ...dailyZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -2,7 +2,8 @@
 // what to do next, how often it was tried and when the server said to come back), notices, hook
 // failures and verify results. Shared by the REPL and headless mode; words come from the catalogue.
 
-import type { AgentEvent, CommandFailure, ModelConfig, NoticeCode, NoticeEvent, ProviderError } from '../types.js';
+import type { AgentEvent, CommandFailure, NoticeCode, NoticeEvent } from '../types/events.js';
+import type { ModelConfig, ProviderError } from '../types/providers.js';
 import { t, type MessageKey } from './index.js';
 
 /** A provider failure in plain words. `now` is for tests: the clock time a retry-after points to. */
@@ -67,9 +68,13 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   todo_reminded: 'todo.reminded',
   stop_hook_sent_back: 'hook.sent_back',
   prompt_blocked: 'hook.prompt_blocked',
+  context_full: 'notice.context_full',
   session_write_failed: 'session.write_failed',
+  session_write_recovered: 'session.write_recovered',
   trace_write_failed: 'trace.write_failed',
+  trace_write_recovered: 'trace.write_recovered',
   resume_model: 'resume.model',
+  resume_forked: 'resume.forked',
   session_skipped: 'session.skipped',
   files_changed: 'session.files_changed',
   resumed: 'resume.said',
@@ -78,6 +83,15 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   broad_root: 'root.broad',
   attached: 'attach.file',
   not_attached: 'attach.not',
+  file_not_regular: 'file.not_regular',
+  file_too_big: 'file.too_big',
+  keys_made_private: 'keys.mode_fixed',
+  keys_exposed: 'keys.mode_open',
+  groups_reaped: 'jobs.reaped',
+  codeindex_ready: 'codeindex.ready',
+  codeindex_cache_corrupt: 'codeindex.cache_corrupt',
+  codeindex_build_failed: 'codeindex.build_failed',
+  codeindex_save_failed: 'codeindex.save_failed',
 };
 
 /** Why commands run without a sandbox: a failed probe's reason code, or 'flag' (--sandbox off). */
@@ -94,6 +108,8 @@ export function noticeText(n: NoticeEvent, headless = false): string {
   if (n.code === 'attached') return t(`attach.${params.what === 'folder' ? 'folder' : params.what === 'image' ? 'image' : 'file'}`, params);
   if (n.code === 'not_attached') return t('attach.not', { ...params, why: t(`attach.why_${String(params.why)}` as MessageKey, params) });
   if (n.code === 'resumed') return t('resume.said', { ...params, ago: duration(Date.now() - Number(params.updated)) });
+  // A file's kind (FIFO, device…) is a word of the interface language too.
+  if (n.code === 'file_not_regular') return t('file.not_regular', { ...params, kind: t(`file.kind_${String(params.kind).replace(' ', '_')}` as MessageKey) });
   return t(NOTICE_KEYS[n.code], params);
 }
 

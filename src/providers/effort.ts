@@ -3,7 +3,7 @@
 // and Qwen (enable_thinking, thinking_budget) behind OpenAI-compatible servers. Pure: which models
 // have it, and what a request carries for each level; the wire modules add it to their requests.
 
-import type { Effort, ModelConfig } from '../types.js';
+import type { Effort, ModelConfig } from '../types/providers.js';
 
 export const EFFORTS: readonly Effort[] = ['low', 'medium', 'high'];
 

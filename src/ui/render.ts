@@ -11,7 +11,9 @@ import { MarkdownStream, renderMarkdown, type MarkdownOptions } from './markdown
 import { estimateTokens } from '../util/tokens.js';
 import { Spinner } from './spinner.js';
 import { ToolView } from './toolview.js';
-import type { AgentEvent, FileChange, ModelConfig, ProviderError } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
+import type { FileChange } from '../types/tools.js';
+import type { ModelConfig, ProviderError } from '../types/providers.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
 import { formatCost, inert } from '../util/text.js';
 import { loadWidth, truncate } from './width.js';

@@ -5,14 +5,17 @@
 
 import { join } from 'node:path';
 import type { App } from '../app/app.js';
+import { fileNotice } from '../app/config.js';
+import { noticeText } from '../i18n/explain.js';
 import { completer, findCommand, type Session } from './commands/index.js';
 import { showLast } from './commands/habits.js';
 import { approvePlan, askPermission } from './confirm.js';
 import { History } from './history.js';
 import { t } from '../i18n/index.js';
 import { LineInput } from './input.js';
-import { PERMISSION_MODES, type AgentEvent } from '../types.js';
-import { Renderer } from './render.js';
+import { PERMISSION_MODES } from '../types/permissions.js';
+import type { AgentEvent } from '../types/events.js';
+import { color, Renderer } from './render.js';
 import { UndoStack } from './undo.js';
 import { capOutput } from '../util/cap.js';
 import { inert } from '../util/text.js';
@@ -44,16 +47,20 @@ export class Repl implements Session {
   private notes: string[] = [];
   private shells = 0;
   private readonly images: string[];
+  private readonly history: History;
+  private indexing = '';
+  private indexingShown = 0;
 
   constructor(private readonly o: ReplOptions) {
     const app = (this.app = o.app);
     this.images = [...(o.images ?? [])];
     this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals }, app.env);
     this.undo = new UndoStack(app.root);
+    this.history = new History(join(app.stateDir, 'history'));
     this.input = new LineInput({
       input: o.input,
       output: o.output,
-      history: new History(join(app.stateDir, 'history')),
+      history: this.history,
       completer: completer(app.root),
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
@@ -70,14 +77,19 @@ export class Repl implements Session {
       else this.ui.handle(event);
       this.undo.observe(event);
     });
+    // While the code index builds, the prompt says how far it got (a terminal only: a pipe would get a line per update).
+    if (this.input.tty) app.codeIndex?.onProgress((p) => this.showIndexing(p.state === 'building' ? t('codeindex.progress', { done: p.done, total: p.total }) : ''));
   }
 
   /** Runs until the user leaves. */
   async run(): Promise<void> {
     for (const line of welcomeLines(this.app, this.o.version, this.ui.paint)) this.ui.line(line);
     for (const n of this.app.notices) this.ui.handle(n);
+    if (this.history.problem) this.ui.warn(t('history.unused', { why: noticeText(fileNotice(this.history.problem)) }));
     // The message from the command line shows as if typed at the prompt.
     if (this.o.initialMessage) this.ui.line(promptFor(this.app.mode, this.ui.paint) + this.o.initialMessage);
+    // The code index starts once the prompt is up: building it must not delay the prompt.
+    setImmediate(() => this.app.codeIndex?.start());
     let next = this.o.initialMessage ?? (await this.nextMessage());
     while (next !== undefined && (await this.submit(next)) !== 'exit') next = await this.nextMessage();
     // Input ended at the prompt (Ctrl+D, Ctrl+C twice): the goodbye goes on a line of its own.
@@ -116,7 +128,16 @@ export class Repl implements Session {
   }
 
   refreshPrompt(): void {
-    this.input.setPrompt(promptFor(this.app.mode, this.ui.paint));
+    this.input.setPrompt((this.indexing ? this.ui.paint(color.dim, this.indexing) : '') + promptFor(this.app.mode, this.ui.paint));
+  }
+
+  /** Shows (or with '' clears) the code index's progress before the prompt, at most a few times a second. */
+  private showIndexing(text: string): void {
+    const now = Date.now();
+    if (text && this.indexing && now - this.indexingShown < 250) return;
+    this.indexing = text;
+    this.indexingShown = now;
+    this.refreshPrompt();
   }
 
   tellModel(note: string): void {

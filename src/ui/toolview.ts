@@ -6,7 +6,8 @@
 import { diffLines } from './diff.js';
 import { hasKey, t, type MessageKey } from '../i18n/index.js';
 import { ANSI } from '../util/process.js';
-import type { AgentEvent, FileChange, Summary } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
+import type { FileChange, Summary } from '../types/tools.js';
 import { inert } from '../util/text.js';
 import { truncate, width, wrapCells } from './width.js';
 import { color, type Paint } from './paint.js';
