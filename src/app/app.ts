@@ -105,7 +105,7 @@ export interface App {
   reloadContext(): Promise<{ conventions?: Conventions; memory: string; unreadable: NoticeEvent[] }>;
   /** A new conversation (/clear): a new session file (the old one stays, for /resume); history, totals, todo and read records cleared. */
   newSession(): void;
-  /** Reads keys.json again after /key changed it; the current model stays until setModel. */
+  /** Reads keys.json again (after /key, before /model): the current model as its entry now reads; throws ConfigError. */
   reloadModels(): void;
   /** The code index, when the settings and the workspace turn it on (for /index); null when off. */
   readonly codeIndex: CodeIndexLink | null;
@@ -372,8 +372,10 @@ async function wire(config: AppConfig): Promise<App> {
     reloadModels() {
       const fresh = attempt(() => loadModels(config.env));
       state.setModels(fresh);
-      // The first model added takes over from the stand-in at once.
-      if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
+      // The first model added takes over from the stand-in at once; the current one, edited in keys.json, is used as it now reads.
+      if (!state.configured && fresh.models.length) return app.setModel(fresh.defaultName);
+      const edited = fresh.models.find((m) => m.name === state.model.name);
+      if (edited && JSON.stringify(edited) !== JSON.stringify({ ...state.model, effort: undefined })) app.setModel(edited.name);
     },
     codeIndex,
     codeIndexSetting: config.codeIndex,

@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { CliArgs } from './args.js';
-import { configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
+import { configDir, keysPath, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
 import { loadConventions, type Conventions } from '../config/conventions.js';
 import { loadSettings, type HookSpec, type LoadedSettings } from '../config/settings.js';
 import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
@@ -155,7 +155,16 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   const { root, settings } = start;
   const config = configDir(env);
   const state = stateDir(env);
-  const models = attempt(() => loadModels(env));
+  // A broken keys.json stops a headless run; the REPL starts without it, so that /key can repair it.
+  let keysBroken: string | undefined;
+  let models: LoadedModels;
+  try {
+    models = attempt(() => loadModels(env));
+  } catch (err) {
+    if (!o.allowNoModel) throw err;
+    keysBroken = (err as ConfigError).message;
+    models = { models: [], defaultName: '' };
+  }
   if (!models.models.length && !o.allowNoModel) throw new ConfigError(t('cli.no_model', { file: `${config}/keys.json` }));
   const model = models.models.length ? attempt(() => selectModel(models, args.model)) : undefined;
   // Temporary files a killed feiyu left mid-write in the workspace are removed while the rest loads.
@@ -166,7 +175,8 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     sweepTemps(root),
   ]);
   const conventions = loaded.conventions;
-  const notices: NoticeEvent[] = model ? [] : [{ type: 'notice', code: 'no_model' }];
+  const notices: NoticeEvent[] = keysBroken ? [{ type: 'notice', code: 'keys_broken', params: { msg: keysBroken, file: keysPath(env) } }] : [];
+  if (!model) notices.push({ type: 'notice', code: 'no_model' });
   notices.push(...loaded.unreadable.map(fileNotice));
   if (models.exposed) notices.push({ type: 'notice', code: models.exposed.fixed ? 'keys_made_private' : 'keys_exposed', params: { file: models.exposed.file, mode: models.exposed.mode } });
 

@@ -83,6 +83,7 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   broad_root: 'root.broad',
   attached: 'attach.file',
   not_attached: 'attach.not',
+  keys_broken: 'keys.broken',
   file_not_regular: 'file.not_regular',
   file_too_big: 'file.too_big',
   keys_made_private: 'keys.mode_fixed',

@@ -64,7 +64,8 @@ export type NoticeCode =
   | 'auto_mode'
   | 'broad_root'
   | 'attached'
-  | 'not_attached';
+  | 'not_attached'
+  | 'keys_broken';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 

@@ -26,6 +26,9 @@ export function lastCommand(_arg: string, s: Session): void {
   showLast(s);
 }
 
+/** What /effort takes: a level, or the model's own default. */
+const EFFORT_ARGS = [...EFFORTS, 'default'] as const;
+
 /** /effort [low|medium|high|default]: reasoning effort for the rest of the session. */
 export function effortCommand(arg: string, s: Session): void {
   const { app, ui } = s;
@@ -33,11 +36,11 @@ export function effortCommand(arg: string, s: Session): void {
   if (!arg) {
     ui.line(t('effort.current', { effort: app.effort ?? t('effort.default') }));
     if (!takes) ui.note(t('effort.unsupported', { name: app.model.name, id: app.model.model }));
-    for (const line of table([...EFFORTS, 'default'].map((level) => [level, t(`effort.level_${level}` as MessageKey)]), ui.columns())) ui.line(line);
+    for (const line of table(EFFORT_ARGS.map((level) => [level, t(`effort.level_${level}` as MessageKey)]), ui.columns())) ui.line(line);
     return;
   }
   const level = arg.toLowerCase();
-  if (level !== 'default' && !EFFORTS.includes(level as Effort)) return ui.fail(t('effort.unknown', { effort: arg, efforts: [...EFFORTS, 'default'].join(', ') }));
+  if (!(EFFORT_ARGS as readonly string[]).includes(level)) return ui.fail(t('effort.unknown', { effort: arg, efforts: EFFORT_ARGS.join(', ') }));
   app.setEffort(level === 'default' ? undefined : (level as Effort));
   ui.line(t('effort.set', { effort: app.effort ?? t('effort.default') }));
   // Kept for the session: a later /model may switch to a model that has it.

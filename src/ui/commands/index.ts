@@ -112,6 +112,12 @@ function modeCommand(arg: string, s: Session): void {
 
 function modelCommand(arg: string, s: Session): void {
   const { app, ui } = s;
+  // keys.json may have been edited since: a broken file is said and the list as last read kept.
+  try {
+    app.reloadModels();
+  } catch (err) {
+    ui.fail(err instanceof ConfigError ? err.message : String(err));
+  }
   if (!arg) {
     const rows: [string, string][] = app.models.models.map((m) => [
       `${m.name === app.model.name ? '*' : ' '} ${m.name}`,
