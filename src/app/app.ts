@@ -29,6 +29,7 @@ import { buildTools, promptExtras } from './toolset.js';
 import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
+import type { NotifySetting } from '../config/settings.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
 import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
@@ -110,6 +111,8 @@ export interface App {
   /** The code index, when the settings and the workspace turn it on (for /index); null when off. */
   readonly codeIndex: CodeIndexLink | null;
   readonly codeIndexSetting: CodeIndexSetting;
+  /** How the interface asks for attention after a long turn and at a question (settings' notify). */
+  readonly notify: NotifySetting;
   /** Stops what the session started and closes the files. */
   close(): Promise<void>;
 }
@@ -379,6 +382,7 @@ async function wire(config: AppConfig): Promise<App> {
     },
     codeIndex,
     codeIndexSetting: config.codeIndex,
+    notify: config.notify,
     async close() {
       await jobs.stopAll();
       await codeIndex?.close();

@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import type { CliArgs } from './args.js';
 import { configDir, keysPath, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
 import { loadConventions, type Conventions } from '../config/conventions.js';
-import { loadSettings, type HookSpec, type LoadedSettings } from '../config/settings.js';
+import { loadSettings, type HookSpec, type LoadedSettings, type NotifySetting } from '../config/settings.js';
 import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
 import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
 import { noticeText } from '../i18n/explain.js';
@@ -129,6 +129,8 @@ export type AppConfig = {
   allowPrivate: string[];
   /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
   codeIndex: 'auto' | 'on' | 'off';
+  /** How the REPL asks for attention (settings' notify). */
+  notify: NotifySetting;
   /** How the model's provider is made: settings' `streamIdleTimeout` (seconds) as milliseconds. */
   providerOptions: ProviderOptions;
   /** A person answers questions (the REPL); false: headless, questions are refused. */
@@ -222,6 +224,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     verify: trusted && conventions?.verify ? [conventions.verify, ...effective.verify] : effective.verify,
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
     codeIndex: effective.merged.codeIndex ?? 'auto',
+    notify: effective.merged.notify ?? 'auto',
     providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
     interactive: !args.print,
     pinned: { model: args.model !== undefined, mode: args.mode !== undefined },

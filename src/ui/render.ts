@@ -11,6 +11,8 @@ import { MarkdownStream, renderMarkdown, type MarkdownOptions } from './markdown
 import { estimateTokens } from '../util/tokens.js';
 import { Spinner } from './spinner.js';
 import { ToolView } from './toolview.js';
+import { attention, LONG_TURN_MS } from './bell.js';
+import type { NotifySetting } from '../config/settings.js';
 import type { AgentEvent } from '../types/events.js';
 import type { FileChange } from '../types/tools.js';
 import type { ModelConfig, ProviderError } from '../types/providers.js';
@@ -49,14 +51,18 @@ export class Renderer {
   /** The unfinished line of the answer, drawn live. */
   private tail = '';
   private thinking = '';
+  private turnStarted = 0;
   private turn: Turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0, sideTokens: 0, sideCost: 0 };
 
-  /** `stallNoticeMs`: the model's silence after which the waiting line says how long (tests shorten it). */
+  /**
+   * `stallNoticeMs`: the model's silence after which the waiting line says how long (tests shorten
+   * it); `notify`: how a long turn's end and a question ask for attention, after `longTurnMs`.
+   */
   constructor(
     private readonly out: Out,
     private readonly view: View,
-    env: NodeJS.ProcessEnv = process.env,
-    opts: { stallNoticeMs?: number } = {},
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly opts: { stallNoticeMs?: number; notify?: NotifySetting; longTurnMs?: number } = {},
   ) {
     this.paint = painter(out, env);
     this.colour = colourOn(out, env);
@@ -130,6 +136,7 @@ export class Renderer {
         // The context stays what the last request measured until a new one reports (a failed one does not).
         this.turn = { input: 0, output: 0, cached: 0, cost: 0, context: this.turn.context, sideTokens: 0, sideCost: 0 };
         this.tools.newTurn();
+        this.turnStarted = Date.now();
         spin(t('spin.waiting'));
         this.spinner?.start();
         return;
@@ -165,7 +172,7 @@ export class Renderer {
         return;
       case 'approval':
         spin(t('spin.asking'));
-        return;
+        return this.attention(t('notify.asking'));
       case 'permission':
         this.tools.permission(event);
         if (event.decision === 'allow') spin(t('spin.running', { tool: event.name }));
@@ -207,6 +214,7 @@ export class Renderer {
         this.live?.clear();
         if (event.stopReason === 'aborted') this.warn(t('repl.cancelled'));
         this.note(this.status());
+        if (Date.now() - this.turnStarted >= (this.opts.longTurnMs ?? LONG_TURN_MS)) this.attention(t('notify.done'));
         return;
       default:
         return;
@@ -301,6 +309,12 @@ export class Renderer {
       (this.turn.sideTokens ? ' · ' + t('usage.side', { tokens: count(this.turn.sideTokens), cost: formatCost(this.turn.sideCost) }) : '') +
       (effort ? ' · ' + t('effort.status', { effort }) : '')
     );
+  }
+
+  /** A bell or a desktop notification, on a terminal only (a pipe gets no control characters). */
+  private attention(message: string): void {
+    const setting = this.opts.notify ?? 'auto';
+    if (this.formatted) this.out.write(attention(setting, this.env, message));
   }
 
   private endLine(): void {

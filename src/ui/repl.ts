@@ -54,7 +54,7 @@ export class Repl implements Session {
   constructor(private readonly o: ReplOptions) {
     const app = (this.app = o.app);
     this.images = [...(o.images ?? [])];
-    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals, effort: () => app.effort }, app.env);
+    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals, effort: () => app.effort }, app.env, { notify: app.notify });
     this.undo = new UndoStack(app.root);
     this.history = new History(join(app.stateDir, 'history'));
     this.input = new LineInput({
