@@ -65,10 +65,11 @@ describe('a broken keys.json', () => {
     await writeFile(keysFile(), '{ "models": [ { "name": "mine", }');
     server.enqueue({ text: 'pong' }, { text: 'Repaired.' });
     const wizard = ['openai', server.openaiBaseURL, 'gpt-new', 'sk-new-1234', 'n', '64k', 'new'];
-    const r = await cli.run([], { input: ['hi', '/model', '/key add', ...wizard, 'hello'].map((l) => `${l}\n`).join('') });
+    const r = await cli.run([], { input: ['hi', '/model', '/key', '/key add', ...wizard, 'hello'].map((l) => `${l}\n`).join('') });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${keysFile()} is not valid JSON`);
     expect(r.stdout).toContain(`feiyu starts without it: fix the file, or /key add writes a new one (the broken one is kept as ${keysFile()}.broken).`);
+    expect(r.stdout).toContain(`${keysFile()} cannot be read as keys.json: fix it, or /key add writes a new one`);
     expect(r.stdout).toContain('Saved "new"');
     expect(r.stdout).toContain('Repaired.');
     expect(await readFile(`${keysFile()}.broken`, 'utf8')).toBe('{ "models": [ { "name": "mine", }');

@@ -88,8 +88,9 @@ function keySource(m: KeysEntry): string {
   return t('keys.no_key');
 }
 
-function list(s: Session, data: KeysFile, file: string): void {
+function list(s: Session, data: KeysFile & { broken?: true }, file: string): void {
   const { ui, app } = s;
+  if (data.broken) return ui.fail(t('keys.broken_list', { file }));
   if (!data.models.length) {
     ui.note(t('keys.none', { file }));
     for (const m of app.models.models) ui.line(`  ${m.name}  ${t('keys.env_model', { provider: m.provider, id: m.model })}`);
