@@ -204,7 +204,7 @@ export class JobManager implements BackgroundJobs {
     const failed = job.state.kind === 'failed' || job.state.kind === 'killed' || (job.state.kind === 'exited' && job.state.code !== 0);
     if (failed) return { output, isError: true };
     // The interface says it runs, not that it is done; one that already ended says how.
-    return { output, summary: job.state.kind === 'running' ? { key: 'job', id } : { key: 'exit', code: 0, secs: 0 } };
+    return { output, isError: false, summary: job.state.kind === 'running' ? { key: 'job', id } : { key: 'exit', code: 0, secs: 0 } };
   }
 }
 
