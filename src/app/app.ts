@@ -25,11 +25,13 @@ import { runUserCommand, type UserRun } from './usershell.js';
 import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../session/store.js';
 import { findLastSession, findSession, sessionInfo } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
-import { buildTools, promptExtras } from './toolset.js';
+import { buildTools } from './toolset.js';
 import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import type { NotifySetting } from '../config/settings.js';
+import { ModeNotes } from './modenotes.js';
+import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
 import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
@@ -46,8 +48,10 @@ export { version };
 export type LoopView = {
   readonly totals: Readonly<Totals>;
   readonly messages: readonly Message[];
-  /** The system prompt as sent now. */
-  readonly system: string;
+  /** The system prompt as sent now, the list of cold tools included. */
+  prompt(): string;
+  /** The tools in tiers: hot, cold and loaded, with their costs. */
+  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring'>;
   compact: Agent['compact'];
 };
 
@@ -65,8 +69,6 @@ export interface App {
   /** The conventions file as loaded at start-up. */
   readonly conventions: Conventions | undefined;
   readonly agent: LoopView;
-  /** The tools offered to the model (for /context). */
-  readonly tools: readonly Tool[];
   readonly todo: TodoList;
   readonly jobs: JobManager;
   /** Read-before-write records: /undo takes back what it restores. */
@@ -142,6 +144,7 @@ async function wire(config: AppConfig): Promise<App> {
   const state = new AppState({ mode: config.mode, model: config.model, models: config.models, sandbox: config.sandbox }, config.sandboxOff, (what) => {
     if (what === 'mode') {
       session.saveState({ mode: state.mode });
+      modeNotes.update(state.mode);
       warnIfUnsandboxed();
     }
     if (what === 'model' || what === 'effort') agent.provider = createProvider(state.model, config.providerOptions);
@@ -201,11 +204,14 @@ async function wire(config: AppConfig): Promise<App> {
     laterReadTools: () => indexTools,
     plan: {
       approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
-      restoreMode: () => state.leavePlanMode(),
+      restoreMode: () => {
+        modeNotes.approved();
+        state.leavePlanMode();
+      },
       inPlanMode: () => state.mode === 'plan',
     },
   });
-  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []));
+  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])]);
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
@@ -227,8 +233,11 @@ async function wire(config: AppConfig): Promise<App> {
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
+    deferral: config.deferral,
   });
   agent.on((event) => events.emit(event));
+  const modeNotes = new ModeNotes(agent);
+  modeNotes.update(state.mode);
   const codeIndex = linkCodeIndex({
     setting: config.codeIndex,
     root,
@@ -236,8 +245,7 @@ async function wire(config: AppConfig): Promise<App> {
     env: config.env,
     addTools: (more) => {
       indexTools.push(...more);
-      tools.push(...more);
-      agent.addTools(more);
+      agent.tools.add(more);
     },
     onEvent: (listener) => agent.on(listener),
     notify,
@@ -267,6 +275,7 @@ async function wire(config: AppConfig): Promise<App> {
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
     session.onEvent(event);
+    if (event.type === 'tools_loaded') session.saveState({ tools: event.names });
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });
   });
 
@@ -277,7 +286,6 @@ async function wire(config: AppConfig): Promise<App> {
     notices,
     conventions: config.conventions,
     agent,
-    tools,
     todo,
     jobs,
     files: ctx.files,
@@ -338,6 +346,9 @@ async function wire(config: AppConfig): Promise<App> {
         notify('resume_forked', { from: loaded.header.id, id: opened.id });
       }
       agent.reset(loaded.messages, loaded.state.totals ?? {});
+      const tools = loaded.state.tools;
+      agent.tools.restore(Array.isArray(tools) ? tools.filter((n): n is string => typeof n === 'string') : []);
+      modeNotes.forget();
       const saved = loaded.state.model ?? loaded.header.model;
       if (saved && saved !== state.model.name && state.models.models.some((m) => m.name === saved) && !config.pinned.model) {
         app.setModel(saved);
@@ -350,6 +361,7 @@ async function wire(config: AppConfig): Promise<App> {
         notify('resume_mode', { mode: state.mode });
         if (state.mode === 'auto') notify('auto_mode');
       }
+      modeNotes.update(state.mode);
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
       // Temporary files a killed feiyu left where the session worked are removed.
@@ -368,6 +380,8 @@ async function wire(config: AppConfig): Promise<App> {
     },
     newSession() {
       agent.reset();
+      modeNotes.forget();
+      modeNotes.update(state.mode);
       ctx.files.clear();
       todo.restore([]);
       useSession(newWriter());

@@ -6,11 +6,12 @@
 
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
+import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 import { en as dailyEn, zh as dailyZh } from './daily.js';
 
-export const en = { ...coreEn, ...codeindexEn, ...dailyEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...codeindexZh, ...dailyZh };
+export const en = { ...coreEn, ...toolsEn, ...codeindexEn, ...dailyEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh, ...codeindexZh, ...dailyZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;
