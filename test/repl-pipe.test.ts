@@ -167,7 +167,7 @@ describe('the REPL without a terminal', () => {
     // The resumed conversation went on in the same file, and /clear kept it: /resume lists it.
     expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain('first task');
     expect(await sessionFiles()).toContain(earlier);
-    expect(r.stdout.slice(r.stdout.indexOf('New conversation.'))).toMatch(/1\. \d{4}-\d\d-\d\d \d\d:\d\d {2}rounds 0 · \$[\d.]+ {2}first task/);
+    expect(r.stdout.slice(r.stdout.indexOf('New conversation.'))).toMatch(/1\. \d{4}-\d\d-\d\d \d\d:\d\d {2}rounds 1 · \$[\d.]+ {2}first task/);
   });
 
   it('compacts with a focus, manages keys.json, changes the sandbox, and lists and stops jobs', async () => {
