@@ -72,6 +72,8 @@ describe('OpenAI-compatible servers', () => {
 
   it('nothing for a model without reasoning effort, or when none is set', async () => {
     expect(await fields('gpt-4o', 'high')).toEqual({ max_tokens: 4096 });
+    expect(await fields('o1-mini', 'high')).toEqual({ max_completion_tokens: 4096 });
+    expect(await fields('gpt-5-chat-latest', 'high')).toEqual({ max_completion_tokens: 4096 });
     expect(await fields('o3', undefined)).toEqual({ max_completion_tokens: 4096 });
     expect(await fields('deepseek-chat', undefined)).toEqual({ max_tokens: 4096 });
   });

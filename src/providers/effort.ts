@@ -13,7 +13,8 @@ export type EffortKind = 'anthropic_thinking' | 'openai_reasoning' | 'thinking_s
 export function effortKind(config: ModelConfig): EffortKind | null {
   const id = config.model.trim().toLowerCase().replace(/^.*\//, '');
   if (config.provider === 'anthropic') return /^claude-(3-7-sonnet|(opus|sonnet|haiku)-4)/.test(id) ? 'anthropic_thinking' : null;
-  if (/^(o\d|gpt-5)/.test(id)) return 'openai_reasoning';
+  // o1-mini and the gpt-5 chat models take no reasoning_effort (the API refuses the field).
+  if (/^(o\d|gpt-5)/.test(id)) return /^o1-mini|^gpt-5[\w.-]*-chat/.test(id) ? null : 'openai_reasoning';
   if (/^(deepseek|glm-(4\.[5-9]|[5-9]))/.test(id)) return 'thinking_switch';
   if (/^(qwen3|qwen-(plus|max|turbo|flash)|qwq)/.test(id)) return 'qwen_thinking';
   return null;
