@@ -2,12 +2,14 @@
 // The entry point: parses the command line, builds the App, and runs the REPL or headless mode,
 // exiting with the codes of DESIGN.md §3. The only module nothing else imports.
 
+import { createInterface } from 'node:readline';
 import { createApp, version, type App } from './app/app.js';
 import { ConfigError, readStart } from './app/config.js';
 import { noticeText } from './i18n/explain.js';
 import { parseArgs, UsageError, type CliArgs } from './app/args.js';
 import { EXIT, runHeadless, startFailure } from './app/headless.js';
 import { readPiped, STDIN_CAP, withPipedContext } from './app/stdin.js';
+import { streamJsonMessages } from './app/streaminput.js';
 import { detectLang, setLang, t } from './i18n/index.js';
 import { installExitHandlers } from './tools/jobs.js';
 import { isSecretVariable } from './safety/envfilter.js';
@@ -37,10 +39,12 @@ async function askKey(question: string): Promise<boolean> {
 }
 
 async function headless(app: App, args: CliArgs): Promise<number> {
-  // Piped text is the message, or the context of the one given (as claude -p reads it).
-  const piped = process.stdin.isTTY ? undefined : await readPiped(process.stdin, args.message === undefined ? Infinity : STDIN_CAP);
-  const message = args.message === undefined ? (piped?.text.trim() ?? '') : piped ? withPipedContext(args.message, piped) : args.message;
-  if (!message) throw new UsageError('cli.no_prompt', {});
+  // Claude's stream-json input: messages are read from stdin as they come, one turn each.
+  const streaming = args.inputFormat === 'stream-json';
+  // Otherwise piped text is the message, or the context of the one given (as claude -p reads it).
+  const piped = streaming || process.stdin.isTTY ? undefined : await readPiped(process.stdin, args.message === undefined ? Infinity : STDIN_CAP);
+  const message = streaming ? '' : args.message === undefined ? (piped?.text.trim() ?? '') : piped ? withPipedContext(args.message, piped) : args.message;
+  if (!message && !streaming) throw new UsageError('cli.no_prompt', {});
   if (piped?.cut && args.message !== undefined) {
     const [bytes, kept] = [piped.bytes, STDIN_CAP].map((n) => n.toLocaleString('en-US'));
     process.stderr.write(t('stdin.cut', { bytes: bytes!, kept: kept! }) + '\n');
@@ -49,12 +53,15 @@ async function headless(app: App, args: CliArgs): Promise<number> {
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
+  const warn = (text: string) => process.stderr.write(inert(text) + '\n');
+  const messages = streaming ? streamJsonMessages(createInterface({ input: process.stdin, crlfDelay: Infinity }), warn) : [message];
   try {
     return await runHeadless({
       app,
-      message,
+      messages,
       images: args.images,
       format: args.outputFormat,
+      partial: args.partial,
       stdout: process.stdout,
       stderr: process.stderr,
       signal: controller.signal,
@@ -82,7 +89,7 @@ async function main(): Promise<number> {
     // file is reported by createApp, in the language chosen without it.
     const start = readStart(args, process.env);
     setLang(start.lang);
-    if (args.help) return void process.stdout.write(t('cli.usage') + '\n'), EXIT.ok;
+    if (args.help) return void process.stdout.write(`${t('cli.usage')}\n\n${t('compat.usage')}\n`), EXIT.ok;
     if (args.version) return void process.stdout.write(version() + '\n'), EXIT.ok;
     const canAsk = !args.print && process.stdin.isTTY === true;
     const app = await createApp(args, {

@@ -6,12 +6,13 @@
 
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
+import { en as compatEn, zh as compatZh } from './compat.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 import { en as dailyEn, zh as dailyZh } from './daily.js';
 
-export const en = { ...coreEn, ...toolsEn, ...codeindexEn, ...dailyEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh, ...codeindexZh, ...dailyZh };
+export const en = { ...coreEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;
