@@ -22,6 +22,8 @@ export type HeadlessOptions = {
   task: string;
   /** The user's messages, run one after the other (one, unless --input-format stream-json). */
   messages: AsyncIterable<string> | Iterable<string>;
+  /** Attached to the first message (-i). */
+  images?: readonly string[];
   format: OutputFormat;
   /** stream-json: also the model's reply as it streams (stream_event lines). */
   partial?: boolean;
@@ -59,10 +61,12 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
   o.signal.addEventListener('abort', cancel);
   let code: number = EXIT.ok;
   try {
+    let images = o.images ?? [];
     for await (const message of o.messages) {
       if (o.signal.aborted) break;
       answer = '';
-      await host.submit({ prompt: message, resume: task });
+      await host.submit({ prompt: message, resume: task, images });
+      images = [];
       if (o.signal.aborted) cancel();
       const result = await host.wait(task);
       // Every event of the message is in the task's log by now; the follower prints them within

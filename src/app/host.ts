@@ -52,7 +52,11 @@ export type TaskOptions = {
   fork?: boolean;
 };
 
-export type SubmitOptions = TaskOptions & { prompt: string };
+export type SubmitOptions = TaskOptions & {
+  prompt: string;
+  /** Image files (or other files) attached to the message, as `-i` attaches them. */
+  images?: readonly string[];
+};
 
 export type EventsOptions = {
   /** 'start' (default): from the task's first event; 'message': from the first of its latest message; 'now': what comes next. */
@@ -156,7 +160,7 @@ function hostOver(config: AppConfig): Host {
     return created;
   }
 
-  function start(task: Task, prompt: string): void {
+  function start(task: Task, prompt: string, images?: readonly string[]): void {
     const controller = new AbortController();
     task.state = 'running';
     task.pending.clear();
@@ -164,7 +168,7 @@ function hostOver(config: AppConfig): Host {
     const done = (async () => {
       let turn: Awaited<ReturnType<App['send']>> = null;
       try {
-        turn = await task.app.send(prompt, controller.signal);
+        turn = await task.app.send(prompt, controller.signal, { images });
       } catch (err) {
         task.tally.said(err instanceof Error ? err.message : String(err));
       }
@@ -183,7 +187,7 @@ function hostOver(config: AppConfig): Host {
     root: config.root,
     async submit(o) {
       const target = await open(o);
-      start(target, o.prompt);
+      start(target, o.prompt, o.images);
       return target.app.session.id;
     },
     open: async (o = {}) => (await open(o)).app.session.id,

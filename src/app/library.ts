@@ -60,6 +60,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     maxRounds: options.maxRounds,
     cwd: options.cwd,
     trust: false,
+    images: [],
     help: false,
     version: false,
   };

@@ -3,7 +3,7 @@
 // default for library use). A store records events and state and finds saved sessions; it never
 // decides what to record (the app feeds it) and never prints.
 
-import { findLastSession, findSession } from './listing.js';
+import { findLastSession, findSession, sessionInfo, type SessionInfo } from './listing.js';
 import { loadSession, newSessionId, SessionWriter, type LoadedSession, type SessionBusy, type StateInput, type WriterEvents } from './store.js';
 import type { AgentEvent } from '../types/events.js';
 
@@ -22,8 +22,8 @@ export interface SessionRecord {
   close(): void;
 }
 
-/** A saved session found to continue: its history and state, and how to append to it. */
-export type FoundSession = { loaded: LoadedSession; open(events: WriterEvents): SessionRecord | SessionBusy };
+/** A saved session found to continue: its history and state, what the listing says of it, and how to append to it. */
+export type FoundSession = { loaded: LoadedSession; info?: SessionInfo | null; open(events: WriterEvents): SessionRecord | SessionBusy };
 
 /**
  * Where sessions are kept. Contract: `create` writes nothing until the first message; `find`
@@ -46,7 +46,7 @@ export function jsonlStore(stateDir: string): SessionStore {
       const file = which === true ? findLastSession(stateDir, root) : findSession(stateDir, which);
       if (!file) return null;
       const loaded = loadSession(file);
-      return { loaded, open: (events) => SessionWriter.open(file, loaded.state, events) };
+      return { loaded, info: sessionInfo(file), open: (events) => SessionWriter.open(file, loaded.state, events) };
     },
   };
 }

@@ -10,6 +10,7 @@ import type { Host } from '../app/host.js';
 import { fileNotice } from '../app/config.js';
 import { noticeText } from '../i18n/explain.js';
 import { completer, findCommand, type Session } from './commands/index.js';
+import { showLast } from './commands/habits.js';
 import { approvePlan, askPermission } from './confirm.js';
 import { History } from './history.js';
 import { t } from '../i18n/index.js';
@@ -18,6 +19,8 @@ import { PERMISSION_MODES } from '../types/permissions.js';
 import type { AgentEvent } from '../types/events.js';
 import { color, Renderer } from './render.js';
 import { UndoStack } from './undo.js';
+import { capOutput } from '../util/cap.js';
+import { inert } from '../util/text.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
 
 export type ReplOptions = {
@@ -26,9 +29,14 @@ export type ReplOptions = {
   task: string;
   version: string;
   initialMessage?: string;
+  /** -i: attached to the first message sent. */
+  images?: string[];
   input: NodeJS.ReadableStream & { isTTY?: boolean };
   output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 };
+
+/** Characters of a `!command`'s output offered to the model (head and tail past this). */
+const SHELL_NOTE_CAP = 10_000;
 
 /** Two Ctrl+C presses this close together at an empty prompt leave. */
 const DOUBLE_PRESS_MS = 2000;
@@ -41,13 +49,16 @@ export class Repl implements Session {
   private running: AbortController | undefined;
   private lastInterrupt = 0;
   private notes: string[] = [];
+  private shells = 0;
+  private readonly images: string[];
   private readonly history: History;
   private indexing = '';
   private indexingShown = 0;
 
   constructor(private readonly o: ReplOptions) {
     const app = (this.app = o.host.app(o.task));
-    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals }, app.env);
+    this.images = [...(o.images ?? [])];
+    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals, effort: () => app.effort }, app.env, { notify: app.notify });
     this.undo = new UndoStack(app.root);
     this.history = new History(join(app.stateDir, 'history'));
     this.input = new LineInput({
@@ -57,6 +68,8 @@ export class Repl implements Session {
       completer: completer(app.root),
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
+      onEscape: () => this.escape(),
+      onShowLast: () => this.abovePrompt(() => showLast(this)),
     });
     void this.follow();
     // While the code index builds, the prompt says how far it got (a terminal only: a pipe would get a line per update).
@@ -67,6 +80,7 @@ export class Repl implements Session {
   private async follow(): Promise<void> {
     for await (const event of this.o.host.events(this.o.task, { from: 'now', follow: true })) {
       if (event.type === 'approval') {
+        this.ui.handle(event);
         void this.approve(event);
         continue;
       }
@@ -103,7 +117,6 @@ export class Repl implements Session {
       return await work(controller.signal);
     } finally {
       this.running = undefined;
-      await this.ui.settle();
     }
   }
 
@@ -144,6 +157,7 @@ export class Repl implements Session {
 
   private async submit(text: string): Promise<'exit' | void> {
     if (!text.trim()) return;
+    if (/^!\S/.test(text.trimStart())) return this.shell(text.trimStart().slice(1).trim());
     const found = findCommand(text);
     if (found && 'unknown' in found) return this.ui.fail(t('repl.unknown_command', { cmd: found.unknown }));
     if (found) {
@@ -157,16 +171,17 @@ export class Repl implements Session {
     // The typed text first: it is what the request is (its first line names the task in /cost).
     const message = [text, ...this.notes].join('\n\n');
     this.notes = [];
-    await this.busy((signal) => this.send(message, signal));
+    const images = this.images.splice(0);
+    await this.busy((signal) => this.send(message, images, signal));
   }
 
   /** One message through the host; Ctrl+C cancels it. Returns once its events have been rendered. */
-  private async send(message: string, signal: AbortSignal): Promise<void> {
+  private async send(message: string, images: string[], signal: AbortSignal): Promise<void> {
     const { host, task } = this.o;
     const cancel = () => host.cancel(task);
     signal.addEventListener('abort', cancel, { once: true });
     try {
-      await host.submit({ prompt: message, resume: task });
+      await host.submit({ prompt: message, resume: task, images });
       await host.wait(task);
     } finally {
       signal.removeEventListener('abort', cancel);
@@ -174,6 +189,18 @@ export class Repl implements Session {
     // The message's events are all in the task's log by now; the follower renders them within
     // this turn of the event loop (microtasks), before the prompt is drawn again.
     await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** `!command`: the user's own command, shown as it runs, its output offered to the model with the next message. */
+  private async shell(command: string): Promise<void> {
+    const id = `shell-${++this.shells}`;
+    const started = Date.now();
+    this.ui.handle({ type: 'tool_call', id, name: '!', input: { command }, title: command });
+    const run = await this.busy((signal) => this.app.runShell(command, signal, (text) => this.ui.handle({ type: 'tool_progress', id, name: '!', text })));
+    this.ui.handle({ type: 'tool_result', id, name: '!', output: run.output, summary: run.summary, isError: false, durationMs: Date.now() - started });
+    if (run.output) for (const line of inert(run.output).split('\n')) this.ui.line(line);
+    const ended = run.interrupted ? 'it was interrupted' : run.summary.key === 'exit' ? `exit code ${run.summary.code}` : 'it timed out';
+    this.tellModel(`[The user ran a command in their own shell: ${command}\n${ended}; its output:\n${capOutput(run.output, SHELL_NOTE_CAP)}]`);
   }
 
   private interrupt(): void {
@@ -187,6 +214,12 @@ export class Repl implements Session {
     if (now - this.lastInterrupt < DOUBLE_PRESS_MS) return this.input.close();
     this.lastInterrupt = now;
     this.abovePrompt(() => this.ui.note(t('repl.ctrlc_again')));
+  }
+
+  /** Esc cancels what runs (a question is declined, the turn stopped), as Ctrl+C does; at the prompt it does nothing. */
+  private escape(): void {
+    if (this.input.asking) this.input.cancel();
+    this.running?.abort();
   }
 
   /** Prints between turns without mixing into the prompt: below it, the prompt drawn again under. */
