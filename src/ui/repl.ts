@@ -172,11 +172,15 @@ export class Repl implements Session {
     const message = [text, ...this.notes].join('\n\n');
     this.notes = [];
     const images = this.images.splice(0);
-    await this.busy((signal) => this.send(message, images, signal));
+    await this.busy((signal) => this.deliver(message, images, signal));
+  }
+
+  send(prompt: string): Promise<void> {
+    return this.busy((signal) => this.deliver(prompt, [], signal));
   }
 
   /** One message through the host; Ctrl+C cancels it. Returns once its events have been rendered. */
-  private async send(message: string, images: string[], signal: AbortSignal): Promise<void> {
+  private async deliver(message: string, images: string[], signal: AbortSignal): Promise<void> {
     const { host, task } = this.o;
     const cancel = () => host.cancel(task);
     signal.addEventListener('abort', cancel, { once: true });
