@@ -1,0 +1,132 @@
+// Putting the workspace's files back to a checkpoint (checkpoints.ts): what differs between it and
+// the files now, which of those something other than feiyu changed since (the caller asks before
+// overwriting them), the restore itself from the shadow repository and removals that never follow
+// a link; and the session's changes as a patch (/diff). Decides nothing about the conversation.
+
+import { realpath, lstat, rmdir, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { shownPath, type Checkpoints } from './checkpoints.js';
+import type { ShadowGit } from './shadowgit.js';
+
+/** Paths are relative to the shadow's work tree top (shown(): to the workspace). */
+export type FilePlan = {
+  /** The turn the files go back to before, and its checkpoint. */
+  turn: number;
+  target: string;
+  /** The checkpoint of the files just before the rewind (kept: a rewind can be rewound). */
+  now: string;
+  /** Changed or deleted since: written back. */
+  restore: string[];
+  /** Created since: removed. */
+  remove: string[];
+  /** Of those, changed since by something other than feiyu's turns (the user, an editor, a job). */
+  conflicts: string[];
+  /** Left as they are: too big (or in too large a folder) for the checkpoint before the rewind. */
+  tooBig: string[];
+  shown(path: string): string;
+};
+
+export type FileOutcome = { restored: string[]; removed: string[]; kept: string[]; tooBig: string[]; failed: { path: string; why: string }[]; after?: string };
+
+/** At most this many intervals between feiyu's own changes are compared for conflicts. */
+const MAX_INTERVALS = 200;
+
+/** What putting the files back to before turn `n` would do; null when nothing was checkpointed from then on. */
+export async function planRewind(cp: Checkpoints, n: number): Promise<FilePlan | null> {
+  const target = cp.targetOf(n);
+  const git = await cp.git();
+  if (!target?.start || !git) return null;
+  const now = await cp.now(`before rewind to turn ${n}`);
+  if (!now) return null;
+  const plan: FilePlan = { turn: n, target: target.start, now, restore: [], remove: [], conflicts: [], tooBig: [], shown: (p) => shownPath(git, p) };
+  const fields = (await git.must(['diff-tree', '-r', '-z', '--no-renames', '--name-status', target.start, now, '--', git.here])).toString('utf8').split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [status, path] = [fields[i]!, fields[i + 1]!];
+    if (status === 'A') plan.remove.push(path);
+    // Gone from the checkpoint but still on disk: it was left out of it, not deleted.
+    else if (status === 'D' && (await exists(join(git.top, path)))) plan.tooBig.push(path);
+    else plan.restore.push(path);
+  }
+  const touched = new Set([...plan.restore, ...plan.remove]);
+  const outside = await changedOutside(cp, git, target.start, now);
+  plan.conflicts = [...touched].filter((p) => outside.has(p));
+  return plan;
+}
+
+/**
+ * The paths changed between feiyu's own doings from `from` on: after each turn's end (or rewind)
+ * and before the next one's start, and since the last until `now`. A turn killed before its end
+ * checkpoint leaves a gap that cannot be told apart: it counts as feiyu's.
+ */
+async function changedOutside(cp: Checkpoints, git: ShadowGit, from: string, now: string): Promise<Set<string>> {
+  const first = cp.spans.findIndex((s) => s.from === from);
+  const spans = cp.spans.slice(Math.max(0, first)).slice(-MAX_INTERVALS);
+  const out = new Set<string>();
+  for (let i = 0; i < spans.length; i++) {
+    const a = spans[i]!.to;
+    const b = spans[i + 1]?.from ?? now;
+    if (!a || a === b) continue;
+    for (const p of await cp.changed(git, a, b)) out.add(p);
+  }
+  return out;
+}
+
+/**
+ * Puts the files back as `plan` says; the conflicts too only with `overwrite`. Removals come
+ * first (a folder that was a file), and never follow a link out of the work tree.
+ */
+export async function applyRewind(cp: Checkpoints, plan: FilePlan, overwrite: boolean): Promise<FileOutcome> {
+  const git = (await cp.git())!;
+  const kept = overwrite ? [] : plan.conflicts;
+  const skip = new Set(kept);
+  const restore = plan.restore.filter((p) => !skip.has(p));
+  const remove = plan.remove.filter((p) => !skip.has(p));
+  const outcome: FileOutcome = { restored: [], removed: [], kept: kept.map(plan.shown), tooBig: plan.tooBig.map(plan.shown), failed: [] };
+  await cp.enqueue(async () => {
+    for (const p of remove) {
+      const why = await removeInside(git.top, git.root, p);
+      if (why) outcome.failed.push({ path: plan.shown(p), why });
+      else outcome.removed.push(plan.shown(p));
+    }
+    if (!restore.length) return;
+    const r = await git.git(['restore', `--source=${plan.target}`, '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: restore.join('\0') });
+    if (r.code === 0) outcome.restored.push(...restore.map(plan.shown));
+    else outcome.failed.push(...restore.map((p) => ({ path: plan.shown(p), why: r.err.trim() })));
+  });
+  outcome.after = (await cp.now(`rewound to turn ${plan.turn}`)) ?? undefined;
+  return outcome;
+}
+
+/** Removes the file `rel` under `top` and the folders it leaves empty (up to `root`); the reason when it cannot. */
+async function removeInside(top: string, root: string, rel: string): Promise<string | null> {
+  const abs = join(top, rel);
+  try {
+    // A link in the folders above would send the removal elsewhere.
+    if ((await realpath(dirname(abs))) !== dirname(abs)) return 'a folder on its path is a symbolic link';
+    if ((await lstat(abs)).isDirectory()) return 'it is a folder now';
+    await unlink(abs);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return (err as Error).message;
+  }
+  for (let dir = dirname(abs); dir.startsWith(root + '/'); dir = dirname(dir)) {
+    if (!(await rmdir(dir).then(() => true, () => false))) break;
+  }
+  return null;
+}
+
+const exists = (p: string) => lstat(p).then(() => true, () => false);
+
+/** The session's changes so far: a patch from its first checkpoint to the files now (paths workspace-relative); null without checkpoints. */
+export async function sessionPatch(cp: Checkpoints): Promise<{ patch: string; files: string[] } | null> {
+  const first = cp.turns.find((t) => t.start)?.start;
+  const git = await cp.git();
+  if (!first || !git) return null;
+  const now = await cp.now('diff');
+  if (!now) return null;
+  const relative = git.scope ? [`--relative=${git.scope}`] : [];
+  const files = (await cp.changed(git, first, now)).map((p) => shownPath(git, p));
+  if (!files.length) return { patch: '', files };
+  const patch = await git.must(['diff-tree', '-r', '-p', '-M', '--no-color', '--no-ext-diff', '--no-textconv', ...relative, first, now, '--', git.here]);
+  return { patch: patch.toString('utf8'), files };
+}
