@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { loadSession, SessionWriter } from '../src/session/store.js';
-import type { AgentEvent, Provider, Tool, ToolContext } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
+import type { Provider } from '../src/types/providers.js';
+import type { Tool, ToolContext } from '../src/types/tools.js';
 import { fakeModel, type FakeReply } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 

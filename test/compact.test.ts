@@ -7,7 +7,9 @@ import { compactHistory, elideOldToolResults, estimateTokens, imagePlaceholder, 
 import { readFileTool } from '../src/tools/fs.js';
 import { describeCall } from '../src/util/calls.js';
 import { createProvider } from '../src/providers/stream.js';
-import type { FileVersion, Message, ModelConfig, ToolResultBlock, WireFormat } from '../src/types.js';
+import type { FileVersion } from '../src/types/tools.js';
+import type { Message, ToolResultBlock } from '../src/types/conversation.js';
+import type { ModelConfig, WireFormat } from '../src/types/providers.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { costReport, formatCostReport } from '../src/session/costreport.js';
 import { setLang, t } from '../src/i18n/index.js';
 import { logsDir, openTrace } from '../src/session/trace.js';
-import type { AgentEvent } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
 
 let state: string;
 const ROOT = '/work/project';

@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { saveKeys } from '../src/config/keys.js';
-import type { ModelConfig, WireFormat } from '../src/types.js';
+import type { ModelConfig, WireFormat } from '../src/types/providers.js';
 import { anthropicEvents, anthropicJson, openaiEvents, openaiJson, usageFor } from './fake-replies.js';
 
 export type FakeToolCall = {

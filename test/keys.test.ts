@@ -8,7 +8,7 @@ import { configDir, keysPath, loadModels, saveKeys, selectModel, stateDir, type 
 import { Problem } from '../src/i18n/index.js';
 import { resolveApiKey } from '../src/providers/models.js';
 import { lookupModel } from '../src/providers/models.js';
-import type { ModelConfig } from '../src/types.js';
+import type { ModelConfig } from '../src/types/providers.js';
 
 const tempHome = () => mkdtempSync(join(tmpdir(), 'feiyu-keys-'));
 const envFor = (home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ HOME: home, XDG_CONFIG_HOME: join(home, 'cfg'), ...extra });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLauncher } from '../src/safety/sandboxhost.js';
 import { probeSandbox } from '../src/safety/sandboxprobe.js';
-import type { SandboxProfile } from '../src/types.js';
+import type { SandboxProfile } from '../src/types/tools.js';
 import { attacks, buildPlace, effects, runLaunch, snapshot, treeDigest, useAttackTargets } from './attacks.js';
 import { currentTest } from './scope.js';
 

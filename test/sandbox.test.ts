@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBwrapArgv, type BwrapPlan } from '../src/safety/sandbox.js';
 import { createLauncher } from '../src/safety/sandboxhost.js';
 import { probeSandbox } from '../src/safety/sandboxprobe.js';
-import type { SandboxLevel, SandboxProfile } from '../src/types.js';
+import type { SandboxLevel } from '../src/types/permissions.js';
+import type { SandboxProfile } from '../src/types/tools.js';
 import { currentTest, waitFor } from './scope.js';
 
 describe('buildBwrapArgv (pure)', () => {

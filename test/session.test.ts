@@ -11,7 +11,8 @@ import { fileVersion } from '../src/util/paths.js';
 import { createProvider } from '../src/providers/stream.js';
 import { findLastSession, findSession, listSessions } from '../src/session/listing.js';
 import { loadSession, restoreFiles, SessionError, SessionWriter, sessionsDir } from '../src/session/store.js';
-import type { Message, Tool, ToolContext } from '../src/types.js';
+import type { Message } from '../src/types/conversation.js';
+import type { Tool, ToolContext } from '../src/types/tools.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sniffType } from '../src/content/filetype.js';
 import { editFileTool, readFileTool, writeFileTool } from '../src/tools/fs.js';
-import type { ToolContext } from '../src/types.js';
+import type { ToolContext } from '../src/types/tools.js';
 import { workspace } from './tools-helpers.js';
 
 const read = (ctx: ToolContext, args: { path: string; offset?: number; limit?: number }) => readFileTool.run(args, ctx);

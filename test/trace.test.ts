@@ -9,7 +9,7 @@ import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { logsDir, openTrace, pruneLogs } from '../src/session/trace.js';
 import { localDate } from '../src/util/text.js';
-import type { Tool, ToolContext } from '../src/types.js';
+import type { Tool, ToolContext } from '../src/types/tools.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 

@@ -25,7 +25,11 @@ import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
-import type { AgentEvent, AskAnswer, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, Tool, ToolSession, WrapCommand } from '../types.js';
+import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
+import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
+import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
+import type { Message } from '../types/conversation.js';
+import type { ModelConfig } from '../types/providers.js';
 import { loadLanguage } from '../util/treesitter.js';
 
 export { version };

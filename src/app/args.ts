@@ -2,7 +2,7 @@
 // (the CLI prints it and exits 2); nothing here reads files or the environment.
 
 import type { MessageKey } from '../i18n/index.js';
-import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types.js';
+import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types/permissions.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 

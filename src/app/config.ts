@@ -20,7 +20,9 @@ import type { SandboxFeatures } from '../safety/sandbox.js';
 import { probeSandbox } from '../safety/sandboxprobe.js';
 import { SessionError } from '../session/store.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
-import type { HookEvent, JsonSchema, ModelConfig, NoticeEvent, PermissionMode, SandboxLevel } from '../types.js';
+import type { HookEvent, NoticeEvent } from '../types/events.js';
+import type { JsonSchema, ModelConfig } from '../types/providers.js';
+import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}

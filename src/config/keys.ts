@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { isObject, writePrivateJson } from '../util/jsonfile.js';
 import { lookupModel } from '../providers/models.js';
 import { Problem, type MessageKey } from '../i18n/index.js';
-import type { ModelConfig, WireFormat } from '../types.js';
+import type { ModelConfig, WireFormat } from '../types/providers.js';
 
 type Env = NodeJS.ProcessEnv;
 

@@ -9,7 +9,8 @@ import { isObject, writePrivateJson } from '../util/jsonfile.js';
 import { Problem, type MessageKey, type ProblemParams } from '../i18n/index.js';
 import { configDir } from './keys.js';
 import { ruleError } from '../safety/rules.js';
-import { HOOK_EVENTS, PERMISSION_MODES, SANDBOX_LEVELS, type HookEvent, type PermissionMode, type SandboxLevel } from '../types.js';
+import { HOOK_EVENTS, type HookEvent } from '../types/events.js';
+import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types/permissions.js';
 
 /** One hook: `matcher` is a regular expression over tool names (PreToolUse, PostToolUse). */
 export type HookSpec = { matcher?: string; command: string; timeout?: number };

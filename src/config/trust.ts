@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readProjectsFile, writePrivateJson } from '../util/jsonfile.js';
 import type { LoadedSettings, Settings } from './settings.js';
-import { HOOK_EVENTS } from '../types.js';
+import { HOOK_EVENTS } from '../types/events.js';
 
 /** What a project brings: its .feiyu/settings.json and the verify: lines of its conventions file. */
 export type ProjectFiles = { settings: Settings; verify: string[] };

@@ -8,23 +8,13 @@ import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './run
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
 import { Emitter } from '../util/emitter.js';
 import { describeCall } from '../util/calls.js';
-import { specOf, zeroUsage } from '../types.js';
-import type {
-  AfterToolCall,
-  AgentEvent,
-  AssistantMessage,
-  BeforeToolCall,
-  JsonSchema,
-  Message,
-  Provider,
-  ProviderEvent,
-  Tool,
-  ToolCallBlock,
-  ToolSession,
-  TurnStopReason,
-  Usage,
-  UserBlock,
-} from '../types.js';
+import { specOf } from '../types/tools.js';
+import { zeroUsage } from '../types/providers.js';
+import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
+import type { AgentEvent, TurnStopReason } from '../types/events.js';
+import type { AssistantMessage, Message, ToolCallBlock, UserBlock } from '../types/conversation.js';
+import type { JsonSchema, Provider, ProviderEvent, Usage } from '../types/providers.js';
+import type { Tool, ToolSession } from '../types/tools.js';
 
 export type AgentConfig = {
   provider: Provider;

@@ -6,7 +6,10 @@
 import { estimateTokens as estimateText } from '../util/tokens.js';
 import { relPath } from '../util/paths.js';
 import { oneShot, type OneShotResult } from '../util/oneshot.js';
-import type { AgentEvent, FileVersion, ImageBlock, Message, Provider, ToolCallBlock, ToolResultBlock, Usage, UserBlock } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
+import type { FileVersion } from '../types/tools.js';
+import type { ImageBlock, Message, ToolCallBlock, ToolResultBlock, UserBlock } from '../types/conversation.js';
+import type { Provider, Usage } from '../types/providers.js';
 
 /** Compact before a request would pass this share of the context window… */
 export const COMPACT_AT = 0.75;

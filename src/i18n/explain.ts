@@ -2,7 +2,8 @@
 // what to do next, how often it was tried and when the server said to come back), notices, hook
 // failures and verify results. Shared by the REPL and headless mode; words come from the catalogue.
 
-import type { AgentEvent, CommandFailure, ModelConfig, NoticeCode, NoticeEvent, ProviderError } from '../types.js';
+import type { AgentEvent, CommandFailure, NoticeCode, NoticeEvent } from '../types/events.js';
+import type { ModelConfig, ProviderError } from '../types/providers.js';
 import { t, type MessageKey } from './index.js';
 
 /** A provider failure in plain words. `now` is for tests: the clock time a retry-after points to. */

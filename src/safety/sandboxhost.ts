@@ -13,7 +13,8 @@ import { hooksPathOf, protectedPaths } from './protected.js';
 import { buildBwrapArgv, type BwrapPlan, type SandboxFeatures } from './sandbox.js';
 import { homeSecrets, kind, linkedInodes, WorkspaceScanner } from './secretfiles.js';
 import { plainBash } from '../util/process.js';
-import type { Launch, LaunchRequest, SandboxLevel } from '../types.js';
+import type { Launch, LaunchRequest } from '../types/tools.js';
+import type { SandboxLevel } from '../types/permissions.js';
 
 export type SandboxOptions = {
   level: SandboxLevel;

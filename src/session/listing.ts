@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isObject } from '../util/jsonfile.js';
 import { callsOf, loadSession, parseRecord, readBytes, sessionsDir, type LoadedSession } from './store.js';
-import type { Message } from '../types.js';
+import type { Message } from '../types/conversation.js';
 
 export type SessionInfo = {
   id: string;

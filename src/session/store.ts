@@ -11,7 +11,10 @@ import { imagePlaceholder } from '../core/compact.js';
 import { fileVersion } from '../util/paths.js';
 import { isObject } from '../util/jsonfile.js';
 import { interruptedResult } from '../core/runtool.js';
-import type { AgentEvent, FileVersion, Message, PermissionMode, ToolCallBlock, UserBlock } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
+import type { FileVersion } from '../types/tools.js';
+import type { Message, ToolCallBlock, UserBlock } from '../types/conversation.js';
+import type { PermissionMode } from '../types/permissions.js';
 
 /** The format this version writes and the newest it reads. */
 export const SESSION_FORMAT = 1;

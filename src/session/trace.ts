@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentEvent } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
 import { localDate } from '../util/text.js';
 
 export type TraceOptions = {

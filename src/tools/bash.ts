@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { ANSI, placeOf, runInGroup, shellQuote } from '../util/process.js';
 import { inside } from '../util/paths.js';
-import { toolError, type Tool, type ToolContext, type ToolGrant, type ToolOutput } from '../types.js';
+import { toolError, type Tool, type ToolContext, type ToolGrant, type ToolOutput } from '../types/tools.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { inside, relPath, resolveInWorkspace } from '../util/paths.js';
 import { expandBraces } from '../safety/bash/expand.js';
 import { SECRET_SEARCH_EXCLUDES, secretFileKind } from '../safety/secrets.js';
-import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types.js';
+import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types/tools.js';
 
 const MAX_FILES = 500;
 const MAX_MATCHES = 200;

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeFileAtomic } from '../util/paths.js';
 import { localDate } from '../util/text.js';
 import { basename, join } from 'node:path';
-import { toolError, type Tool } from '../types.js';
+import { toolError, type Tool } from '../types/tools.js';
 
 export type MemoryScope = 'project' | 'user';
 

@@ -6,7 +6,8 @@ import { readFile, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { decode, encode, sniffType } from '../content/filetype.js';
 import { writeAtomic } from '../util/paths.js';
-import type { AgentEvent, FileVersion } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
+import type { FileVersion } from '../types/tools.js';
 
 type Change = { shown: string; before: string | null; after: string };
 

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, constants, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readFile, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { FileVersion } from '../types.js';
+import type { FileVersion } from '../types/tools.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
 

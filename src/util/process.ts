@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { capOutput, countNewlines, OUTPUT_CAP } from './cap.js';
-import type { Launch, SandboxProfile, ToolContext, WrapCommand } from '../types.js';
+import type { Launch, SandboxProfile, ToolContext, WrapCommand } from '../types/tools.js';
 
 /** Bytes of output kept at each end; the middle of a runaway output is counted, not stored. */
 const KEEP_BYTES = 128 * 1024;

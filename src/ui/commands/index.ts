@@ -13,7 +13,7 @@ import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
 import { saveUserSettings } from '../../config/settings.js';
-import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../../types.js';
+import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../../types/permissions.js';
 import { color } from '../render.js';
 import { modeName } from '../welcome.js';
 import { table } from '../width.js';
