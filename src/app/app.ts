@@ -25,6 +25,7 @@ import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
+import { SessionRewind, type Rewind } from './rewind.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
 import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
@@ -41,6 +42,8 @@ export type LoopView = {
   /** The system prompt as sent now. */
   readonly system: string;
   compact: Agent['compact'];
+  /** A request beside the conversation (/commit's message), counted in the totals. */
+  sideRequest: Agent['sideRequest'];
 };
 
 /**
@@ -64,6 +67,8 @@ export interface App {
   /** Read-before-write records: /undo takes back what it restores. */
   readonly files: Map<string, FileVersion>;
   readonly session: { readonly id: string };
+  /** Checkpoints and going back to earlier turns; interactive sessions only. */
+  readonly rewind?: Rewind;
   readonly mode: PermissionMode;
   readonly model: ModelConfig;
   readonly models: LoadedModels;
@@ -177,7 +182,12 @@ async function wire(config: AppConfig): Promise<App> {
     system: buildSystem(config.conventions, config.memory),
     ctx,
     maxRounds: config.maxRounds,
-    beforeToolCall: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? decide(call, tool, signal),
+    beforeToolCall: async (call, tool, signal) => {
+      const decision = (await hooks.preToolUse(call, signal)) ?? (await decide(call, tool, signal));
+      // The turn's checkpoint comes before its first call that may change files (bash included).
+      if (decision.decision === 'allow' && (tool.kind === 'write' || tool.kind === 'exec')) await rewind?.beforeChange();
+      return decision;
+    },
     afterToolCall: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
     onStop: async (text, signal) => {
       const open = todo.open().length;
@@ -199,8 +209,13 @@ async function wire(config: AppConfig): Promise<App> {
   const onWriteError = (code: NoticeCode) => (err: Error) => notify(code, { msg: err.message, file: session.file });
   const newWriter = () => SessionWriter.create(stateDir, root, state.model.name, onWriteError('session_write_failed'));
   let session = newWriter();
+  const rewind = config.interactive ? new SessionRewind({ root, stateDir, env: config.childEnv, agent, files: ctx.files, notify }) : undefined;
+  rewind?.useSession(session.id);
   /** The one writer of `session`: a resumed or a new conversation. */
-  const useSession = (next: SessionWriter) => (session = next);
+  const useSession = (next: SessionWriter) => {
+    session = next;
+    rewind?.useSession(next.id);
+  };
   if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
   const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, onError: onWriteError('trace_write_failed') });
   events.on((event) => {
@@ -212,6 +227,7 @@ async function wire(config: AppConfig): Promise<App> {
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
     session.onEvent(event);
+    rewind?.observe(event);
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });
   });
 
@@ -226,6 +242,7 @@ async function wire(config: AppConfig): Promise<App> {
     todo,
     jobs,
     files: ctx.files,
+    rewind,
     get session() {
       return session;
     },
@@ -297,6 +314,7 @@ async function wire(config: AppConfig): Promise<App> {
       if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
     async close() {
+      await rewind?.idle();
       await jobs.stopAll();
       trace?.close();
     },

@@ -7,6 +7,7 @@ import { costOf } from '../providers/models.js';
 import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './runtool.js';
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
 import { Emitter } from '../util/emitter.js';
+import { oneShot, type OneShotRequest, type OneShotResult } from '../util/oneshot.js';
 import { describeCall } from '../util/calls.js';
 import { specOf } from '../types/tools.js';
 import { zeroUsage } from '../types/providers.js';
@@ -172,12 +173,28 @@ export class Agent {
    * starts its history over, as after a compaction.
    */
   private refused(before: Message[], rounds: number): TurnResult {
-    this.messages.splice(0, this.messages.length, ...before);
+    this.setHistory(before, 'refusal');
+    return this.end('error', '', rounds);
+  }
+
+  /** The conversation set back to `messages` (/rewind): the session file starts its history over with them. */
+  rewind(messages: Message[]): void {
+    this.setHistory(messages, 'rewind');
+  }
+
+  private setHistory(messages: Message[], reason: 'refusal' | 'rewind'): void {
+    this.messages.splice(0, this.messages.length, ...messages);
     this.lastInput = 0;
     this.lastCount = 0;
-    this.emit({ type: 'history_reset', reason: 'refusal' });
+    this.emit({ type: 'history_reset', reason });
     for (const message of this.messages) this.emit({ type: 'message', message });
-    return this.end('error', '', rounds);
+  }
+
+  /** A request of the interface's own beside the conversation (/commit's message), counted in the totals as a side request. */
+  async sideRequest(r: OneShotRequest): Promise<OneShotResult> {
+    const result = await oneShot(this.provider, r);
+    this.countUsage(result.usage, result.usageEstimated, true);
+    return result;
   }
 
   /** Structured output failed: the result text says why, for the JSON result and the log. */

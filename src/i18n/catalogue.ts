@@ -6,9 +6,11 @@
 
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
+import { en as rewindEn, zh as rewindZh } from './rewind.js';
+import { en as changesEn, zh as changesZh } from './changes.js';
 
-export const en = { ...coreEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh };
+export const en = { ...coreEn, ...rewindEn, ...changesEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...rewindZh, ...changesZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -72,6 +72,9 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   resume_model: 'resume.model',
   session_skipped: 'session.skipped',
   files_changed: 'session.files_changed',
+  checkpoints_off: 'checkpoint.off_failed',
+  checkpoint_failed: 'checkpoint.failed',
+  checkpoint_skipped: 'checkpoint.skipped',
 };
 
 /** Why commands run without a sandbox: a failed probe's reason code, or 'flag' (--sandbox off). */
@@ -85,6 +88,7 @@ export function noticeText(n: NoticeEvent, headless = false): string {
   const params = n.params ?? {};
   if (n.code === 'auto_unsandboxed' || n.code === 'read_unenforced') return t(NOTICE_KEYS[n.code], { why: unsandboxedWhy(params.why, params.detail) });
   if (n.code === 'max_rounds' && headless) return t('notice.max_rounds_headless', params);
+  if (n.code === 'checkpoints_off' && (params.why === 'home' || params.why === 'no_git')) return t(`checkpoint.off_${params.why}`);
   return t(NOTICE_KEYS[n.code], params);
 }
 

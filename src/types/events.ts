@@ -42,7 +42,10 @@ export type NoticeCode =
   | 'trace_write_failed'
   | 'resume_model'
   | 'session_skipped'
-  | 'files_changed';
+  | 'files_changed'
+  | 'checkpoints_off'
+  | 'checkpoint_failed'
+  | 'checkpoint_skipped';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 
@@ -91,6 +94,6 @@ export type AgentEvent =
       error?: string;
     }
   | { type: 'error'; error: ProviderError; model: string }
-  /** The history was set back (the refused exchange removed); `message` events with the whole new history follow. */
-  | { type: 'history_reset'; reason: 'refusal' }
+  /** The history was set back (the refused exchange removed, /rewind); `message` events with the whole new history follow. */
+  | { type: 'history_reset'; reason: 'refusal' | 'rewind' }
   | { type: 'turn_end'; stopReason: TurnStopReason; text: string; rounds: number; structured?: unknown };

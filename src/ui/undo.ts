@@ -60,6 +60,13 @@ export class UndoStack {
     return result;
   }
 
+  /** Each file the kept turns changed, as it was before the first of them (/diff without checkpoints). */
+  changedFiles(): { abs: string; shown: string; before: string | null }[] {
+    const first = new Map<string, Change>();
+    for (const turn of [...this.turns, ...(this.current ? [this.current] : [])]) for (const [abs, c] of turn) if (!first.has(abs)) first.set(abs, c);
+    return [...first].map(([abs, c]) => ({ abs, shown: c.shown, before: c.before }));
+  }
+
   private close(): void {
     if (this.current?.size) this.turns.push(this.current);
     this.current = undefined;

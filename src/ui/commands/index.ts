@@ -7,7 +7,10 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Completer } from 'node:readline';
 import { ConfigError } from '../../app/config.js';
-import { clearCommand, compactCommand, contextCommand, costCommand, memoryCommand, resumeCommand, undoCommand } from './session.js';
+import { clearCommand, compactCommand, contextCommand, costCommand, memoryCommand, resumeCommand } from './session.js';
+import { rewindCommand, undoCommand } from './rewind.js';
+import { commitCommand, diffCommand } from './changes.js';
+import { exportCommand } from './export.js';
 import { getLang, Problem, problemText, setLang, t, type MessageKey } from '../../i18n/index.js';
 import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
@@ -47,6 +50,10 @@ export const COMMANDS: Command[] = [
   { name: '/memory', args: '[add|rm|edit]', help: 'cmd.memory', run: memoryCommand },
   { name: '/lang', args: '[en|zh]', help: 'cmd.lang', run: langCommand },
   { name: '/undo', help: 'cmd.undo', run: undoCommand },
+  { name: '/rewind', args: '[N]', help: 'rewind.cmd', run: rewindCommand },
+  { name: '/diff', help: 'changes.cmd_diff', run: diffCommand },
+  { name: '/commit', help: 'changes.cmd_commit', run: commitCommand },
+  { name: '/export', args: '[md|json] [file]', help: 'changes.cmd_export', run: exportCommand },
   { name: '/exit', help: 'cmd.exit', run: () => 'exit' },
   { name: '/quit', help: 'cmd.quit', run: () => 'exit' },
 ];

@@ -1,5 +1,5 @@
-// The slash commands about the conversation itself: /cost, /compact, /clear, /resume, /context,
-// /undo and /memory. Each prints through the Renderer and asks through the Io of the Session.
+// The slash commands about the conversation itself: /cost, /compact, /clear, /resume, /context
+// and /memory. Each prints through the Renderer and asks through the Io of the Session.
 
 import { spawnSync } from 'node:child_process';
 import { ConfigError } from '../../app/config.js';
@@ -100,19 +100,6 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
     [t('context.free'), count(Math.max(0, window - used))],
   ];
   for (const line of table(rows, ui.columns())) ui.line(line);
-}
-
-export async function undoCommand(_arg: string, s: Session): Promise<void> {
-  const { ui } = s;
-  const result = await s.undo.undo(s.app.files);
-  if (!result) return ui.note(t('undo.nothing'));
-  if (result.restored.length) {
-    ui.line(ui.paint(color.green, t('undo.restored', { files: result.restored.join(', ') })));
-    s.tellModel(
-      `[The user ran /undo: these files are back as they were before your previous turn: ${result.restored.join(', ')}. Read them again before changing them.]`,
-    );
-  }
-  for (const { path, why } of result.skipped) ui.warn(t(why === 'changed' ? 'undo.changed' : 'undo.failed', { file: path }));
 }
 
 export async function memoryCommand(arg: string, s: Session): Promise<void> {
