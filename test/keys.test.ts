@@ -119,7 +119,7 @@ describe('loadModels', () => {
     ['{}', '"models" must be a list'],
     ['{"models": [{"name": "x", "provider": "gemini", "model": "g"}]}', 'models[0].provider must be "anthropic" or "openai"'],
     ['{"models": [{"name": "", "provider": "openai", "model": "g"}]}', 'models[0].name must be a non-empty string'],
-    ['{"models": [{"name": "x", "provider": "openai", "model": "g", "contextWindow": "big"}]}', 'models[0].contextWindow must be a number ≥ 0'],
+    ['{"models": [{"name": "x", "provider": "openai", "model": "g", "contextWindow": "big"}]}', 'models[0].contextWindow must be a whole number of tokens ≥ 1'],
     ['{"models": [{"name": "x", "provider": "openai", "model": "g", "vision": "yes"}]}', 'models[0].vision must be a boolean'],
     ['{"models": [{"name": "x", "provider": "openai", "model": "g", "price": {"input": 1}}]}', 'models[0].price must be an object with numbers input and output'],
   ])('names the field that is wrong: %s', (text, problem) => {

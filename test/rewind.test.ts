@@ -120,18 +120,33 @@ describe('rewind', () => {
   it('/export writes the conversation as Markdown and JSON, private, in the workspace or where told', async () => {
     server.enqueue(bash('echo listed'), { text: 'It printed **listed**.' });
     await mkdir(join(home, 'out'));
-    const r = await run(['--mode', 'auto'], ['list it', '/export', '/export json ~/out/t.json']);
+    const r = await run(['--mode', 'auto'], ['list it', '/rename listing', '/export', '/export json ~/out/t.json']);
     const file = /Wrote 4 messages to (.*)\n/.exec(r.stdout)?.[1];
     expect(file).toMatch(new RegExp(`^${work}/feiyu-[\\w-]+\\.md$`));
     expect((await stat(file!)).mode & 0o777).toBe(0o600);
     const md = await readFile(file!, 'utf8');
-    expect(md).toMatch(/^# feiyu session [\w-]+\n\n- session: [\w-]+\n- workspace: .*\n- model: fake-anthropic \(claude-fake\)\n- exported: /);
+    expect(md).toMatch(/^# listing\n\n- session: [\w-]+\n- workspace: .*\n- model: fake-anthropic \(claude-fake\)\n- exported: /);
     expect(md).toContain('\n## You\n\nlist it\n\n## feiyu\n\n**● bash** `echo listed`\n\n```\nlisted\n');
     expect(md).toContain('It printed **listed**.\n');
     const json = JSON.parse(await readFile(join(home, 'out', 't.json'), 'utf8'));
+    expect(json.name).toBe('listing');
     expect(json.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(json.messages[0].content).toEqual([{ type: 'text', text: 'list it' }]);
     expect((await stat(join(home, 'out', 't.json'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('/rename names the session in /resume and on exports; a fork brings the turns along', async () => {
+    server.enqueue(bash('echo v1 > v.txt'), { text: 'Made.' });
+    await run(['--mode', 'auto'], ['/rename auth refactor', 'make v', '/rename']);
+    const listed = await run([], ['/resume', '']);
+    expect(listed.stdout).toMatch(/1\. [\d-]+ [\d:]+ {2}rounds 1 · \$[\d.]+ {2}auth refactor — make v\n/);
+    const forked = await run(['--resume', '--fork-session'], ['/export json', '/undo']);
+    const file = /Wrote 4 messages to (.*)\n/.exec(forked.stdout)![1]!;
+    expect(JSON.parse(await readFile(file, 'utf8')).name).toBe(undefined);
+    // The fork's /undo reaches the turn made before it, and touches only that turn's files.
+    expect(forked.stdout).toContain('auto › /undo\nRemoved (made since): v.txt\n');
+    await gone('v.txt');
+    expect((await stat(file)).isFile()).toBe(true);
   });
 
   it('without git, says checkpoints are off and /undo puts back what the file tools changed', async () => {

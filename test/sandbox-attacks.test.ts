@@ -43,7 +43,7 @@ describe.skipIf(!probe.ok)('the attack battery against the sandbox', () => {
         try {
           const p = buildPlace(base, user.uid);
           const socketFile = createNetServer().listen(join(p.run, 'agent.sock'));
-          const launcher = createLauncher({ level, root: p.ws, home: p.home, configDir: p.config, stateDir: p.state, runtimeDir: p.run, network: false, features: probe.ok ? probe.features : { userns: false, disableUserns: false } });
+          const launcher = createLauncher({ level, root: p.ws, home: p.home, configDir: p.config, stateDir: p.state, runtimeDir: p.run, network: false, features: probe.ok ? probe.features : { userns: false, disableUserns: false }, contain: probe.contain });
           const before = snapshot(p);
           const wsBefore = treeDigest(p.ws);
           targets.hits.n = 0;

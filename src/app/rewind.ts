@@ -5,7 +5,7 @@
 
 import { join } from 'node:path';
 import type { Agent } from '../core/agent.js';
-import { Checkpoints, hashText, type Position, type Skipped, type Turn } from '../session/checkpoints.js';
+import { Checkpoints, copyLog, hashText, requestOf, type Position, type Skipped, type Turn } from '../session/checkpoints.js';
 import { applyRewind, planRewind, sessionPatch, type FileOutcome, type FilePlan } from '../session/rewindfiles.js';
 import type { Message } from '../types/conversation.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
@@ -22,8 +22,8 @@ export interface Rewind {
   off(): Promise<boolean>;
   /** Whether the conversation can go back to before `turn` (a compaction since may have folded it away). */
   canRewindConversation(turn: Turn): boolean;
-  /** What putting the files back to before turn `n` would do; null when nothing was checkpointed since. */
-  planFiles(n: number): Promise<FilePlan | null>;
+  /** What putting the files back to before turn `n` would do (`turnOnly`: only that turn's files); null when nothing was checkpointed since. */
+  planFiles(n: number, turnOnly?: boolean): Promise<FilePlan | null>;
   /**
    * Goes back to before turn `n`: the files as `files` plans (conflicts overwritten only with
    * `overwrite`), the conversation when asked. Returns what the files did and the turn's request
@@ -70,6 +70,15 @@ export class SessionRewind implements Rewind {
     });
   }
 
+  /** The session in use is a fork of `from` (--fork-session): its turns and checkpoints come along. */
+  forkedFrom(from: string): void {
+    const id = this.cp?.sessionId;
+    if (!id) return;
+    copyLog(this.o.stateDir, this.o.root, from, id);
+    this.cp = undefined;
+    this.useSession(id);
+  }
+
   /** Feed every event: turns are logged as they start and end. */
   observe(event: AgentEvent): void {
     if (event.type === 'turn_start') this.cp?.turnStarted(event.text, positionOf(this.o.agent.messages));
@@ -99,8 +108,8 @@ export class SessionRewind implements Rewind {
     return historyBefore(this.o.agent.messages, turn) !== null;
   }
 
-  planFiles(n: number): Promise<FilePlan | null> {
-    return this.cp ? planRewind(this.cp, n) : Promise.resolve(null);
+  planFiles(n: number, turnOnly = false): Promise<FilePlan | null> {
+    return this.cp ? planRewind(this.cp, n, turnOnly) : Promise.resolve(null);
   }
 
   async rewind(n: number, o: { files?: FilePlan; overwrite?: boolean; conversation?: boolean; undo?: boolean }): Promise<{ files?: FileOutcome; request?: string }> {
@@ -158,9 +167,9 @@ function historyBefore(messages: readonly Message[], turn: Turn): { messages: Me
     const block = messages[m]?.role === 'user' ? messages[m]!.content[b] : undefined;
     return block?.type === 'text' && hashText(block.text) === turn.hash ? block.text : null;
   };
-  const cut = (m: number, b: number, request: string) => ({
+  const cut = (m: number, b: number, text: string) => ({
     messages: [...messages.slice(0, m), ...(b > 0 ? [{ role: 'user', content: messages[m]!.content.slice(0, b) } as Message] : [])],
-    request,
+    request: requestOf(text),
   });
   const { messages: count, blocks } = turn.pos;
   const m = blocks === undefined ? count : count - 1;

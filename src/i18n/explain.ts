@@ -67,11 +67,20 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   todo_reminded: 'todo.reminded',
   stop_hook_sent_back: 'hook.sent_back',
   prompt_blocked: 'hook.prompt_blocked',
+  context_full: 'notice.context_full',
   session_write_failed: 'session.write_failed',
+  session_write_recovered: 'session.write_recovered',
   trace_write_failed: 'trace.write_failed',
+  trace_write_recovered: 'trace.write_recovered',
   resume_model: 'resume.model',
+  resume_forked: 'resume.forked',
   session_skipped: 'session.skipped',
   files_changed: 'session.files_changed',
+  file_not_regular: 'file.not_regular',
+  file_too_big: 'file.too_big',
+  keys_made_private: 'keys.mode_fixed',
+  keys_exposed: 'keys.mode_open',
+  groups_reaped: 'jobs.reaped',
   checkpoints_off: 'checkpoint.off_failed',
   checkpoint_failed: 'checkpoint.failed',
   checkpoint_skipped: 'checkpoint.skipped',
@@ -88,6 +97,8 @@ export function noticeText(n: NoticeEvent, headless = false): string {
   const params = n.params ?? {};
   if (n.code === 'auto_unsandboxed' || n.code === 'read_unenforced') return t(NOTICE_KEYS[n.code], { why: unsandboxedWhy(params.why, params.detail) });
   if (n.code === 'max_rounds' && headless) return t('notice.max_rounds_headless', params);
+  // A file's kind (FIFO, device…) is a word of the interface language too.
+  if (n.code === 'file_not_regular') return t('file.not_regular', { ...params, kind: t(`file.kind_${String(params.kind).replace(' ', '_')}` as MessageKey) });
   if (n.code === 'checkpoints_off' && (params.why === 'home' || params.why === 'no_git')) return t(`checkpoint.off_${params.why}`);
   return t(NOTICE_KEYS[n.code], params);
 }

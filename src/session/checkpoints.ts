@@ -62,8 +62,21 @@ export type CheckpointEvents = {
 
 export const hashText = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
+/** What the user asked in a turn's text: the context hooks added after it left out. */
+export const requestOf = (text: string) => text.split('\n\n<hook_context>')[0]!;
+
 /** A workspace-relative path from a top-relative one. */
 export const shownPath = (git: ShadowGit, p: string) => (git.scope ? p.slice(git.scope.length + 1) : p);
+
+/** Gives the session `to` the turns and checkpoints of `from` (a fork of it), when it has none yet. */
+export function copyLog(stateDir: string, root: string, from: string, to: string): void {
+  const dir = checkpointsDir(stateDir, root);
+  try {
+    if (!existsSync(join(dir, `${to}.jsonl`))) copyFileSync(join(dir, `${from}.jsonl`), join(dir, `${to}.jsonl`));
+  } catch {
+    // nothing to copy
+  }
+}
 
 /** The checkpoints of one session. Contract: operations run one at a time, in the order asked. */
 export class Checkpoints {
@@ -108,7 +121,7 @@ export class Checkpoints {
   /** A turn began (every turn: the conversation can go back to any). */
   turnStarted(text: string, pos: Position): void {
     const n = (this.turns.at(-1)?.n ?? 0) + 1;
-    const turn: Turn = { n, at: new Date().toISOString(), text: text.split('\n\n<hook_context>')[0]!.slice(0, 200), hash: hashText(text), pos };
+    const turn: Turn = { n, at: new Date().toISOString(), text: requestOf(text).slice(0, 200), hash: hashText(text), pos };
     this.turns.push(turn);
     this.current = turn;
     this.undoneTo = Infinity;

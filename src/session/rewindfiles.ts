@@ -31,8 +31,11 @@ export type FileOutcome = { restored: string[]; removed: string[]; kept: string[
 /** At most this many intervals between feiyu's own changes are compared for conflicts. */
 const MAX_INTERVALS = 200;
 
-/** What putting the files back to before turn `n` would do; null when nothing was checkpointed from then on. */
-export async function planRewind(cp: Checkpoints, n: number): Promise<FilePlan | null> {
+/**
+ * What putting the files back to before turn `n` would do; null when nothing was checkpointed
+ * from then on. `turnOnly` (/undo): only the files that turn itself changed.
+ */
+export async function planRewind(cp: Checkpoints, n: number, turnOnly = false): Promise<FilePlan | null> {
   const target = cp.targetOf(n);
   const git = await cp.git();
   if (!target?.start || !git) return null;
@@ -40,8 +43,10 @@ export async function planRewind(cp: Checkpoints, n: number): Promise<FilePlan |
   if (!now) return null;
   const plan: FilePlan = { turn: n, target: target.start, now, restore: [], remove: [], conflicts: [], tooBig: [], shown: (p) => shownPath(git, p) };
   const fields = (await git.must(['diff-tree', '-r', '-z', '--no-renames', '--name-status', target.start, now, '--', git.here])).toString('utf8').split('\0');
+  const own = turnOnly && target.end ? new Set(await cp.changed(git, target.start, target.end)) : undefined;
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const [status, path] = [fields[i]!, fields[i + 1]!];
+    if (own && !own.has(path)) continue;
     if (status === 'A') plan.remove.push(path);
     // Gone from the checkpoint but still on disk: it was left out of it, not deleted.
     else if (status === 'D' && (await exists(join(git.top, path)))) plan.tooBig.push(path);

@@ -2,8 +2,8 @@
 // call by its title with the start of its result) or JSON holding the messages themselves. Image
 // data never leaves: a placeholder names each image. Pure: builds text; the caller writes it.
 
-import { imagePlaceholder } from '../core/compact.js';
-import type { Message, ToolCallBlock, UserBlock } from '../types/conversation.js';
+import { withoutImages } from './store.js';
+import type { Message, ToolCallBlock } from '../types/conversation.js';
 
 export type TranscriptMeta = { id: string; name?: string; root: string; model: string; exported: Date };
 
@@ -11,22 +11,11 @@ export type TranscriptMeta = { id: string; name?: string; root: string; model: s
 const RESULT_LINES = 40;
 
 /** The messages as written to a file: images replaced by placeholders. */
-function withoutImages(messages: readonly Message[]): Message[] {
-  return messages.map((m) => {
-    if (m.role === 'assistant') return m;
-    const content = m.content.map((b): UserBlock => {
-      if (b.type === 'image') return { type: 'text', text: imagePlaceholder(b, 'not exported') };
-      if (b.type !== 'tool_result' || !b.images?.length) return b;
-      const { images, ...rest } = b;
-      return { ...rest, content: [b.content, ...images.map((i) => imagePlaceholder(i, 'not exported'))].join('\n') };
-    });
-    return { role: 'user', content };
-  });
-}
+const withoutImageData = (messages: readonly Message[]): Message[] => messages.map((m) => withoutImages(m, 'not exported'));
 
 export function transcriptJson(messages: readonly Message[], meta: TranscriptMeta): string {
   const { exported, name, ...rest } = meta;
-  return JSON.stringify({ version: 1, ...rest, ...(name && { name }), exported: exported.toISOString(), messages: withoutImages(messages) }, null, 2) + '\n';
+  return JSON.stringify({ version: 1, ...rest, ...(name && { name }), exported: exported.toISOString(), messages: withoutImageData(messages) }, null, 2) + '\n';
 }
 
 /** A fence longer than any run of backticks in `text`. */
@@ -47,7 +36,7 @@ function result(content: string, isError: boolean | undefined): string {
 export function transcriptMarkdown(messages: readonly Message[], meta: TranscriptMeta, titleOf: (call: ToolCallBlock) => string | undefined): string {
   const out = [`# ${meta.name ?? `feiyu session ${meta.id}`}`, '', `- session: ${meta.id}`, `- workspace: ${meta.root}`, `- model: ${meta.model}`, `- exported: ${meta.exported.toISOString()}`];
   let lastRole: Message['role'] | undefined;
-  for (const m of withoutImages(messages)) {
+  for (const m of withoutImageData(messages)) {
     const texts: string[] = [];
     for (const b of m.content) {
       if (b.type === 'text' && b.text.trim()) texts.push(b.text.trim());

@@ -1,6 +1,6 @@
 // /export [md|json] [file]: the conversation written to a file (session/transcript.ts), mode 0600,
-// in the workspace unless a path is given; an existing file is replaced only after asking.
-// Prints and asks through the Session.
+// in the workspace unless a path is given; an existing file is replaced only after asking. And
+// /rename NAME, the session's name on exports and in /resume. Prints and asks through the Session.
 
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -30,7 +30,7 @@ export async function exportCommand(arg: string, s: Session): Promise<void> {
   if (!messages.length) return ui.note(t('export.empty'));
   const { format, file } = exportTarget(arg, app.root, app.session.id, app.env.HOME || homedir());
   if (existsSync(file) && !(await confirm(s, t('export.replace', { file: inert(file) })))) return ui.note(t('export.cancelled'));
-  const meta = { id: app.session.id, root: app.root, model: `${app.model.name} (${app.model.model})`, exported: new Date() };
+  const meta = { id: app.session.id, name: app.session.name, root: app.root, model: `${app.model.name} (${app.model.model})`, exported: new Date() };
   const tools = new Map(app.tools.map((tool) => [tool.name, tool]));
   const text = format === 'json' ? transcriptJson(messages, meta) : transcriptMarkdown(messages, meta, (call) => describeCall(tools.get(call.name), call.input)?.title);
   try {
@@ -39,4 +39,11 @@ export async function exportCommand(arg: string, s: Session): Promise<void> {
     return ui.fail(t('export.failed', { file: inert(file), msg: (err as Error).message }));
   }
   ui.line(ui.paint(color.green, t('export.done', { n: messages.length, file: inert(file) })));
+}
+
+export function renameCommand(arg: string, s: Session): void {
+  const name = arg.replace(/\s+/g, ' ').trim();
+  if (!name) return s.ui.note(s.app.session.name ? t('rename.done', { name: inert(s.app.session.name) }) : t('rename.usage'));
+  s.app.rename(name);
+  s.ui.line(t('rename.done', { name: inert(name) }));
 }

@@ -10,7 +10,7 @@ import { ConfigError } from '../../app/config.js';
 import { clearCommand, compactCommand, contextCommand, costCommand, memoryCommand, resumeCommand } from './session.js';
 import { rewindCommand, undoCommand } from './rewind.js';
 import { commitCommand, diffCommand } from './changes.js';
-import { exportCommand } from './export.js';
+import { exportCommand, renameCommand } from './export.js';
 import { getLang, Problem, problemText, setLang, t, type MessageKey } from '../../i18n/index.js';
 import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
@@ -54,6 +54,7 @@ export const COMMANDS: Command[] = [
   { name: '/diff', help: 'changes.cmd_diff', run: diffCommand },
   { name: '/commit', help: 'changes.cmd_commit', run: commitCommand },
   { name: '/export', args: '[md|json] [file]', help: 'changes.cmd_export', run: exportCommand },
+  { name: '/rename', args: 'NAME', help: 'changes.cmd_rename', run: renameCommand },
   { name: '/exit', help: 'cmd.exit', run: () => 'exit' },
   { name: '/quit', help: 'cmd.quit', run: () => 'exit' },
 ];
@@ -148,13 +149,15 @@ function langCommand(arg: string, s: Session): void {
   const { app, ui } = s;
   if (arg !== 'en' && arg !== 'zh') return ui.line(t('lang.current', { lang: t(getLang() === 'zh' ? 'lang.zh' : 'lang.en') }));
   setLang(arg);
+  let saved = true;
   try {
     saveUserSettings({ lang: arg }, app.env);
   } catch (err) {
+    saved = false;
     ui.fail(t('lang.not_saved', { msg: err instanceof Problem ? problemText(err) : (err as Error).message }));
   }
   s.refreshPrompt();
-  ui.line(t('lang.set', { lang: t(arg === 'zh' ? 'lang.zh' : 'lang.en') }));
+  ui.line(t(saved ? 'lang.set' : 'lang.set_unsaved', { lang: t(arg === 'zh' ? 'lang.zh' : 'lang.en') }));
 }
 
 function todoCommand(_arg: string, s: Session): void {

@@ -1,7 +1,7 @@
 // /rewind and /undo. /rewind lists the session's turns and goes back to before one of them: the
-// files, the conversation, or both (Claude Code's choice), asking before overwriting files that
-// something else changed since. /undo keeps its meaning: the files of the last turn that changed
-// any are put back, the conversation stays; again goes one turn further. Without checkpoints
+// workspace's files, the conversation, or both (Claude Code's choice), asking before overwriting
+// files that something else changed since. /undo keeps its meaning: the files the last turn that
+// changed any changed are put back, nothing else, the conversation stays; again goes one further. Without checkpoints
 // (no git, the home folder) /undo uses the file tools' own record. Prints and asks; decides nothing.
 
 import type { FileOutcome, FilePlan, Turn } from '../../app/rewind.js';
@@ -66,7 +66,7 @@ export async function rewindCommand(arg: string, s: Session): Promise<void> {
   }
   ui.line(ui.paint(color.green, t('rewind.conversation_done')));
   if (input.tty) {
-    input.prefill(result.request.split('\n\n<hook_context>')[0]!);
+    input.prefill(result.request);
     ui.note(t('rewind.prefilled'));
   }
 }
@@ -106,7 +106,7 @@ export async function undoCommand(_arg: string, s: Session): Promise<void> {
   if (!rewind || (await rewind.off())) return undoFromRecord(s);
   const { ui } = s;
   const turn = await rewind.undoTarget();
-  const plan = turn && (await rewind.planFiles(turn.n));
+  const plan = turn && (await rewind.planFiles(turn.n, true));
   if (!turn || !plan || (!plan.restore.length && !plan.remove.length)) return ui.note(t('rewind.undo_nothing'));
   const overwrite = await askOverwrite(s, plan);
   if (overwrite === undefined) return ui.note(t('rewind.cancelled'));

@@ -2,7 +2,7 @@
 // and /memory. Each prints through the Renderer and asks through the Io of the Session.
 
 import { spawnSync } from 'node:child_process';
-import { ConfigError } from '../../app/config.js';
+import { ConfigError, SessionBusyError } from '../../app/config.js';
 import type { Session } from './session-type.js';
 import { estimateTokens } from '../../core/compact.js';
 import { confirm } from '../confirm.js';
@@ -13,7 +13,7 @@ import { listSessions } from '../../session/listing.js';
 import { specOf } from '../../types/tools.js';
 import type { Message } from '../../types/conversation.js';
 import { color } from '../render.js';
-import { formatCost, localDateTime } from '../../util/text.js';
+import { formatCost, inert, localDateTime } from '../../util/text.js';
 import { table, truncate } from '../width.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -48,12 +48,12 @@ export async function clearCommand(_arg: string, s: Session): Promise<void> {
 
 export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   const { app, ui, input } = s;
-  const sessions = listSessions(app.stateDir, app.root)
+  const sessions = listSessions(app.stateDir, app.root, 11)
     .filter((info) => info.id !== app.session.id)
     .slice(0, 10);
   if (!sessions.length) return ui.note(t('resume.none'));
   sessions.forEach((info, i) => {
-    const request = truncate(info.firstRequest, Math.max(10, ui.columns() - 40));
+    const request = truncate(inert(info.name ? `${info.name} — ${info.firstRequest}` : info.firstRequest), Math.max(10, ui.columns() - 40));
     ui.line(t('resume.item', { n: i + 1, when: localDateTime(new Date(info.updated)), rounds: info.rounds, cost: formatCost(info.cost), request }));
   });
   const answer = (await input.question(t('resume.pick')))?.trim();
@@ -61,7 +61,7 @@ export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   if (!picked) return;
   try {
     // What it says about the resumed session comes as notices on the event stream.
-    await app.resume(picked.id);
+    await resumeOrFork(s, picked.id);
   } catch (err) {
     return ui.fail(err instanceof ConfigError ? err.message : String(err));
   }
@@ -69,6 +69,16 @@ export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   s.refreshPrompt();
   const totals = app.agent.totals;
   ui.line(t('resume.resumed', { id: picked.id, messages: app.agent.messages.length, cost: formatCost(totals.costUnknown ? null : totals.cost) }));
+}
+
+/** Resumes the session, or when another feiyu has it open and the user agrees, a fork of it. */
+async function resumeOrFork(s: Session, id: string): Promise<void> {
+  try {
+    return await s.app.resume(id);
+  } catch (err) {
+    if (!(err instanceof SessionBusyError) || !(await confirm(s, t('resume.fork_ask')))) throw err;
+    return s.app.resume(id, { fork: true });
+  }
 }
 
 /** Tokens of the tool results in `messages`, and of everything else. */
@@ -80,7 +90,8 @@ function conversationTokens(messages: readonly Message[]): { results: number; re
 
 export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const { app, ui } = s;
-  const { conventions, memory } = await app.reloadContext();
+  const { conventions, memory, unreadable } = await app.reloadContext();
+  for (const n of unreadable) ui.handle(n);
   ui.line(conventions ? t('context.reloaded', { file: conventions.file }) : t('context.no_conventions'));
   const system = estimateTokens(app.agent.system);
   const conv = conventions ? estimateTokens(conventions.text) : 0;
