@@ -148,10 +148,12 @@ export class Checkpoints {
     this.current = undefined;
     if (!turn?.start) return;
     void this.enqueue(async () => {
-      const commit = await this.snapshot(`turn ${turn.n} end`);
-      if (!commit) return;
+      const made = await this.snapshotWithNames(`turn ${turn.n} end`);
+      if (!made) return;
+      const { commit } = made;
       const git = (await this.git())!;
-      const names = commit === turn.start ? [] : await this.changed(git, turn.start!, commit);
+      // The index held the turn's start: what changed since is what the turn changed.
+      const names = commit === turn.start ? [] : made.names.sort();
       Object.assign(turn, { end: commit, files: names.slice(0, FILES_LOGGED).map((p) => shownPath(git, p)), count: names.length });
       this.spans.at(-1)!.to = commit;
       this.append({ type: 'end', n: turn.n, commit, files: turn.files, count: turn.count });
@@ -207,6 +209,11 @@ export class Checkpoints {
   }
 
   private async snapshot(label: string): Promise<string | null> {
+    return (await this.snapshotWithNames(label))?.commit ?? null;
+  }
+
+  /** A checkpoint, and the files that changed since the one before in this session. */
+  private async snapshotWithNames(label: string): Promise<{ commit: string; names: string[] } | null> {
     const git = await this.git();
     if (!git) return null;
     try {
@@ -217,21 +224,26 @@ export class Checkpoints {
     }
   }
 
-  private async commit(git: ShadowGit, label: string): Promise<string> {
+  /**
+   * status (one walk of the workspace) finds what changed since the index; those paths, less what
+   * is left out, go into the index; the index becomes a tree and a commit on the session's ref.
+   */
+  private async commit(git: ShadowGit, label: string): Promise<{ commit: string; names: string[] }> {
     const status = parseStatus(await git.must(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', git.here]));
+    if (!status.length && this.last) return { commit: this.last.commit, names: [] };
     const skipped = await this.leftOut(git, status);
-    const tracked = status.filter((e) => !e.untracked && skipped.has(e.path)).map((e) => e.path);
-    if (tracked.length) await git.must(['rm', '--cached', '-q', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: tracked.join('\0') });
-    git.setSkipped(skipped.keys());
-    if (status.length) await git.must(['add', '-A', '--', git.here], { skipping: true });
+    const leaving = status.filter((e) => !e.untracked && skipped.has(e.path)).map((e) => e.path);
+    if (leaving.length) await git.must(['update-index', '--force-remove', '-z', '--stdin'], { input: leaving.join('\0') + '\0' });
+    const kept = status.filter((e) => !skipped.has(e.path) && ![...skipped.keys()].some((k) => k.endsWith('/') && e.path.startsWith(k))).map((e) => e.path);
+    if (kept.length) await git.must(['update-index', '--add', '--remove', '-z', '--stdin'], { input: kept.join('\0') + '\0' });
     const tree = (await git.must(['write-tree'])).toString().trim();
     this.report(git, [...skipped.values()]);
-    if (this.last?.tree === tree) return this.last.commit;
+    if (this.last?.tree === tree) return { commit: this.last.commit, names: kept };
     const parent = this.last ? ['-p', this.last.commit] : [];
     const commit = (await git.must(['commit-tree', tree, '-m', label, ...parent])).toString().trim();
-    await git.must(['update-ref', `refs/feiyu/${this.o.sessionId}`, commit]);
+    git.setRef(`refs/feiyu/${this.o.sessionId}`, commit);
     this.last = { commit, tree };
-    return commit;
+    return { commit, names: kept };
   }
 
   /** What this checkpoint leaves out, by top-relative path (a folder ends in '/'). */
@@ -357,11 +369,14 @@ export class Checkpoints {
 
 type StatusEntry = { path: string; untracked: boolean; deleted: boolean };
 
-/** `git status --porcelain=v1 -z --no-renames`: "XY path" entries. */
+/**
+ * `git status --porcelain=v1 -z --no-renames`: "XY path" entries. The shadow has no HEAD, so X
+ * (index against HEAD) says nothing: what changed in the workspace is Y, or "??" when new.
+ */
 function parseStatus(out: Buffer): StatusEntry[] {
   return out
     .toString('utf8')
     .split('\0')
-    .filter((e) => e.length > 3)
-    .map((e) => ({ path: e.slice(3), untracked: e.startsWith('??'), deleted: e[0] === 'D' || e[1] === 'D' }));
+    .filter((e) => e.length > 3 && (e.startsWith('??') || e[1] !== ' '))
+    .map((e) => ({ path: e.slice(3), untracked: e.startsWith('??'), deleted: e[1] === 'D' }));
 }

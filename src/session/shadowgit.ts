@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { gitHardeningEnv } from '../safety/githarden.js';
 import { configValue, dotGitDir, gitLayout, includePath, parseGitConfig, readConfigText } from '../safety/gitconfig.js';
-import { inside } from '../util/paths.js';
+import { inside, writeFileAtomic } from '../util/paths.js';
 
 export type GitRun = { code: number | null; out: Buffer; err: string };
 
@@ -95,9 +95,8 @@ export class ShadowGit {
   /** Paths in git's output are relative to `top`; `scope` is the workspace relative to it ('' at the top). */
   readonly scope: string;
   private readonly env: NodeJS.ProcessEnv;
-  private readonly baseExcludes: string;
-  private excludesWritten: string | undefined;
-  private baseWritten = false;
+  private readonly excludes: string;
+  private excludesWritten = false;
 
   private constructor(
     private readonly at: Place,
@@ -124,11 +123,13 @@ export class ShadowGit {
       GIT_COMMITTER_EMAIL: 'feiyu@localhost',
       ...own,
       ...gitHardeningEnv(at.top, { GIT_CONFIG_COUNT: String(SETTINGS.length) }),
+      // The index is this session's own: status may keep its cache of file stats up to date.
+      GIT_OPTIONAL_LOCKS: '1',
     };
     // The state folder inside the work tree (a project holding the home folder's state): never kept.
     const state = relative(at.top, at.stateDir);
     const stateLine = inside(at.top, at.stateDir) && state ? `/${escapePattern(state)}/\n` : '';
-    this.baseExcludes = `${userExcludes(at.top, env)}\n${stateLine}`;
+    this.excludes = `${userExcludes(at.top, env)}\n${stateLine}`;
   }
 
   /**
@@ -160,40 +161,30 @@ export class ShadowGit {
     return this;
   }
 
+  /** Points the ref `name` (refs/…) at `commit`, as git keeps a loose ref: a file holding the hash. */
+  setRef(name: string, commit: string): void {
+    writeFileAtomic(join(this.at.gitDir, name), commit + '\n', { private: true });
+  }
+
   /** The pathspec of the workspace. */
   get here(): string {
     return this.scope || '.';
   }
 
-  /** Writes the session's ignore list: the user's lists, then `skipped` (top-relative; folders end in '/'). */
-  setSkipped(skipped: Iterable<string>): void {
-    const text = this.baseExcludes + [...skipped].map((p) => `/${escapePattern(p)}\n`).join('');
-    if (text === this.excludesWritten) return;
-    writeFileSync(this.at.excludes, text, { mode: 0o600 });
-    this.excludesWritten = text;
-  }
-
-  /**
-   * Runs git in the work tree's top. `skipping`: with the session's ignore list (what a checkpoint
-   * leaves out), else with the user's lists only, so what was left out is looked at again.
-   */
-  git(args: string[], o: { input?: string; skipping?: boolean } = {}): Promise<GitRun> {
-    const excludes = o.skipping ? this.at.excludes : `${this.at.excludes}.base`;
-    if (!o.skipping) this.writeBase(excludes);
-    return run(this.at.file, ['-c', `core.excludesfile=${excludes}`, ...args], this.env, this.top, o.input);
+  /** Runs git in the work tree's top, with the user's ignore lists (and the project's .gitignore files). */
+  git(args: string[], o: { input?: string } = {}): Promise<GitRun> {
+    if (!this.excludesWritten) {
+      writeFileSync(this.at.excludes, this.excludes, { mode: 0o600 });
+      this.excludesWritten = true;
+    }
+    return run(this.at.file, ['-c', `core.excludesfile=${this.at.excludes}`, ...args], this.env, this.top, o.input);
   }
 
   /** Like git(), but a failure throws with git's own words. */
-  async must(args: string[], o: { input?: string; skipping?: boolean } = {}): Promise<Buffer> {
+  async must(args: string[], o: { input?: string } = {}): Promise<Buffer> {
     const r = await this.git(args, o);
     if (r.code !== 0) throw new Error(`git ${args[0]}: ${r.err.trim() || `exit ${r.code}`}`);
     return r.out;
-  }
-
-  private writeBase(file: string): void {
-    if (this.baseWritten) return;
-    writeFileSync(file, this.baseExcludes, { mode: 0o600 });
-    this.baseWritten = true;
   }
 }
 
