@@ -13,11 +13,7 @@ import { currentTest } from './scope.js';
 const cli = await useCliFixture('feiyu-pipe', { price: { input: 3, output: 15 } });
 const { server, home, work } = cli;
 
-const run = async (args: string[], lines: string[], env: Record<string, string> = {}) => {
-  const r = await cli.run(args, { env, input: lines.map((l) => l + '\n').join('') });
-  expect(r.stdout).not.toMatch(/\x1b/);
-  return r;
-};
+const run = cli.pipe;
 
 const sessionFiles = async () => readdir(join(home, 'state', 'feiyu', 'sessions')).catch(() => [] as string[]);
 

@@ -12,11 +12,7 @@ import { useCliFixture } from './fixtures.js';
 const cli = await useCliFixture('feiyu-rewind', { price: { input: 3, output: 15 } });
 const { server, home, work } = cli;
 
-const run = async (args: string[], lines: string[], env: Record<string, string> = {}) => {
-  const r = await cli.run(args, { env, input: lines.map((l) => l + '\n').join('') });
-  expect(r.stdout).not.toMatch(/\x1b/);
-  return r;
-};
+const run = cli.pipe;
 
 const text = (p: string) => readFile(join(work, p), 'utf8');
 const gone = async (p: string) => expect(stat(join(work, p))).rejects.toThrow();
