@@ -3,53 +3,14 @@
 // a file changed by someone else since is reported before anything is overwritten; the log
 // survives a new process (resume); the user's repository is never written and its config never
 // runs a program.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { Checkpoints, MAX_FILE_BYTES, type Skipped } from '../src/session/checkpoints.js';
+import { describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES } from '../src/session/checkpoints.js';
 import { applyRewind, planRewind, sessionPatch } from '../src/session/rewindfiles.js';
 import { gitRepo } from './attacks.js';
-import { currentTest } from './scope.js';
+import { bash, open, place, turn, write } from './checkpoint-fixture.js';
 
-type Place = { base: string; ws: string; home: string; state: string; env: NodeJS.ProcessEnv };
-
-async function place(files: Record<string, string | Buffer> = {}): Promise<Place> {
-  const base = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-cp-')));
-  onTestFinished(() => rm(base, { recursive: true, force: true }));
-  const p = { base, ws: join(base, 'ws'), home: join(base, 'home'), state: join(base, 'state'), env: { PATH: process.env.PATH, HOME: join(base, 'home'), ...currentTest().env } };
-  for (const d of [p.ws, p.home]) mkdirSync(d, { recursive: true });
-  write(p.ws, files);
-  return p;
-}
-
-function write(dir: string, files: Record<string, string | Buffer>): void {
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), content);
-  }
-}
-
-type Said = { off: unknown[]; failed: string[]; skipped: Skipped[] };
-
-function open(p: Place, root = p.ws, sessionId = 's1'): { cp: Checkpoints; said: Said } {
-  const said: Said = { off: [], failed: [], skipped: [] };
-  const events = { off: (w: unknown) => said.off.push(w), failed: (m: string) => said.failed.push(m), skipped: (s: Skipped[]) => said.skipped.push(...s) };
-  return { cp: new Checkpoints({ root, stateDir: p.state, sessionId, env: p.env, events }), said };
-}
-
-/** One turn: its start checkpoint, `work` (the tools), its end checkpoint. */
-async function turn(cp: Checkpoints, text: string, work: () => void | Promise<void>): Promise<void> {
-  cp.turnStarted(text, { messages: cp.turns.length * 2 });
-  await cp.beforeChange();
-  await work();
-  cp.turnEnded();
-  await cp.idle();
-}
-
-const bash = (cwd: string, script: string) => execFileSync('/bin/bash', ['-c', script], { cwd, stdio: 'pipe' });
 const read = (p: string) => readFileSync(p);
 
 describe('checkpoints', () => {
@@ -58,30 +19,32 @@ describe('checkpoints', () => {
     const binary = Buffer.from([0, 1, 2, 255, 254, 10, 13]);
     const p = await place({ 'a.txt': crlf, 'bin.dat': binary, 'gone.txt': 'keep me\n', 'src/run.sh': '#!/bin/sh\necho hi\n' });
     chmodSync(join(p.ws, 'src/run.sh'), 0o755);
+    symlinkSync('a.txt', join(p.ws, 'link'));
     const { cp, said } = open(p);
     await turn(cp, 'tidy up with bash', () =>
-      bash(p.ws, "printf 'changed\\n' > a.txt && printf '\\x00x' >> bin.dat && rm gone.txt && mkdir -p new/deep && echo made > new/deep/made.txt && chmod -x src/run.sh"),
+      bash(p.ws, "printf 'changed\\n' > a.txt && printf '\\x00x' >> bin.dat && rm gone.txt && mkdir -p new/deep && echo made > new/deep/made.txt && chmod -x src/run.sh && rm link"),
     );
     expect(cp.turns.map(({ n, text, files, count }) => ({ n, text, files, count }))).toEqual([
-      { n: 1, text: 'tidy up with bash', files: ['a.txt', 'bin.dat', 'gone.txt', 'new/deep/made.txt', 'src/run.sh'], count: 5 },
+      { n: 1, text: 'tidy up with bash', files: ['a.txt', 'bin.dat', 'gone.txt', 'link', 'new/deep/made.txt', 'src/run.sh'], count: 6 },
     ]);
 
     // Another process (--resume) reads the log and rewinds.
     const again = open(p).cp;
-    expect(again.listed().map((t) => [t.n, t.text, t.count])).toEqual([[1, 'tidy up with bash', 5]]);
+    expect(again.listed().map((t) => [t.n, t.text, t.count])).toEqual([[1, 'tidy up with bash', 6]]);
     const plan = (await planRewind(again, 1))!;
     expect({ restore: plan.restore, remove: plan.remove, conflicts: plan.conflicts, tooBig: plan.tooBig }).toEqual({
-      restore: ['a.txt', 'bin.dat', 'gone.txt', 'src/run.sh'],
+      restore: ['a.txt', 'bin.dat', 'gone.txt', 'link', 'src/run.sh'],
       remove: ['new/deep/made.txt'],
       conflicts: [],
       tooBig: [],
     });
     const outcome = await applyRewind(again, plan, false);
-    expect({ ...outcome, after: undefined }).toEqual({ restored: ['a.txt', 'bin.dat', 'gone.txt', 'src/run.sh'], removed: ['new/deep/made.txt'], kept: [], tooBig: [], failed: [], after: undefined });
+    expect({ ...outcome, after: undefined }).toEqual({ restored: ['a.txt', 'bin.dat', 'gone.txt', 'link', 'src/run.sh'], removed: ['new/deep/made.txt'], kept: [], tooBig: [], failed: [], after: undefined });
     expect(read(join(p.ws, 'a.txt'))).toEqual(crlf);
     expect(read(join(p.ws, 'bin.dat'))).toEqual(binary);
     expect(readFileSync(join(p.ws, 'gone.txt'), 'utf8')).toBe('keep me\n');
     expect(statSync(join(p.ws, 'src/run.sh')).mode & 0o777).toBe(0o755);
+    expect(readlinkSync(join(p.ws, 'link'))).toBe('a.txt');
     // The folders the turn made went with the file.
     expect(existsSync(join(p.ws, 'new'))).toBe(false);
     expect(said).toEqual({ off: [], failed: [], skipped: [] });

@@ -10,7 +10,7 @@
 // while walking and stat-ing the same tree from Node alone takes ~60 ms. Figures: npm run bench.
 
 import { createHash } from 'node:crypto';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseRecord } from './store.js';
@@ -229,6 +229,9 @@ export class Checkpoints {
    * is left out, go into the index; the index becomes a tree and a commit on the session's ref.
    */
   private async commit(git: ShadowGit, label: string): Promise<{ commit: string; names: string[] }> {
+    // The index is this session's alone and its checkpoints run one at a time: a lock on it now was
+    // left by a git killed mid-checkpoint (this process's or an earlier one's), and would stop every later one.
+    rmSync(`${this.index}.lock`, { force: true });
     const status = parseStatus(await git.must(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', git.here]));
     if (!status.length && this.last) return { commit: this.last.commit, names: [] };
     const skipped = await this.leftOut(git, status);

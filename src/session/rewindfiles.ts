@@ -1,10 +1,11 @@
 // Putting the workspace's files back to a checkpoint (checkpoints.ts): what differs between it and
 // the files now, which of those something other than feiyu changed since (the caller asks before
-// overwriting them), the restore itself from the shadow repository and removals that never follow
-// a link; and the session's changes as a patch (/diff). Decides nothing about the conversation.
+// overwriting them), the restore itself from the shadow repository, writes and removals that never
+// follow a link; and the session's changes as a patch (/diff). Decides nothing about the conversation.
 
-import { realpath, lstat, rmdir, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { symlinkInside, unlinkInside, writeInside } from '../util/paths.js';
 import { shownPath, type Checkpoints } from './checkpoints.js';
 import type { ShadowGit } from './shadowgit.js';
 
@@ -78,7 +79,8 @@ async function changedOutside(cp: Checkpoints, git: ShadowGit, from: string, now
 
 /**
  * Puts the files back as `plan` says; the conflicts too only with `overwrite`. Removals come
- * first (a folder that was a file), and never follow a link out of the work tree.
+ * first (a folder that was a file). Every write and removal goes through a descriptor of its
+ * folder (util/paths.ts): a symbolic link swapped into the workspace cannot send it outside.
  */
 export async function applyRewind(cp: Checkpoints, plan: FilePlan, overwrite: boolean): Promise<FileOutcome> {
   const git = (await cp.git())!;
@@ -89,35 +91,72 @@ export async function applyRewind(cp: Checkpoints, plan: FilePlan, overwrite: bo
   const outcome: FileOutcome = { restored: [], removed: [], kept: kept.map(plan.shown), tooBig: plan.tooBig.map(plan.shown), failed: [] };
   await cp.enqueue(async () => {
     for (const p of remove) {
-      const why = await removeInside(git.top, git.root, p);
-      if (why) outcome.failed.push({ path: plan.shown(p), why });
+      const done = await unlinkInside(git.root, join(git.top, p)).then(() => null, (err: Error) => err.message);
+      if (done) outcome.failed.push({ path: plan.shown(p), why: done });
       else outcome.removed.push(plan.shown(p));
     }
-    if (!restore.length) return;
-    const r = await git.git(['restore', `--source=${plan.target}`, '--worktree', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: restore.join('\0') });
-    if (r.code === 0) outcome.restored.push(...restore.map(plan.shown));
-    else outcome.failed.push(...restore.map((p) => ({ path: plan.shown(p), why: r.err.trim() })));
+    for (const [p, why] of await writeBack(git, plan.target, restore)) {
+      if (why) outcome.failed.push({ path: plan.shown(p), why });
+      else outcome.restored.push(plan.shown(p));
+    }
   });
   outcome.after = (await cp.now(`rewound to turn ${plan.turn}`)) ?? undefined;
   return outcome;
 }
 
-/** Removes the file `rel` under `top` and the folders it leaves empty (up to `root`); the reason when it cannot. */
-async function removeInside(top: string, root: string, rel: string): Promise<string | null> {
-  const abs = join(top, rel);
-  try {
-    // A link in the folders above would send the removal elsewhere.
-    if ((await realpath(dirname(abs))) !== dirname(abs)) return 'a folder on its path is a symbolic link';
-    if ((await lstat(abs)).isDirectory()) return 'it is a folder now';
-    await unlink(abs);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    return (err as Error).message;
+/** Contents read from git at once at most (a checkpoint keeps no file over 10 MB). */
+const BATCH_BYTES = 64 << 20;
+
+type Entry = { mode: string; sha: string; size: number; path: string };
+
+/** Writes `paths` back as the checkpoint `source` holds them; each path's error, or null. */
+async function writeBack(git: ShadowGit, source: string, paths: string[]): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>(paths.map((p) => [p, 'not in the checkpoint']));
+  if (!paths.length) return out;
+  const listing = (await git.must(['ls-tree', '-r', '-z', '-l', source, '--', git.here])).toString('utf8').split('\0');
+  const entries: Entry[] = [];
+  for (const line of listing) {
+    const tab = line.indexOf('\t');
+    const [mode, , sha, size] = line.slice(0, tab).split(/ +/);
+    if (tab > 0 && out.has(line.slice(tab + 1))) entries.push({ mode: mode!, sha: sha!, size: Number(size) || 0, path: line.slice(tab + 1) });
   }
-  for (let dir = dirname(abs); dir.startsWith(root + '/'); dir = dirname(dir)) {
-    if (!(await rmdir(dir).then(() => true, () => false))) break;
+  for (let i = 0; i < entries.length; ) {
+    const batch: Entry[] = [];
+    for (let bytes = 0; i < entries.length && (batch.length === 0 || bytes + entries[i]!.size <= BATCH_BYTES); i++) {
+      bytes += entries[i]!.size;
+      batch.push(entries[i]!);
+    }
+    const blobs = parseBatch(await git.must(['cat-file', '--batch'], { input: batch.map((e) => e.sha).join('\n') + '\n' }));
+    for (const e of batch) {
+      const bytes = blobs.get(e.sha);
+      const real = join(git.top, e.path);
+      const write = !bytes
+        ? Promise.reject(new Error('missing from the checkpoint'))
+        : e.mode === '120000'
+          ? symlinkInside(git.root, real, bytes.toString('utf8'))
+          : // Sweeping a folder's stale temporary files at each of hundreds of writes would read it hundreds of times.
+            writeInside(git.root, real, bytes, { executable: e.mode === '100755', sweep: false });
+      out.set(e.path, await write.then(() => null, (err: Error) => err.message));
+    }
   }
-  return null;
+  return out;
+}
+
+/** `git cat-file --batch` output: "<sha> <type> <size>\n<bytes>\n" for each object asked. */
+function parseBatch(out: Buffer): Map<string, Buffer> {
+  const blobs = new Map<string, Buffer>();
+  for (let at = 0; at < out.length; ) {
+    const eol = out.indexOf(10, at);
+    if (eol < 0) break;
+    const [sha, type, size] = out.subarray(at, eol).toString().split(' ');
+    if (type === 'missing' || size === undefined) {
+      at = eol + 1;
+      continue;
+    }
+    blobs.set(sha!, out.subarray(eol + 1, eol + 1 + Number(size)));
+    at = eol + 1 + Number(size) + 1;
+  }
+  return blobs;
 }
 
 const exists = (p: string) => lstat(p).then(() => true, () => false);
