@@ -2,12 +2,13 @@
 // folder per test (workspace, home, state) removed when it ends, the checkpoints of a session with
 // what they said, and one turn as the app runs it (start checkpoint, the tools, end checkpoint).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { Checkpoints, type Skipped } from '../src/session/checkpoints.js';
+import { planRewind, type FilePlan } from '../src/session/rewindfiles.js';
 import { currentTest } from './scope.js';
 
 export type Place = { base: string; ws: string; home: string; state: string; env: NodeJS.ProcessEnv };
@@ -46,3 +47,23 @@ export async function turn(cp: Checkpoints, text: string, work: () => unknown): 
 }
 
 export const bash = (cwd: string, script: string) => execFileSync('/bin/bash', ['-c', script], { cwd, stdio: 'pipe' });
+
+/**
+ * `path` with a git first whose writes stop at a few kilobytes, as on a full disk (it gets the
+ * error, not the signal); made in `dir`.
+ */
+export function fullDiskPath(dir: string, path: string): string {
+  const bin = join(dir, 'full-disk-bin');
+  mkdirSync(bin, { recursive: true });
+  const real = execFileSync('/bin/sh', ['-c', 'command -v git']).toString().trim();
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\ntrap '' XFSZ\nulimit -f 8\nexec ${real} "$@"\n`);
+  chmodSync(join(bin, 'git'), 0o755);
+  return `${bin}:${path}`;
+}
+
+/** The plan of a rewind to before turn `n`, which the test expects there to be. */
+export async function planned(cp: Checkpoints, n: number): Promise<FilePlan> {
+  const plan = await planRewind(cp, n);
+  if (!plan || 'error' in plan) throw new Error(`no plan to rewind to turn ${n}: ${JSON.stringify(plan)}`);
+  return plan;
+}

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../src/session/checkpoints.js';
 import { applyRewind, planRewind, sessionPatch } from '../src/session/rewindfiles.js';
 import { gitRepo } from './attacks.js';
-import { bash, open, place, turn, write } from './checkpoint-fixture.js';
+import { bash, open, place, planned, turn, write } from './checkpoint-fixture.js';
 
 const read = (p: string) => readFileSync(p);
 
@@ -31,7 +31,7 @@ describe('checkpoints', () => {
     // Another process (--resume) reads the log and rewinds.
     const again = open(p).cp;
     expect(again.listed().map((t) => [t.n, t.text, t.count])).toEqual([[1, 'tidy up with bash', 6]]);
-    const plan = (await planRewind(again, 1))!;
+    const plan = await planned(again, 1);
     expect({ restore: plan.restore, remove: plan.remove, conflicts: plan.conflicts, tooBig: plan.tooBig }).toEqual({
       restore: ['a.txt', 'bin.dat', 'gone.txt', 'link', 'src/run.sh'],
       remove: ['new/deep/made.txt'],
@@ -63,7 +63,7 @@ describe('checkpoints', () => {
     write(p.ws, { 'b.txt': 'b-user\n' });
     await turn(cp, 'look around', () => {});
     write(p.ws, { 'c.txt': 'c-user\n' });
-    const plan = (await planRewind(cp, 1))!;
+    const plan = await planned(cp, 1);
     // c.txt is new since the turn, made by the user: removing it is overwriting their work too.
     expect({ restore: plan.restore, remove: plan.remove, conflicts: plan.conflicts }).toEqual({ restore: ['a.txt', 'b.txt'], remove: ['c.txt'], conflicts: ['b.txt', 'c.txt'] });
     const outcome = await applyRewind(cp, plan, false);
@@ -72,9 +72,9 @@ describe('checkpoints', () => {
     // The rewind is feiyu's own doing: rewinding further back later does not count it as someone else's.
     write(p.ws, { 'a.txt': 'a2\n' });
     await turn(cp, 'edit a again', () => write(p.ws, { 'a.txt': 'a3\n' }));
-    const later = (await planRewind(cp, 3))!;
+    const later = await planned(cp, 3);
     expect({ restore: later.restore, conflicts: later.conflicts }).toEqual({ restore: ['a.txt'], conflicts: [] });
-    const back = (await planRewind(cp, 1))!;
+    const back = await planned(cp, 1);
     expect({ restore: back.restore, remove: back.remove, conflicts: back.conflicts }).toEqual({ restore: ['a.txt', 'b.txt'], remove: ['c.txt'], conflicts: ['a.txt', 'b.txt', 'c.txt'] });
   });
 
@@ -85,7 +85,7 @@ describe('checkpoints', () => {
     await turn(cp, 'build', () => write(p.ws, { 'build/out.js': 'compiled\n', 'huge.bin': huge, 'small.txt': 's2\n' }));
     expect(said.skipped).toEqual([{ path: 'huge.bin', why: 'big', size: MAX_FILE_BYTES + 1 }]);
     expect(cp.turns[0]!.files).toEqual(['small.txt']);
-    const plan = (await planRewind(cp, 1))!;
+    const plan = await planned(cp, 1);
     await applyRewind(cp, plan, true);
     expect(readFileSync(join(p.ws, 'small.txt'), 'utf8')).toBe('s\n');
     expect(readFileSync(join(p.ws, 'build/out.js'), 'utf8')).toBe('compiled\n');
@@ -111,7 +111,7 @@ describe('checkpoints', () => {
     const { cp } = open(p, ws);
     await turn(cp, 'edit', () => write(ws, { 'a.txt': 'a1\n', 'debug.log': 'new log\n', 'b.txt': 'b\n' }));
     expect(cp.turns[0]!.files).toEqual(['a.txt', 'b.txt']);
-    await applyRewind(cp, (await planRewind(cp, 1))!, true);
+    await applyRewind(cp, await planned(cp, 1), true);
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('a0\n');
     expect(existsSync(join(ws, 'b.txt'))).toBe(false);
     expect(readFileSync(join(ws, 'debug.log'), 'utf8')).toBe('new log\n');

@@ -3,10 +3,12 @@
 // someone else changed kept or overwritten as the user says; /diff; /commit as the user's command
 // with the model's message; /export; and /undo without git (the file tools' record).
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitRepo } from './attacks.js';
+import { fullDiskPath } from './checkpoint-fixture.js';
 import { useCliFixture } from './fixtures.js';
 
 const cli = await useCliFixture('feiyu-rewind', { price: { input: 3, output: 15 } });
@@ -152,5 +154,18 @@ describe('rewind', () => {
     expect(r.stdout).toContain('Checkpoints are off: git was not found on PATH.');
     expect(r.stdout).toContain('Put back: a.txt');
     expect(await text('a.txt')).toBe('a0\n');
+  });
+
+  it('on a full disk says the checkpoint failed and why, and the turn goes on', async () => {
+    server.enqueue({ toolCalls: [{ name: 'write_file', input: { path: 'small.txt', content: 's\n' } }] }, { text: 'Small.' });
+    await run(['--mode', 'auto'], ['small']);
+    const big = randomBytes(48 << 10).toString('base64');
+    server.enqueue({ toolCalls: [{ name: 'write_file', input: { path: 'big.txt', content: big } }] }, { text: 'Written anyway.' });
+    const r = await run(['--mode', 'auto'], ['big', '/undo'], { PATH: fullDiskPath(home, process.env.PATH!) });
+    expect(r.stdout).toMatch(/A checkpoint could not be made \(git update-index: [^)]*File too large[^)]*\); \/rewind may not put back the files of this turn\.\n/);
+    expect(r.stdout).toContain('Written anyway.');
+    // /undo cannot checkpoint the files as they are now either: it says why and touches nothing.
+    expect(r.stdout).toMatch(/The files cannot go back: a checkpoint of them as they are now could not be made \(git update-index: [^)]*File too large[^)]*\)\.\n/);
+    expect(await text('big.txt')).toBe(big);
   });
 });

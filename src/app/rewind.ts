@@ -22,8 +22,8 @@ export interface Rewind {
   off(): Promise<boolean>;
   /** Whether the conversation can go back to before `turn` (a compaction since may have folded it away). */
   canRewindConversation(turn: Turn): boolean;
-  /** What putting the files back to before turn `n` would do (`turnOnly`: only that turn's files); null when nothing was checkpointed since. */
-  planFiles(n: number, turnOnly?: boolean): Promise<FilePlan | null>;
+  /** What putting the files back to before turn `n` would do (`turnOnly`: only that turn's files); null when nothing was checkpointed since; why not when no checkpoint can be made now. */
+  planFiles(n: number, turnOnly?: boolean): Promise<FilePlan | { error: string } | null>;
   /**
    * Goes back to before turn `n`: the files as `files` plans (conflicts overwritten only with
    * `overwrite`), the conversation when asked. Returns what the files did and the turn's request
@@ -108,7 +108,7 @@ export class SessionRewind implements Rewind {
     return historyBefore(this.o.agent.messages, turn) !== null;
   }
 
-  planFiles(n: number, turnOnly = false): Promise<FilePlan | null> {
+  planFiles(n: number, turnOnly = false): Promise<FilePlan | { error: string } | null> {
     return this.cp ? planRewind(this.cp, n, turnOnly) : Promise.resolve(null);
   }
 

@@ -88,6 +88,8 @@ export class Checkpoints {
   private last: { commit: string; tree: string } | undefined;
   private readonly reported = new Set<string>();
   private failedOnce = false;
+  /** Why the latest checkpoint could not be made (said to the user once a session). */
+  lastError: string | undefined;
   /** /undo goes back from here: the turn it put back last, until a new turn starts. */
   undoneTo = Infinity;
   private readonly log: string;
@@ -296,6 +298,7 @@ export class Checkpoints {
   }
 
   private fail(message: string): void {
+    this.lastError = message;
     if (this.failedOnce) return;
     this.failedOnce = true;
     this.o.events.failed(message);

@@ -34,14 +34,15 @@ const MAX_INTERVALS = 200;
 
 /**
  * What putting the files back to before turn `n` would do; null when nothing was checkpointed
- * from then on. `turnOnly` (/undo): only the files that turn itself changed.
+ * from then on; why not when the files as they are now cannot be checkpointed (a full disk).
+ * `turnOnly` (/undo): only the files that turn itself changed.
  */
-export async function planRewind(cp: Checkpoints, n: number, turnOnly = false): Promise<FilePlan | null> {
+export async function planRewind(cp: Checkpoints, n: number, turnOnly = false): Promise<FilePlan | { error: string } | null> {
   const target = cp.targetOf(n);
   const git = await cp.git();
   if (!target?.start || !git) return null;
   const now = await cp.now(`before rewind to turn ${n}`);
-  if (!now) return null;
+  if (!now) return { error: cp.lastError ?? 'unknown' };
   const plan: FilePlan = { turn: n, target: target.start, now, restore: [], remove: [], conflicts: [], tooBig: [], shown: (p) => shownPath(git, p) };
   const fields = (await git.must(['diff-tree', '-r', '-z', '--no-renames', '--name-status', target.start, now, '--', git.here])).toString('utf8').split('\0');
   const own = turnOnly && target.end ? new Set(await cp.changed(git, target.start, target.end)) : undefined;

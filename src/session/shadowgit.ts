@@ -6,7 +6,8 @@
 // off. Runs git; never writes the user's .git; knows nothing of turns (checkpoints.ts does).
 
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { gitHardeningEnv } from '../safety/githarden.js';
@@ -147,10 +148,22 @@ export class ShadowGit {
 
   private async init(): Promise<ShadowGit | ShadowOff> {
     if (!existsSync(join(this.at.gitDir, 'HEAD'))) {
+      // Made aside and renamed into place: another feiyu starting in the same workspace at the
+      // same moment either wins the rename (this one uses its repository) or finds it whole.
       mkdirSync(dirname(this.at.gitDir), { recursive: true, mode: 0o700 });
+      const aside = `${this.at.gitDir}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
       const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, GIT_INDEX_FILE: _index, ...env } = this.env;
-      const made = await run(this.at.file, ['init', '--bare', '--quiet', this.at.gitDir], env, dirname(this.at.gitDir));
-      if (made.code !== 0) return { off: 'failed', detail: made.err.trim() };
+      const made = await run(this.at.file, ['init', '--bare', '--quiet', aside], env, dirname(this.at.gitDir));
+      if (made.code !== 0) {
+        rmSync(aside, { recursive: true, force: true });
+        return { off: 'failed', detail: made.err.trim() };
+      }
+      try {
+        renameSync(aside, this.at.gitDir);
+      } catch {
+        rmSync(aside, { recursive: true, force: true });
+        if (!existsSync(join(this.at.gitDir, 'HEAD'))) return { off: 'failed', detail: `cannot make ${this.at.gitDir}` };
+      }
     }
     try {
       mkdirSync(join(this.at.gitDir, 'info'), { recursive: true, mode: 0o700 });

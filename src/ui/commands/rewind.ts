@@ -44,9 +44,10 @@ export async function rewindCommand(arg: string, s: Session): Promise<void> {
   }
   const conversation = rewind.canRewindConversation(picked);
   const plan = await rewind.planFiles(picked.n);
-  const files = plan && (plan.restore.length || plan.remove.length) ? plan : undefined;
+  const files = plan && !('error' in plan) && (plan.restore.length || plan.remove.length) ? plan : undefined;
   ui.line(t('rewind.before', { request: requestLine(picked, ui.columns() - 20) }));
   if (files) describePlan(s, files);
+  else if (plan && 'error' in plan) ui.warn(t('rewind.no_checkpoint', { why: inert(plan.error) }));
   else ui.note(t('rewind.files_same'));
   if (!conversation) ui.note(t('rewind.conversation_gone'));
   if (!files && !conversation) return;
@@ -107,6 +108,7 @@ export async function undoCommand(_arg: string, s: Session): Promise<void> {
   const { ui } = s;
   const turn = await rewind.undoTarget();
   const plan = turn && (await rewind.planFiles(turn.n, true));
+  if (plan && 'error' in plan) return ui.fail(t('rewind.no_checkpoint', { why: inert(plan.error) }));
   if (!turn || !plan || (!plan.restore.length && !plan.remove.length)) return ui.note(t('rewind.undo_nothing'));
   const overwrite = await askOverwrite(s, plan);
   if (overwrite === undefined) return ui.note(t('rewind.cancelled'));
