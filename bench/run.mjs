@@ -87,6 +87,7 @@ async function internals() {
         "export { WorkspaceScanner } from './src/safety/secretfiles.ts';",
         "export { createLauncher } from './src/safety/sandboxhost.ts';",
         "export { Checkpoints } from './src/session/checkpoints.ts';",
+        "export { applyRewind, planRewind } from './src/session/rewindfiles.ts';",
       ].join('\n'),
       resolveDir: here,
       loader: 'ts',
@@ -319,7 +320,7 @@ else row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / 
 const gi = await bigGitignore();
 row('list_files, 3,000 files, 100,000-line .gitignore', `${gi.toFixed(0)} ms`, '≤ 2,000 ms', gi <= 2000);
 for (const r of stateRows((await internals()).bundle)) row(...r);
-for (const r of await checkpointRows((await internals()).Checkpoints, benchTree())) row(...r);
+for (const r of await checkpointRows(await internals(), benchTree())) row(...r);
 const mem = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'repl-memory.mjs'), '150'], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
 const m = mem.rssMb;
 row('REPL resident memory: start → 150 messages (→ 20 s idle)', `${m[0].toFixed(0)} → ${m[150].toFixed(0)} MB (→ ${m.idle.toFixed(0)})`, '≤ 200 MB', m[150] <= 200);
