@@ -52,6 +52,10 @@ export type NoticeCode =
   | 'keys_made_private'
   | 'keys_exposed'
   | 'groups_reaped'
+  | 'codeindex_ready'
+  | 'codeindex_cache_corrupt'
+  | 'codeindex_build_failed'
+  | 'codeindex_save_failed'
   | 'checkpoints_off'
   | 'checkpoint_failed'
   | 'checkpoint_skipped';

@@ -15,6 +15,7 @@ import { getLang, Problem, problemText, setLang, t, type MessageKey } from '../.
 import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
+import { indexCommand } from './codeindex.js';
 import { saveUserSettings } from '../../config/settings.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../../types/permissions.js';
 import { color } from '../render.js';
@@ -55,6 +56,7 @@ export const COMMANDS: Command[] = [
   { name: '/commit', help: 'changes.cmd_commit', run: commitCommand },
   { name: '/export', args: '[md|json] [file]', help: 'changes.cmd_export', run: exportCommand },
   { name: '/rename', args: 'NAME', help: 'changes.cmd_rename', run: renameCommand },
+  { name: '/index', args: '[rebuild]', help: 'cmd.index', run: indexCommand },
   { name: '/exit', help: 'cmd.exit', run: () => 'exit' },
   { name: '/quit', help: 'cmd.quit', run: () => 'exit' },
 ];
