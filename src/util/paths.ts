@@ -157,13 +157,6 @@ export function writeFileAtomic(file: string, data: string | Buffer, o: { privat
   }
 }
 
-/** Writes a workspace file atomically (writeFileAtomic), keeping its mode; returns the new version. */
-export async function writeAtomic(real: string, bytes: Buffer): Promise<FileVersion> {
-  writeFileAtomic(real, bytes);
-  await sweepTemps(dirname(real));
-  return versionOf(bytes, await stat(real));
-}
-
 // ---------------------------------------------------------------------------------------------
 // Race-free opens
 
@@ -243,7 +236,7 @@ async function openDirInside(root: string, dir: string, create = true): Promise<
 }
 
 /**
- * writeAtomic for the workspace, race-free: the temporary file is created and renamed through a
+ * writeFileAtomic for the workspace, race-free: the temporary file is created and renamed through a
  * descriptor of the folder opened by openDirInside, so a symbolic link swapped into the path
  * cannot send the bytes outside; a link swapped in as the file itself is replaced, not followed.
  */
