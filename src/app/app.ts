@@ -22,16 +22,18 @@ import { createGitFacts } from './gitfacts.js';
 import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../session/store.js';
 import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
-import { buildTools, promptExtras } from './toolset.js';
+import { buildTools } from './toolset.js';
 import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import { SessionRewind, type Rewind } from './rewind.js';
+import { ModeNotes } from './modenotes.js';
+import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
 import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
 import type { Message } from '../types/conversation.js';
-import type { ModelConfig } from '../types/providers.js';
+import type { ModelConfig, Provider } from '../types/providers.js';
 import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
 import { sweepTemps } from '../util/paths.js';
 import { dirname } from 'node:path';
@@ -43,11 +45,14 @@ export { version };
 export type LoopView = {
   readonly totals: Readonly<Totals>;
   readonly messages: readonly Message[];
-  /** The system prompt as sent now. */
-  readonly system: string;
+  /** The system prompt as sent now, the list of cold tools included. */
+  prompt(): string;
+  /** The tools in tiers: hot, cold and loaded, with their costs. */
+  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring' | 'describe'>;
   compact: Agent['compact'];
-  /** A request beside the conversation (/commit's message), counted in the totals. */
-  sideRequest: Agent['sideRequest'];
+  /** For a request beside the conversation (/commit's message), counted in the totals. */
+  readonly provider: Provider;
+  countUsage: Agent['countUsage'];
 };
 
 /**
@@ -64,8 +69,6 @@ export interface App {
   /** The conventions file as loaded at start-up. */
   readonly conventions: Conventions | undefined;
   readonly agent: LoopView;
-  /** The tools offered to the model (for /context). */
-  readonly tools: readonly Tool[];
   readonly todo: TodoList;
   readonly jobs: JobManager;
   /** Read-before-write records: /undo takes back what it restores. */
@@ -137,6 +140,7 @@ async function wire(config: AppConfig): Promise<App> {
   const state = new AppState({ mode: config.mode, model: config.model, models: config.models, sandbox: config.sandbox }, config.sandboxOff, (what) => {
     if (what === 'mode') {
       session.saveState({ mode: state.mode });
+      modeNotes.update(state.mode);
       warnIfUnsandboxed();
     }
     if (what === 'model') {
@@ -192,11 +196,14 @@ async function wire(config: AppConfig): Promise<App> {
     laterReadTools: () => indexTools,
     plan: {
       approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
-      restoreMode: () => state.leavePlanMode(),
+      restoreMode: () => {
+        modeNotes.approved();
+        state.leavePlanMode();
+      },
       inPlanMode: () => state.mode === 'plan',
     },
   });
-  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []));
+  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])]);
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
@@ -223,8 +230,11 @@ async function wire(config: AppConfig): Promise<App> {
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
+    deferral: config.deferral,
   });
   agent.on((event) => events.emit(event));
+  const modeNotes = new ModeNotes(agent);
+  modeNotes.update(state.mode);
   const codeIndex = linkCodeIndex({
     setting: config.codeIndex,
     root,
@@ -232,8 +242,7 @@ async function wire(config: AppConfig): Promise<App> {
     env: config.env,
     addTools: (more) => {
       indexTools.push(...more);
-      tools.push(...more);
-      agent.addTools(more);
+      agent.tools.add(more);
     },
     onEvent: (listener) => agent.on(listener),
     notify,
@@ -267,6 +276,7 @@ async function wire(config: AppConfig): Promise<App> {
     trace?.write(event);
     session.onEvent(event);
     rewind?.observe(event);
+    if (event.type === 'tools_loaded') session.saveState({ tools: event.names });
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });
   });
 
@@ -277,7 +287,6 @@ async function wire(config: AppConfig): Promise<App> {
     notices,
     conventions: config.conventions,
     agent,
-    tools,
     todo,
     jobs,
     files: ctx.files,
@@ -332,12 +341,16 @@ async function wire(config: AppConfig): Promise<App> {
         rewind?.forkedFrom(loaded.header.id);
       }
       agent.reset(loaded.messages, loaded.state.totals ?? {});
+      const tools = loaded.state.tools;
+      agent.tools.restore(Array.isArray(tools) ? tools.filter((n): n is string => typeof n === 'string') : []);
+      modeNotes.forget();
       const saved = loaded.state.model ?? loaded.header.model;
       if (saved && saved !== state.model.name && state.models.models.some((m) => m.name === saved) && !config.pinned.model) {
         app.setModel(saved);
         notify('resume_model', { name: state.model.name, id: state.model.model });
       }
       if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) state.setMode(loaded.state.mode);
+      modeNotes.update(state.mode);
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
       // Temporary files a killed feiyu left where the session worked are removed.
@@ -357,6 +370,8 @@ async function wire(config: AppConfig): Promise<App> {
     newSession() {
       session.delete();
       agent.reset();
+      modeNotes.forget();
+      modeNotes.update(state.mode);
       ctx.files.clear();
       todo.restore([]);
       useSession(newWriter());

@@ -6,16 +6,15 @@ import { compactHistory, estimateTokens, needsCompaction, type CompactionEvent }
 import { costOf } from '../providers/models.js';
 import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './runtool.js';
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
+import { ToolTable } from './tooltable.js';
+import { copyHistory } from './history.js';
 import { Emitter } from '../util/emitter.js';
-import { oneShot, type OneShotRequest, type OneShotResult } from '../util/oneshot.js';
-import { describeCall } from '../util/calls.js';
-import { specOf } from '../types/tools.js';
 import { zeroUsage } from '../types/providers.js';
 import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
 import type { AgentEvent, TurnStopReason } from '../types/events.js';
 import type { AssistantMessage, Message, ToolCallBlock, UserBlock } from '../types/conversation.js';
 import type { JsonSchema, Provider, ProviderEvent, Usage } from '../types/providers.js';
-import type { Tool, ToolSession } from '../types/tools.js';
+import type { Tool, ToolSession, ToolTiers } from '../types/tools.js';
 
 export type AgentConfig = {
   provider: Provider;
@@ -36,6 +35,8 @@ export type AgentConfig = {
   outputSchema?: JsonSchema;
   /** The rendered todo list, carried over verbatim by compaction. */
   todo?: () => string | undefined;
+  /** Hot and cold tools (tooltable.ts); absent: every tool is declared in every request. */
+  deferral?: ToolTiers;
 };
 
 export type TurnResult = { stopReason: TurnStopReason; text: string; rounds: number; structured?: unknown };
@@ -57,10 +58,13 @@ export class Agent {
   readonly messages: Message[] = [];
   provider: Provider;
   maxRounds: number;
-  /** The system prompt; /context may reload it (it changes the prompt cache key, so only on request). */
+  /** The system prompt without the cold tools' list; /context may reload it (it changes the prompt cache key, so only on request). */
   system: string;
   readonly totals: Totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 };
-  private readonly tools = new Map<string, Tool>();
+  /** The tools in tiers: what each request declares, what the model loaded. */
+  readonly tools: ToolTable;
+  /** Text for the end of the conversation, sent with the next request (a mode's rules). */
+  private notes: string[] = [];
   private readonly events = new Emitter<AgentEvent>();
   private estimateNoticed = false;
   /** The last request's reported input tokens and how many messages it carried: the base of the context estimate. */
@@ -71,24 +75,36 @@ export class Agent {
     this.provider = config.provider;
     this.system = config.system;
     this.maxRounds = config.maxRounds ?? 25;
-    for (const tool of config.tools) this.tools.set(tool.name, tool);
-    if (config.outputSchema) this.tools.set(SUBMIT_RESULT, submitResultTool(config.outputSchema));
+    const tools = config.outputSchema ? [...config.tools, submitResultTool(config.outputSchema)] : config.tools;
+    this.tools = new ToolTable(tools, config.deferral ?? null, [SUBMIT_RESULT]);
+    this.tools.onLoaded = (names) => this.emit({ type: 'tools_loaded', names });
+  }
+
+  /**
+   * Adds `text` at the end of the conversation with the next request, where it changes nothing
+   * the prompt cache holds (a mode's rules, rather than a new system prompt).
+   */
+  note(text: string): void {
+    this.notes.push(text);
+  }
+
+  /** The system prompt as sent: the base and the list of cold tools. */
+  prompt(): string {
+    const section = this.tools.section();
+    return section ? `${this.system}\n\n${section}` : this.system;
   }
 
   /**
    * Starts the conversation over from `messages` (empty for /clear, a loaded session for resume),
-   * with these totals; the context estimate starts afresh too.
+   * with these totals; the context estimate and the tools' tiers start afresh too (nothing loaded).
    */
   reset(messages: Message[] = [], totals: Partial<Totals> = {}): void {
     this.messages.splice(0, this.messages.length, ...messages);
     Object.assign(this.totals, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 }, totals);
     this.lastInput = 0;
     this.lastCount = 0;
-  }
-
-  /** Offers more tools from the next request on (an optional module that finished loading). */
-  addTools(tools: Tool[]): void {
-    for (const tool of tools) this.tools.set(tool.name, tool);
+    this.notes = [];
+    this.tools.unfreeze();
   }
 
   /** Subscribes to the event stream; returns the unsubscribe function. */
@@ -99,7 +115,7 @@ export class Agent {
   /** Runs one user message to completion. Contract: never throws for provider or tool failures. */
   async send(text: string, signal: AbortSignal = new AbortController().signal): Promise<TurnResult> {
     this.emit({ type: 'turn_start', text });
-    const before = this.checkpoint();
+    const before = copyHistory(this.messages);
     this.appendUser([{ type: 'text', text }]);
     let rounds = 0;
     let corrections = this.config.outputSchema ? 1 : 0;
@@ -107,6 +123,7 @@ export class Agent {
     for (;;) {
       const reply = await this.request(rounds + 1, signal);
       if (reply.error?.kind === 'refusal') return this.refused(before, rounds);
+      reply.message.content = reply.message.content.map((b) => (b.type === 'tool_call' ? this.tools.asDeclared(b) : b));
       if (reply.message.content.length) this.append(reply.message);
       const text = textOf(reply.message);
       const calls = reply.message.content.filter((b): b is ToolCallBlock => b.type === 'tool_call');
@@ -170,40 +187,23 @@ export class Agent {
     return structured === undefined ? { stopReason, text, rounds } : { stopReason, text, rounds, structured };
   }
 
-  /** The history as it is, to go back to: the last message is copied, since appendUser adds to it. */
-  private checkpoint(): Message[] {
-    const last = this.messages.at(-1);
-    return last ? [...this.messages.slice(0, -1), { ...last, content: [...last.content] } as Message] : [];
-  }
-
   /**
    * The model (or a content filter) refused: the whole exchange since the user's message goes,
-   * or every later request would be refused again (Anthropic's guidance). The session file
-   * starts its history over, as after a compaction.
+   * or every later request would be refused again (Anthropic's guidance).
    */
   private refused(before: Message[], rounds: number): TurnResult {
-    this.setHistory(before, 'refusal');
+    this.rewind(before, 'refusal');
     return this.end('error', '', rounds);
   }
 
-  /** The conversation set back to `messages` (/rewind): the session file starts its history over with them. */
-  rewind(messages: Message[]): void {
-    this.setHistory(messages, 'rewind');
-  }
-
-  private setHistory(messages: Message[], reason: 'refusal' | 'rewind'): void {
+  /** The conversation set back to `messages` (/rewind, a refusal): the session file starts its history over, as after a compaction. */
+  rewind(messages: Message[], reason: 'refusal' | 'rewind' = 'rewind'): void {
     this.messages.splice(0, this.messages.length, ...messages);
     this.lastInput = 0;
     this.lastCount = 0;
+    this.tools.historyRewritten();
     this.emit({ type: 'history_reset', reason });
     for (const message of this.messages) this.emit({ type: 'message', message });
-  }
-
-  /** A request of the interface's own beside the conversation (/commit's message), counted in the totals as a side request. */
-  async sideRequest(r: OneShotRequest): Promise<OneShotResult> {
-    const result = await oneShot(this.provider, r);
-    this.countUsage(result.usage, result.usageEstimated, true);
-    return result;
   }
 
   /** Structured output failed: the result text says why, for the JSON result and the log. */
@@ -233,9 +233,10 @@ export class Agent {
       signal: own.signal,
       force: opts.force,
       emit: (e) => this.emit(e),
-      titleOf: (call) => describeCall(this.tools.get(call.name), call.input)?.title,
+      titleOf: (call) => this.tools.describe(call)?.title,
     }).finally(own.dispose);
     if (!result) return null;
+    this.tools.historyRewritten();
     if (result.usage) this.countUsage(result.usage, result.usageEstimated === true, false);
     this.messages.splice(0, this.messages.length, ...result.messages);
     this.lastInput = result.event.after;
@@ -251,17 +252,13 @@ export class Agent {
    * a resume, the estimate of the fixed part) plus the estimate of what was added since.
    */
   private contextEstimate(): number {
-    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.system + JSON.stringify(this.toolSpecs()));
+    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.prompt() + JSON.stringify(this.tools.declared()));
     return base + estimateTokens(this.messages.slice(this.lastCount));
   }
 
   /** Room left in the window for the answer, less a margin for what the estimate misses (JSON framing, code's denser tokens). */
   private outputRoom(): number {
     return this.provider.config.contextWindow - Math.ceil(this.contextEstimate() * ESTIMATE_MARGIN);
-  }
-
-  private toolSpecs() {
-    return [...this.tools.values()].map(specOf);
   }
 
   /**
@@ -275,6 +272,10 @@ export class Agent {
     const least = Math.min(config.maxOutputTokens, MIN_OUTPUT);
     // The cheap step may leave too little room for the answer: summarise, once.
     if (this.outputRoom() < least && compacted?.method !== 'summary' && !signal.aborted) await this.compact(signal, { force: true });
+    // Notes go at the very end, after any compaction: what the cache holds is never touched.
+    const note = [...this.notes, this.tools.takeNote(this.messages) ?? []].flat().join('\n\n');
+    this.notes = [];
+    if (note) this.appendUser([{ type: 'text', text: note }]);
     const room = this.outputRoom();
     if (signal.aborted) return emptyReply('aborted');
     if (room < least) {
@@ -292,7 +293,7 @@ export class Agent {
 
   private async stream(sent: number, maxTokens: number, signal: AbortSignal): Promise<Reply> {
     const config = this.provider.config;
-    const request = { system: this.system, messages: this.messages, tools: this.toolSpecs(), ...(maxTokens < config.maxOutputTokens ? { maxTokens } : {}) };
+    const request = { system: this.prompt(), messages: this.messages, tools: this.tools.declared(), ...(maxTokens < config.maxOutputTokens ? { maxTokens } : {}) };
     const stream = this.provider.stream(request, signal);
     for await (const event of stream) {
       if (event.type !== 'done') {
@@ -316,8 +317,8 @@ export class Agent {
     return emptyReply('error');
   }
 
-  /** Adds one request's tokens to the totals and reports them; `side`: a tool's own request. */
-  private countUsage(usage: Usage, estimated: boolean, side: boolean): void {
+  /** Adds one request's tokens to the totals and reports them; `side`: a tool's own request (or /commit's). */
+  countUsage(usage: Usage, estimated: boolean, side: boolean): void {
     const config = this.provider.config;
     const cost = costOf(usage, config.price);
     const t = this.totals;
@@ -357,7 +358,7 @@ export class Agent {
   }
 
   private isRead(call: ToolCallBlock): boolean {
-    return this.tools.get(call.name)?.kind === 'read';
+    return this.tools.get(this.tools.resolve(call).name)?.kind === 'read';
   }
 }
 

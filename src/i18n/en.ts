@@ -340,7 +340,6 @@ Options:
   'context.system': 'system prompt',
   'context.conventions': 'conventions ({file})',
   'context.memory': 'remembered notes',
-  'context.tools': 'tool definitions ({n})',
   'context.messages': 'conversation ({n} messages)',
   'context.results': 'tool results in it',
   'context.free': 'free',

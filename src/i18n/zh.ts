@@ -342,7 +342,6 @@ export const zh: Record<keyof typeof en, string> = {
   'context.system': '系统提示词',
   'context.conventions': '项目约定（{file}）',
   'context.memory': '记住的笔记',
-  'context.tools': '工具定义（{n} 个）',
   'context.messages': '对话（{n} 条消息）',
   'context.results': '其中工具结果',
   'context.free': '剩余',

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { changedForGit, commitFiles, recentSubjects, repositoryOf } from '../../app/usergit.js';
 import { decode, sniffType } from '../../content/filetype.js';
 import { t } from '../../i18n/index.js';
+import { oneShot } from '../../util/oneshot.js';
 import { writeFileAtomic } from '../../util/paths.js';
 import { inert } from '../../util/text.js';
 import { color } from '../render.js';
@@ -108,7 +109,8 @@ export async function commitCommand(_arg: string, s: Session): Promise<void> {
     `Files: ${files.join(', ')}`,
     diff ? `The diff:\n${diff.length > PATCH_CHARS ? diff.slice(0, PATCH_CHARS) + '\n[… the rest of the diff left out]' : diff}` : '',
   ].filter(Boolean).join('\n\n');
-  const reply = await s.busy((signal) => app.agent.sideRequest({ system: COMMIT_SYSTEM, text, maxTokens: 500, signal }));
+  const reply = await s.busy((signal) => oneShot(app.agent.provider, { system: COMMIT_SYSTEM, text, maxTokens: 500, signal }));
+  app.agent.countUsage(reply.usage, reply.usageEstimated, true);
   if (reply.error || !reply.text) return ui.fail(t('commit.no_message', { msg: reply.error?.message ?? reply.stopReason }));
   let message = reply.text.replace(/^```\w*\n?|\n?```$/g, '').trim();
   for (;;) {

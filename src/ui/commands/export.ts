@@ -7,7 +7,6 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { t } from '../../i18n/index.js';
 import { transcriptJson, transcriptMarkdown } from '../../session/transcript.js';
-import { describeCall } from '../../util/calls.js';
 import { writeFileAtomic } from '../../util/paths.js';
 import { inert } from '../../util/text.js';
 import { confirm } from '../confirm.js';
@@ -31,8 +30,7 @@ export async function exportCommand(arg: string, s: Session): Promise<void> {
   const { format, file } = exportTarget(arg, app.root, app.session.id, app.env.HOME || homedir());
   if (existsSync(file) && !(await confirm(s, t('export.replace', { file: inert(file) })))) return ui.note(t('export.cancelled'));
   const meta = { id: app.session.id, name: app.session.name, root: app.root, model: `${app.model.name} (${app.model.model})`, exported: new Date() };
-  const tools = new Map(app.tools.map((tool) => [tool.name, tool]));
-  const text = format === 'json' ? transcriptJson(messages, meta) : transcriptMarkdown(messages, meta, (call) => describeCall(tools.get(call.name), call.input)?.title);
+  const text = format === 'json' ? transcriptJson(messages, meta) : transcriptMarkdown(messages, meta, (call) => app.agent.tools.describe(call)?.title);
   try {
     writeFileAtomic(file, text, { private: true });
   } catch (err) {

@@ -10,8 +10,8 @@ import { costReport, formatCostReport } from '../../session/costreport.js';
 import { t } from '../../i18n/index.js';
 import { addNote, deleteNote, listNotes, notesFile } from '../../tools/memory.js';
 import { listSessions } from '../../session/listing.js';
-import { specOf } from '../../types/tools.js';
 import type { Message } from '../../types/conversation.js';
+import type { ToolRow } from '../../core/tooltable.js';
 import { color } from '../render.js';
 import { formatCost, inert, localDateTime } from '../../util/text.js';
 import { table, truncate } from '../width.js';
@@ -93,24 +93,38 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const { conventions, memory, unreadable } = await app.reloadContext();
   for (const n of unreadable) ui.handle(n);
   ui.line(conventions ? t('context.reloaded', { file: conventions.file }) : t('context.no_conventions'));
-  const system = estimateTokens(app.agent.system);
+  const system = estimateTokens(app.agent.prompt());
   const conv = conventions ? estimateTokens(conventions.text) : 0;
   const notes = memory ? estimateTokens(memory) : 0;
-  const tools = estimateTokens(JSON.stringify(app.tools.map(specOf)));
+  const declared = app.agent.tools.declared();
+  const tools = estimateTokens(JSON.stringify(declared));
+  const rows = app.agent.tools.rows();
+  const listed = rows.filter((r) => r.briefTokens > 0);
+  const lines = listed.reduce((sum, r) => sum + r.briefTokens, 0);
   const { results, rest } = conversationTokens(app.agent.messages);
   const used = system + tools + results + rest;
   const window = app.model.contextWindow;
   ui.line(t('context.total', { used: count(used), window: count(window), pct: Math.round((used / window) * 100) }));
-  const rows: [string, string][] = [
-    [t('context.system'), count(Math.max(0, system - conv - notes))],
+  const sizes: [string, string][] = [
+    [t('context.system'), count(Math.max(0, system - conv - notes - lines))],
     ...(conventions ? [[t('context.conventions', { file: conventions.file }), count(conv)] as [string, string]] : []),
     ...(notes ? [[t('context.memory'), count(notes)] as [string, string]] : []),
-    [t('context.tools', { n: app.tools.length }), count(tools)],
+    [t('tools.declared', { n: declared.length }), count(tools)],
+    ...(listed.length ? [[t('tools.cold_lines', { n: listed.length }), count(lines)] as [string, string]] : []),
     [t('context.messages', { n: app.agent.messages.length }), count(rest)],
     [t('context.results'), count(results)],
     [t('context.free'), count(Math.max(0, window - used))],
   ];
-  for (const line of table(rows, ui.columns())) ui.line(line);
+  for (const line of table(sizes, ui.columns())) ui.line(line);
+  ui.line(t('tools.head'));
+  for (const line of table(rows.map(toolLine), ui.columns())) ui.line(line);
+  if (!app.agent.tools.deferring) ui.note(t('tools.off'));
+}
+
+function toolLine(r: ToolRow): [string, string] {
+  const params = { schema: count(r.schemaTokens), line: count(r.briefTokens) };
+  if (r.tier === 'cold') return [r.name, t(r.demoted ? 'tools.demoted' : 'tools.cold', params)];
+  return [r.name, t(r.tier === 'loaded' ? 'tools.loaded' : 'tools.hot', params)];
 }
 
 export async function memoryCommand(arg: string, s: Session): Promise<void> {
