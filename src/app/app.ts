@@ -6,7 +6,8 @@
 import { version } from '../util/version.js';
 import { Agent, type Totals, type TurnResult } from '../core/agent.js';
 import type { CliArgs } from './args.js';
-import { createHookRunner } from '../hooks/runner.js';
+import { claudeMode } from '../hooks/protocol.js';
+import { wireHooks } from './hookwiring.js';
 import { t } from '../i18n/index.js';
 import { JobManager } from '../tools/jobs.js';
 import { loadModels, selectModel, type LoadedModels } from '../config/keys.js';
@@ -26,7 +27,7 @@ import { buildTools } from './toolset.js';
 import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
-import { SessionRewind, type Rewind } from './rewind.js';
+import { checkpointFirst, SessionRewind, type Rewind } from './rewind.js';
 import { ModeNotes } from './modenotes.js';
 import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
@@ -48,7 +49,7 @@ export type LoopView = {
   /** The system prompt as sent now, the list of cold tools included. */
   prompt(): string;
   /** The tools in tiers: hot, cold and loaded, with their costs. */
-  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring' | 'describe'>;
+  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring' | 'keys' | 'describe'>;
   compact: Agent['compact'];
   /** For a request beside the conversation (/commit's message), counted in the totals. */
   readonly provider: Provider;
@@ -77,6 +78,8 @@ export interface App {
   /** Checkpoints and going back to earlier turns; interactive sessions only. */
   readonly rewind?: Rewind;
   readonly mode: PermissionMode;
+  /** --permission-mode acceptEdits: edits in the workspace are allowed (Claude's name for the mode then). */
+  readonly acceptEdits: boolean;
   readonly model: ModelConfig;
   readonly models: LoadedModels;
   readonly sandbox: { level: SandboxLevel; off?: { reason: string; detail: string } };
@@ -183,13 +186,24 @@ async function wire(config: AppConfig): Promise<App> {
   const todo = new TodoList((items) => session.saveState({ todo: items }));
   const reminder = new TodoReminder(todo);
   const hooks = attempt(() =>
-    createHookRunner({ hooks: config.hooks, verify: config.verify, root, sessionId: () => session.id, env: config.env, emit: (event) => events.emit(event) }),
+    wireHooks({
+      hooks: config.hooks,
+      verify: config.verify,
+      root,
+      session: () => ({ id: session.id, file: session.file }),
+      mode: () => claudeMode(state.mode, config.acceptEdits),
+      env: config.env,
+      emit: (event) => events.emit(event),
+      decide,
+      interactive: config.interactive,
+    }),
   );
   /** The code index's tools, once it has loaded (an optional module). */
   const indexTools: Tool[] = [];
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
-    policy: decide,
+    policy: hooks.beforeToolCall,
+    afterToolCall: hooks.afterToolCall,
     jobs,
     todo,
     stateDir,
@@ -202,21 +216,21 @@ async function wire(config: AppConfig): Promise<App> {
       },
       inPlanMode: () => state.mode === 'plan',
     },
+    subagentStop: hooks.subagentStop,
   });
-  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])]);
+  const buildSystem = (c: Conventions | undefined, notes: string) => {
+    const prompt = systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])], config.systemPrompt);
+    return config.appendSystemPrompt ? `${prompt}\n\n${config.appendSystemPrompt}` : prompt;
+  };
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
     system: buildSystem(config.conventions, config.memory),
     ctx,
     maxRounds: config.maxRounds,
-    beforeToolCall: async (call, tool, signal) => {
-      const decision = (await hooks.preToolUse(call, signal)) ?? (await decide(call, tool, signal));
-      // The turn's checkpoint comes before its first call that may change files (bash included).
-      if (decision.decision === 'allow' && (tool.kind === 'write' || tool.kind === 'exec')) await rewind?.beforeChange();
-      return decision;
-    },
-    afterToolCall: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
+    beforeToolCall: checkpointFirst(hooks.beforeToolCall, () => rewind),
+    afterToolCall: hooks.afterToolCall,
+    beforeCompact: (trigger, focus, signal) => hooks.runner.preCompact(trigger, focus, signal),
     onStop: async (text, signal) => {
       const open = todo.open().length;
       const back = reminder.check();
@@ -224,9 +238,9 @@ async function wire(config: AppConfig): Promise<App> {
         notify('todo_reminded', { n: open });
         return back;
       }
-      const reason = await hooks.stop(text, signal);
-      if (reason) notify('stop_hook_sent_back', { reason });
-      return reason;
+      const hook = await hooks.stop(text, signal);
+      if (hook) notify('stop_hook_sent_back', { reason: hook.reason });
+      return hook?.message ?? null;
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
@@ -256,7 +270,7 @@ async function wire(config: AppConfig): Promise<App> {
   });
   const newWriter = () => SessionWriter.create(stateDir, root, state.model.name, writeEvents('session'));
   let session = newWriter();
-  const rewind = config.interactive ? new SessionRewind({ root, stateDir, env: config.childEnv, agent, files: ctx.files, notify }) : undefined;
+  const rewind: SessionRewind | undefined = config.interactive ? new SessionRewind({ root, stateDir, env: config.childEnv, agent, files: ctx.files, notify }) : undefined;
   rewind?.useSession(session.id);
   /** The one writer of `session`: a resumed or a new conversation. */
   const useSession = (next: SessionWriter) => {
@@ -267,10 +281,8 @@ async function wire(config: AppConfig): Promise<App> {
   if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
   const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
   events.on((event) => {
-    if (event.type === 'turn_start') {
-      reminder.resetForTurn();
-      hooks.resetForTurn();
-    }
+    if (event.type === 'turn_start') reminder.resetForTurn();
+    hooks.onEvent(event);
     // The bash grammar (tens of ms to load) loads while the model is still writing the command.
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
@@ -297,6 +309,7 @@ async function wire(config: AppConfig): Promise<App> {
     get mode() {
       return state.mode;
     },
+    acceptEdits: config.acceptEdits,
     get model() {
       return state.model;
     },
@@ -315,12 +328,12 @@ async function wire(config: AppConfig): Promise<App> {
       // The code index decides whether it is on within moments of its start: its tools are in the first request or never.
       codeIndex?.start();
       await codeIndex?.settled;
-      const gate = await hooks.userPromptSubmit(text, signal);
-      if (gate.block) {
+      const gate = await hooks.prompt(text, signal);
+      if ('block' in gate) {
         notify('prompt_blocked', { reason: gate.block });
         return null;
       }
-      return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal);
+      return agent.send(gate.text, signal);
     },
     answer: (id, answer) => desk?.answer(id, answer) ?? false,
     setMode: (mode) => state.setMode(mode),
@@ -368,6 +381,7 @@ async function wire(config: AppConfig): Promise<App> {
       return { conventions: fresh, memory: notes, unreadable: unreadable.map(fileNotice) };
     },
     newSession() {
+      hooks.cleared();
       session.delete();
       agent.reset();
       modeNotes.forget();
@@ -387,6 +401,7 @@ async function wire(config: AppConfig): Promise<App> {
     codeIndexSetting: config.codeIndex,
     async close() {
       await rewind?.idle();
+      await hooks.close();
       await jobs.stopAll();
       await codeIndex?.close();
       trace?.close();
@@ -395,5 +410,6 @@ async function wire(config: AppConfig): Promise<App> {
   };
   if (config.resume) await app.resume(config.resume, { fork: config.forkSession });
   starting = false;
+  hooks.start(config.resume !== undefined);
   return app;
 }

@@ -9,6 +9,7 @@ import { Checkpoints, copyLog, hashText, requestOf, type Position, type Skipped,
 import { applyRewind, planRewind, sessionPatch, type FileOutcome, type FilePlan } from '../session/rewindfiles.js';
 import type { Message } from '../types/conversation.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
+import type { BeforeToolCall } from '../types/permissions.js';
 import type { FileVersion } from '../types/tools.js';
 
 export type { FileOutcome, FilePlan } from '../session/rewindfiles.js';
@@ -44,6 +45,15 @@ type Options = {
   files: Map<string, FileVersion>;
   notify(code: NoticeCode, params?: NoticeEvent['params']): void;
 };
+
+/** `decide`, then the turn's start checkpoint before its first allowed call that may change files (bash included). */
+export function checkpointFirst(decide: BeforeToolCall, rewind: () => SessionRewind | undefined): BeforeToolCall {
+  return async (call, tool, signal) => {
+    const decision = await decide(call, tool, signal);
+    if (decision.decision === 'allow' && (tool.kind === 'write' || tool.kind === 'exec')) await rewind()?.beforeChange();
+    return decision;
+  };
+}
 
 const mb = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MB`;
 

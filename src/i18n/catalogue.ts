@@ -6,13 +6,14 @@
 
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
+import { en as compatEn, zh as compatZh } from './compat.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 import { en as rewindEn, zh as rewindZh } from './rewind.js';
 import { en as changesEn, zh as changesZh } from './changes.js';
 
-export const en = { ...coreEn, ...toolsEn, ...codeindexEn, ...rewindEn, ...changesEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh, ...codeindexZh, ...rewindZh, ...changesZh };
+export const en = { ...coreEn, ...compatEn, ...toolsEn, ...codeindexEn, ...rewindEn, ...changesEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh, ...toolsZh, ...codeindexZh, ...rewindZh, ...changesZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;
