@@ -11,9 +11,10 @@ import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 import { en as rewindEn, zh as rewindZh } from './rewind.js';
 import { en as changesEn, zh as changesZh } from './changes.js';
+import { en as dailyEn, zh as dailyZh } from './daily.js';
 
-export const en = { ...coreEn, ...compatEn, ...toolsEn, ...codeindexEn, ...rewindEn, ...changesEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh, ...toolsZh, ...codeindexZh, ...rewindZh, ...changesZh };
+export const en = { ...coreEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn, ...rewindEn, ...changesEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh, ...rewindZh, ...changesZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;
