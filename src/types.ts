@@ -196,6 +196,8 @@ export interface ToolSession {
   readonly wrapCommand?: WrapCommand;
   /** Background jobs; absent where none may start (then bash refuses `background: true`). */
   readonly jobs?: BackgroundJobs;
+  /** Folders outside the workspace that read_file may read (the user's skills), as realpaths; the app keeps the list. */
+  readonly readRoots?: readonly string[];
 }
 
 /** Everything a tool call may use: the session's context and the turn's signal. */
@@ -346,7 +348,21 @@ export type NoticeCode =
   | 'trace_write_failed'
   | 'resume_model'
   | 'session_skipped'
-  | 'files_changed';
+  | 'files_changed'
+  | 'instructions_cut'
+  | 'instructions_import_refused'
+  | 'instruction_unreadable'
+  | 'verify_not_run'
+  | 'skill_skipped'
+  | 'skills_shortened'
+  | 'skills_omitted'
+  | 'command_skipped'
+  | 'command_untrusted'
+  | 'command_unknown_tools'
+  | 'command_model_unknown'
+  | 'command_shell'
+  | 'command_shell_refused'
+  | 'command_file_skipped';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 

@@ -206,7 +206,7 @@ describe('slash commands', () => {
     await writeFile(join(root, 'src', 'main.ts'), '');
     await writeFile(join(root, 'README.md'), '');
     await writeFile(join(root, '.hidden'), '');
-    const complete = completer(root) as (line: string) => [string[], string];
+    const complete = completer(root, () => []) as (line: string) => [string[], string];
     expect(complete('/mo')).toEqual([['/mode', '/model'], '/mo']);
     expect(complete('look at @')).toEqual([['@README.md', '@src/'], '@']);
     expect(complete('look at @src/m')).toEqual([['@src/main.ts'], '@src/m']);

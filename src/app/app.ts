@@ -13,8 +13,13 @@ import { loadModels, selectModel, type LoadedModels } from '../config/keys.js';
 import { loadMemory } from '../tools/memory.js';
 import { Emitter } from '../util/emitter.js';
 import { ApprovalDesk, approvalStep } from './approval.js';
-import { attempt, ConfigError, loadConfig, type AppConfig, type ConfigOptions } from './config.js';
-import { loadConventions, type Conventions } from '../config/conventions.js';
+import { attempt, ConfigError, loadConfig, projectFiles, type AppConfig, type ConfigOptions } from './config.js';
+import { SubfolderConventions } from '../config/conventions.js';
+import { loadCommands, type CustomCommand } from '../config/commands.js';
+import { projectTrustState } from '../config/trust.js';
+import type { Rule } from '../safety/rules.js';
+import { commandTerms, expandCommand } from './commands.js';
+import { FolderInstructions, loadMarkdownContext, type MarkdownContext } from './context.js';
 import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
 import { createLauncher } from '../safety/sandboxhost.js';
@@ -50,8 +55,8 @@ export interface App {
   readonly stateDir: string;
   /** What to show before the first prompt, in order. Later notices come on the event stream. */
   readonly notices: readonly NoticeEvent[];
-  /** The conventions file as loaded at start-up. */
-  readonly conventions: Conventions | undefined;
+  /** Instruction files, skills and custom commands as loaded last (at start-up, or by /context). */
+  readonly markdown: MarkdownContext;
   readonly agent: LoopView;
   /** The tools offered to the model (for /context). */
   readonly tools: readonly Tool[];
@@ -80,8 +85,15 @@ export interface App {
   setSandbox(level: SandboxLevel): boolean;
   /** Continues a saved session: `true` for the last one of this directory. Throws ConfigError. */
   resume(which: true | string): Promise<void>;
-  /** Reads the conventions file and the remembered notes into the system prompt again (/context). */
-  reloadContext(): Promise<{ conventions?: Conventions; memory: string }>;
+  /**
+   * Sends a custom command's message: its `!` lines run and `@files` inlined (expandCommand), its
+   * allowed-tools in force and its model used for this one message. Null as send().
+   */
+  runCommand(command: CustomCommand, args: string, signal: AbortSignal, notes?: string[]): Promise<TurnResult | null>;
+  /** Reads the custom commands again (files added since start-up count); returns them. */
+  reloadCommands(): readonly CustomCommand[];
+  /** Reads the instruction files, skills, commands and remembered notes again, into the system prompt (/context). */
+  reloadContext(): Promise<{ markdown: MarkdownContext; memory: string }>;
   /** A new conversation (/clear): this session's file deleted; history, totals, todo and read records cleared. */
   newSession(): void;
   /** Reads keys.json again after /key changed it; the current model stays until setModel. */
@@ -139,10 +151,25 @@ async function wire(config: AppConfig): Promise<App> {
   };
   // The level in force when the command runs: /sandbox changes it between calls.
   const wrapCommand: WrapCommand = (req) => launcher(state.sandbox)(req);
-  const ctx: ToolSession = { root, files: new Map(), shell: { cwd: root }, env: config.childEnv, provider: () => agent.provider, wrapCommand, jobs };
+  let markdown = config.markdown;
+  let trusted = config.trusted;
+  // Folders read_file may read outside the workspace (the user's skills): one list, changed in place.
+  const readRoots = [...markdown.skills.readRoots];
+  /** A custom command's allowed-tools, in force while its message runs. */
+  let commandRules: Rule[] = [];
+  const ctx: ToolSession = { root, files: new Map(), shell: { cwd: root }, env: config.childEnv, provider: () => agent.provider, wrapCommand, jobs, readRoots };
   const desk = config.interactive ? new ApprovalDesk((event) => events.emit(event)) : undefined;
   const decide = approvalStep({
-    policyInput: () => ({ mode: state.mode, rules: config.rules, root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH }),
+    policyInput: () => ({
+      mode: state.mode,
+      rules: commandRules.length ? { allow: [...config.rules.allow, ...commandRules], deny: config.rules.deny } : config.rules,
+      root,
+      home: config.home,
+      configDir: config.configDir,
+      cwd: ctx.shell.cwd,
+      path: config.childEnv.PATH,
+      readRoots,
+    }),
     desk,
     approvalsFile: config.approvalsFile,
     setMode: (mode) => state.setMode(mode),
@@ -166,15 +193,20 @@ async function wire(config: AppConfig): Promise<App> {
       inPlanMode: () => state.mode === 'plan',
     },
   });
-  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []));
+  const places = { workspace: root, home: config.home, configDir: config.configDir };
+  // Commands changed since the user trusted the project run nothing until it is trusted again (a restart asks).
+  const stillTrusted = () => config.trusted && projectTrustState(root, config.configDir, projectFiles(config.projectSettings, markdown)).trusted;
+  const folders = new FolderInstructions(new SubfolderConventions(places, markdown.conventions.seen), (n) => notify(n.code, n.params));
+  const buildSystem = (m: MarkdownContext, notes: string) =>
+    systemPrompt(root, m.conventions.conventions.files, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []), m.skills.skills);
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
-    system: buildSystem(config.conventions, config.memory),
+    system: buildSystem(markdown, config.memory),
     ctx,
     maxRounds: config.maxRounds,
     beforeToolCall: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? decide(call, tool, signal),
-    afterToolCall: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
+    afterToolCall: async (call, tool, result, signal) => folders.amend(call, tool, await hooks.postToolUse(call, result, signal)),
     onStop: async (text, signal) => {
       const open = todo.open().length;
       const back = reminder.check();
@@ -204,6 +236,8 @@ async function wire(config: AppConfig): Promise<App> {
       reminder.resetForTurn();
       hooks.resetForTurn();
     }
+    // The messages that carried a subfolder's instructions may be gone: the next call there adds them again.
+    if (event.type === 'compaction' || event.type === 'history_reset') folders.forget();
     // The bash grammar (tens of ms to load) loads while the model is still writing the command.
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
@@ -216,7 +250,9 @@ async function wire(config: AppConfig): Promise<App> {
     env: config.env,
     stateDir,
     notices,
-    conventions: config.conventions,
+    get markdown() {
+      return markdown;
+    },
     agent,
     tools,
     todo,
@@ -250,6 +286,29 @@ async function wire(config: AppConfig): Promise<App> {
       }
       return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal);
     },
+    async runCommand(command, args, signal, notes = []) {
+      if (!state.configured) {
+        notify('no_model');
+        return null;
+      }
+      const { mayRun, rules, model } = commandTerms(command, { trusted, models: state.models, notify });
+      const provider = agent.provider;
+      commandRules = rules;
+      try {
+        const bash = tools.find((tool) => tool.name === 'bash')!;
+        const text = await expandCommand(
+          command,
+          args,
+          { ...places, root, mayRun, decide: (call, sig) => decide(call, bash, sig), wrapCommand, env: config.childEnv, notify },
+          signal,
+        );
+        if (model && model.name !== state.model.name) agent.provider = createProvider(model, config.providerOptions);
+        return await app.send([text, ...notes].join('\n\n'), signal);
+      } finally {
+        commandRules = [];
+        agent.provider = provider;
+      }
+    },
     answer: (id, answer) => desk?.answer(id, answer) ?? false,
     setMode: (mode) => state.setMode(mode),
     setModel: (name) => state.setModel(attempt(() => selectModel(state.models, name))),
@@ -269,20 +328,30 @@ async function wire(config: AppConfig): Promise<App> {
       if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) state.setMode(loaded.state.mode);
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
+      folders.forget();
       const changed = await restoreFiles(loaded.state.files ?? {}, ctx.files);
       if (loaded.skipped) notify('session_skipped', { n: loaded.skipped });
       if (changed.length) notify('files_changed', { n: changed.length });
     },
+    reloadCommands() {
+      markdown = { ...markdown, commands: loadCommands(places) };
+      trusted = stillTrusted();
+      return markdown.commands.commands;
+    },
     async reloadContext() {
-      const fresh = await loadConventions(root);
+      markdown = await loadMarkdownContext(places);
+      trusted = stillTrusted();
+      readRoots.splice(0, readRoots.length, ...markdown.skills.readRoots);
+      folders.reset(markdown.conventions.seen);
       const notes = loadMemory(stateDir, root).text;
-      agent.system = buildSystem(fresh, notes);
-      return { conventions: fresh, memory: notes };
+      agent.system = buildSystem(markdown, notes);
+      return { markdown, memory: notes };
     },
     newSession() {
       session.delete();
       agent.reset();
       ctx.files.clear();
+      folders.forget();
       todo.restore([]);
       useSession(newWriter());
     },
@@ -301,3 +370,4 @@ async function wire(config: AppConfig): Promise<App> {
   starting = false;
   return app;
 }
+

@@ -1,5 +1,6 @@
 // Configuration: what start-up reads and checks once, the language included — the workspace,
-// both settings files, the models, the conventions file and notes, project trust, rules and saved
+// both settings files, the models, the instruction files, skills, custom commands and notes,
+// project trust, rules and saved
 // approvals, the output schema, the sandbox probe — into plain objects the wiring uses. Bad
 // configuration throws a ConfigError in the user's words (exit 2); nothing here keeps state.
 
@@ -8,9 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { CliArgs } from './args.js';
 import { configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
-import { loadConventions, type Conventions } from '../config/conventions.js';
-import { loadSettings, type HookSpec, type LoadedSettings } from '../config/settings.js';
-import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
+import { loadSettings, type HookSpec, type LoadedSettings, type Settings } from '../config/settings.js';
+import { effectiveSettings, projectTrustState, trustProject, type ProjectFiles } from '../config/trust.js';
+import { contextNotices, loadMarkdownContext, type MarkdownContext } from './context.js';
 import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
 import { approvalsFile, loadApprovals } from '../safety/approvals.js';
 import { filterEnv } from '../safety/envfilter.js';
@@ -92,7 +93,12 @@ export type AppConfig = {
   sandboxFeatures: SandboxFeatures;
   /** The workspace level keeps the host network (settings' sandboxNetwork). */
   sandboxNetwork: boolean;
-  conventions?: Conventions;
+  /** Instruction files, skills and custom commands, as found at start-up. */
+  markdown: MarkdownContext;
+  /** The user trusted the project's own commands (or it brings none). */
+  trusted: boolean;
+  /** The project's settings file as read, to ask again whether it is still trusted after /context. */
+  projectSettings: Settings;
   memory: string;
   /** The user's rules, the trusted project's, and the saved "always" answers, parsed. */
   rules: { allow: Rule[]; deny: Rule[] };
@@ -126,11 +132,14 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   const models = attempt(() => loadModels(env));
   if (!models.models.length && !o.allowNoModel) throw new ConfigError(t('cli.no_model', { file: `${config}/keys.json` }));
   const model = models.models.length ? attempt(() => selectModel(models, args.model)) : undefined;
-  const [conventions, probe, outputSchema] = await Promise.all([loadConventions(root), probing, args.outputSchema ? loadSchema(args.outputSchema) : undefined]);
+  const home = env.HOME || homedir();
+  const places = { workspace: root, home, configDir: config };
+  const [markdown, probe, outputSchema] = await Promise.all([loadMarkdownContext(places), probing, args.outputSchema ? loadSchema(args.outputSchema) : undefined]);
   const notices: NoticeEvent[] = model ? [] : [{ type: 'notice', code: 'no_model' }];
+  notices.push(...contextNotices(markdown));
 
-  // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
-  const trust = projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [] });
+  // Trust: a project's own hooks, verify:, allow rules and commands' ! lines wait for the user's yes.
+  const trust = projectTrustState(root, config, projectFiles(settings.project, markdown));
   let trusted = trust.trusted;
   if (!trusted && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
     trustProject(root, config, trust.hash);
@@ -138,6 +147,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   }
   if (!trusted) notices.push({ type: 'notice', code: 'trust_ignored' });
   const effective = effectiveSettings(settings, trusted);
+  const conventionsVerify = markdown.conventions.conventions.verify;
   const approvals = approvalsFile(config);
   const memory = loadMemory(state, root);
   if (memory.dropped) notices.push({ type: 'notice', code: 'memory_dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
@@ -152,7 +162,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     root,
     env,
     childEnv: filterEnv(env),
-    home: env.HOME || homedir(),
+    home,
     configDir: config,
     stateDir: state,
     models,
@@ -162,12 +172,14 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     sandboxOff,
     sandboxFeatures: probe.ok ? probe.features : { userns: false, disableUserns: false },
     sandboxNetwork: effective.merged.sandboxNetwork === true,
-    conventions,
+    markdown,
+    trusted,
+    projectSettings: settings.project,
     memory: memory.text,
     rules: attempt(() => ({ allow: [...effective.allow, ...loadApprovals(approvals, root)].map(parseRule), deny: effective.deny.map(parseRule) })),
     approvalsFile: approvals,
     hooks: effective.hooks,
-    verify: trusted && conventions?.verify ? [conventions.verify, ...effective.verify] : effective.verify,
+    verify: [...conventionsVerify.user, ...(trusted ? conventionsVerify.project : []), ...effective.verify],
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
     providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
     interactive: !args.print,
@@ -177,6 +189,12 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     resume: args.resume,
     notices,
   };
+}
+
+/** What the project's files would make feiyu run or allow: settings, verify: lines, commands' ! lines and allowed-tools. */
+export function projectFiles(settings: LoadedSettings['project'], markdown: MarkdownContext): ProjectFiles {
+  const commands = markdown.commands.commands.filter((c) => c.source === 'project').map((c) => ({ name: c.name, shell: c.shell, allowedTools: c.allowedTools }));
+  return { settings, verify: markdown.conventions.conventions.verify.project, commands };
 }
 
 async function loadSchema(file: string): Promise<JsonSchema> {

@@ -8,6 +8,7 @@ import { t } from '../i18n/index.js';
 import type { AgentEvent } from '../types.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
 import { inert } from '../util/text.js';
+import { findCustom, parseSlash } from '../config/commands.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, maxRounds: 3 } as const;
 
@@ -43,7 +44,11 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
   });
   let result: TurnResult;
   try {
-    result = (await app.send(o.message, o.signal)) ?? { stopReason: 'error', text: '', rounds: 0 };
+    // `feiyu -p "/review 42"` runs a custom command, as claude -p does.
+    const slash = parseSlash(o.message);
+    const custom = slash && findCustom(app.markdown.commands.commands, slash.name);
+    const sent = custom ? app.runCommand(custom, slash.arg ?? '', o.signal) : app.send(o.message, o.signal);
+    result = (await sent) ?? { stopReason: 'error', text: '', rounds: 0 };
   } finally {
     off();
   }

@@ -6,9 +6,10 @@
 
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
+import { en as filesEn, zh as filesZh } from './files.js';
 
-export const en = { ...coreEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh };
+export const en = { ...coreEn, ...filesEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -71,6 +71,29 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   resume_model: 'resume.model',
   session_skipped: 'session.skipped',
   files_changed: 'session.files_changed',
+  instructions_cut: 'files.instructions_cut',
+  instructions_import_refused: 'files.import_refused',
+  instruction_unreadable: 'files.unreadable',
+  verify_not_run: 'files.verify_not_run',
+  skill_skipped: 'files.skill_skipped',
+  skills_shortened: 'files.skills_shortened',
+  skills_omitted: 'files.skills_omitted',
+  command_skipped: 'files.command_skipped',
+  command_untrusted: 'files.command_untrusted',
+  command_unknown_tools: 'files.command_unknown_tools',
+  command_model_unknown: 'files.command_model_unknown',
+  command_shell: 'files.command_shell',
+  command_shell_refused: 'files.command_shell_refused',
+  command_file_skipped: 'files.command_file_skipped',
+};
+
+/** Notices whose `why` is a code, and the catalogue prefix that words it. */
+const WHY_PREFIX: Partial<Record<NoticeCode, string>> = {
+  instructions_import_refused: 'files.import_why_',
+  instruction_unreadable: 'files.unread_why_',
+  skill_skipped: 'files.skip_why_',
+  command_skipped: 'files.skip_why_',
+  command_file_skipped: 'files.file_why_',
 };
 
 /** Why commands run without a sandbox: a failed probe's reason code, or 'flag' (--sandbox off). */
@@ -84,6 +107,8 @@ export function noticeText(n: NoticeEvent, headless = false): string {
   const params = n.params ?? {};
   if (n.code === 'auto_unsandboxed' || n.code === 'read_unenforced') return t(NOTICE_KEYS[n.code], { why: unsandboxedWhy(params.why, params.detail) });
   if (n.code === 'max_rounds' && headless) return t('notice.max_rounds_headless', params);
+  const why = WHY_PREFIX[n.code];
+  if (why) return t(NOTICE_KEYS[n.code], { ...params, why: t(`${why}${params.why}` as MessageKey, params) });
   return t(NOTICE_KEYS[n.code], params);
 }
 

@@ -5,6 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { ConfigError } from '../../app/config.js';
 import type { Session } from './session-type.js';
 import { estimateTokens } from '../../core/compact.js';
+import { instructionText, skillList } from '../../core/prompt.js';
+import { contextNotices } from '../../app/context.js';
+import { noticeText } from '../../i18n/explain.js';
+import { inert } from '../../util/text.js';
 import { confirm } from '../confirm.js';
 import { costReport, formatCostReport } from '../../session/costreport.js';
 import { t } from '../../i18n/index.js';
@@ -79,10 +83,19 @@ function conversationTokens(messages: readonly Message[]): { results: number; re
 
 export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const { app, ui } = s;
-  const { conventions, memory } = await app.reloadContext();
-  ui.line(conventions ? t('context.reloaded', { file: conventions.file }) : t('context.no_conventions'));
+  const { markdown, memory } = await app.reloadContext();
+  const { files, ignored, problems } = markdown.conventions.conventions;
+  const skills = markdown.skills.skills;
+  ui.line(t('files.context_reloaded', { files: files.length, skills: skills.length, commands: markdown.commands.commands.length }));
+  if (!files.length) ui.note(t('files.context_none'));
   const system = estimateTokens(app.agent.system);
-  const conv = conventions ? estimateTokens(conventions.text) : 0;
+  const fileRows = files.flatMap((f): [string, string][] => {
+    const label = f.importedBy ? t('files.context_imported', { file: f.shown, by: f.importedBy }) : t(f.scope === 'user' ? 'files.context_user_file' : 'files.context_file', { file: f.shown });
+    const row: [string, string] = [inert(label), count(estimateTokens(instructionText(f)))];
+    return f.cut ? [row, [t('files.context_cut', { line: f.cut.line, kept: count(f.cut.kept), total: count(f.cut.total) }), '']] : [row];
+  });
+  const inFiles = files.reduce((n, f) => n + estimateTokens(instructionText(f)), 0);
+  const listed = skills.length ? estimateTokens(skillList(skills)) : 0;
   const notes = memory ? estimateTokens(memory) : 0;
   const tools = estimateTokens(JSON.stringify(app.tools.map(specOf)));
   const { results, rest } = conversationTokens(app.agent.messages);
@@ -90,8 +103,9 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const window = app.model.contextWindow;
   ui.line(t('context.total', { used: count(used), window: count(window), pct: Math.round((used / window) * 100) }));
   const rows: [string, string][] = [
-    [t('context.system'), count(Math.max(0, system - conv - notes))],
-    ...(conventions ? [[t('context.conventions', { file: conventions.file }), count(conv)] as [string, string]] : []),
+    [t('context.system'), count(Math.max(0, system - inFiles - listed - notes))],
+    ...fileRows,
+    ...(skills.length ? [[t('files.context_skills', { n: skills.length }), count(listed)] as [string, string]] : []),
     ...(notes ? [[t('context.memory'), count(notes)] as [string, string]] : []),
     [t('context.tools', { n: app.tools.length }), count(tools)],
     [t('context.messages', { n: app.agent.messages.length }), count(rest)],
@@ -99,6 +113,10 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
     [t('context.free'), count(Math.max(0, window - used))],
   ];
   for (const line of table(rows, ui.columns())) ui.line(line);
+  for (const i of ignored) ui.note(inert(t('files.context_ignored', { file: i.shown, used: i.used })));
+  for (const p of problems.filter((p) => p.code === 'missing')) ui.note(inert(t('files.context_missing', { ref: p.ref, from: p.from })));
+  // Everything else a load has to say, as at start-up (the cuts are in the table above).
+  for (const n of contextNotices(markdown).filter((n) => n.code !== 'instructions_cut')) ui.warn(inert(noticeText(n)));
 }
 
 export async function undoCommand(_arg: string, s: Session): Promise<void> {
