@@ -44,7 +44,8 @@ function feiyuRule(entry: string): string | null {
   const m = /^([A-Za-z_][\w-]*)(?:\((.*)\))?$/s.exec(entry);
   if (!m) return null;
   const [, name, pattern] = m;
-  const tool = CLAUDE_TOOLS[name!] ?? (/^[a-z_][a-z0-9_]*$/.test(name!) ? name! : null);
+  // MCP tools (mcp__server__tool) have no feiyu counterpart yet.
+  const tool = CLAUDE_TOOLS[name!] ?? (/^[a-z_][a-z0-9_]*$/.test(name!) && !name!.startsWith('mcp__') ? name! : null);
   if (!tool) return null;
   if (pattern === undefined || pattern.trim() === '' || pattern.trim() === '*') return tool;
   return `${tool}(${patternOf(tool, pattern.trim())})`;

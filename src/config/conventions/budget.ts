@@ -26,7 +26,8 @@ export function fitBudget(texts: { path: string; text: string }[], budget: numbe
     if (text.length <= share) return { text };
     const kept = cutAt(text, Math.max(0, share - MARK_ROOM));
     const cut: Cut = { path, line: lineOf(text, kept), kept, total: text.length };
-    return { text: `${text.slice(0, kept)}\n${mark(cut)}`, cut };
+    const head = text.slice(0, kept);
+    return { text: `${head}${head.endsWith('\n') || !head ? '' : '\n'}${mark(cut)}`, cut };
   });
 }
 
