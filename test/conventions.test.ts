@@ -50,14 +50,14 @@ describe('the walk', () => {
     });
     expect(await shownFiles(places)).toEqual([
       { shown: '~/.config/feiyu/FEIYU.md', scope: 'user', importedBy: undefined, text: 'mine' },
-      { shown: '~/repo/AGENTS.md', scope: 'project', importedBy: undefined, text: 'root agents' },
-      { shown: '~/repo/pkg/FEIYU.md', scope: 'project', importedBy: undefined, text: 'pkg feiyu' },
+      { shown: '../../AGENTS.md', scope: 'project', importedBy: undefined, text: 'root agents' },
+      { shown: '../FEIYU.md', scope: 'project', importedBy: undefined, text: 'pkg feiyu' },
       { shown: 'CLAUDE.md', scope: 'project', importedBy: undefined, text: 'app claude' },
     ]);
     const { ignored } = (await loadConventions(places)).conventions;
     expect(ignored).toEqual([
-      { shown: '~/repo/CLAUDE.md', used: '~/repo/AGENTS.md' },
-      { shown: '~/repo/pkg/AGENTS.md', used: '~/repo/pkg/FEIYU.md' },
+      { shown: '../../CLAUDE.md', used: '../../AGENTS.md' },
+      { shown: '../AGENTS.md', used: '../FEIYU.md' },
     ]);
   });
 
@@ -65,7 +65,7 @@ describe('the walk', () => {
     const places = fresh({ 'repo/AGENTS.md': 'root' });
     rmSync(join(places.repo, '.git'), { recursive: true });
     writeFileSync(join(places.repo, '.git'), 'gitdir: /elsewhere\n');
-    expect((await shownFiles(places)).map((f) => f.shown)).toEqual(['~/repo/AGENTS.md']);
+    expect((await shownFiles(places)).map((f) => f.shown)).toEqual(['../../AGENTS.md']);
     rmSync(join(places.repo, '.git'));
     write(places.workspace, { 'AGENTS.md': 'here' });
     expect((await shownFiles(places)).map((f) => f.shown)).toEqual(['AGENTS.md']);
@@ -197,14 +197,14 @@ describe('the budget', () => {
     const total = files.reduce((sum, f) => sum + f.text.length, 0);
     expect(total).toBeLessThanOrEqual(CONVENTIONS_BUDGET);
     expect(files.map((f) => [f.shown, f.cut?.line, f.cut?.total])).toEqual([
-      ['~/repo/AGENTS.md', 431, 45_892],
-      ['~/repo/pkg/FEIYU.md', undefined, undefined],
+      ['../../AGENTS.md', 431, 45_892],
+      ['../FEIYU.md', undefined, undefined],
       ['AGENTS.md', 441, 44_892],
     ]);
     const [root, , app] = files;
     expect(root!.text.split('\n').slice(-2)).toEqual([
       `root line 430: ${'x'.repeat(30)}`,
-      `[… ~/repo/AGENTS.md is cut here: ${root!.cut!.kept} of 45892 characters fit the 40,000-character budget of instruction files; it goes on at line 431 (read_file it if it matters).]`,
+      `[… ../../AGENTS.md is cut here: ${root!.cut!.kept} of 45892 characters fit the 40,000-character budget of instruction files; it goes on at line 431 (read_file it if it matters).]`,
     ]);
     expect(app!.text.split('\n').at(-2)).toBe(`app line 440: ${'x'.repeat(30)}`);
   });

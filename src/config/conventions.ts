@@ -65,8 +65,9 @@ export async function loadConventions(places: ConventionPlaces): Promise<Startup
     user: unique(collected.parts.slice(0, userCount).flatMap((p) => verifyLines(p.text))),
     project: unique(collected.parts.slice(userCount).flatMap((p) => verifyLines(p.text))),
   };
-  const files = fitted(collected.parts, CONVENTIONS_BUDGET, places, (i) => (i < userCount ? 'user' : 'project'));
-  return { conventions: { files, ignored: shownIgnored(collected, places), problems: collected.problems, verify }, unreadable, seen };
+  const shown = { ...places, project };
+  const files = fitted(collected.parts, CONVENTIONS_BUDGET, shown, (i) => (i < userCount ? 'user' : 'project'));
+  return { conventions: { files, ignored: shownIgnored(collected, shown), problems: collected.problems, verify }, unreadable, seen };
 }
 
 type Collected = { parts: Part[]; problems: ImportProblem[]; ignored: { path: string; used: string }[] };
@@ -83,7 +84,7 @@ function takeLevel(into: Collected, folder: string, place: ImportPlace, seen: Se
   for (const file of level.files) if (!seen.has(realOr(file.path))) take(into, withImports(file, place, seen, unreadable));
 }
 
-function fitted(parts: Part[], budget: number, places: ConventionPlaces, scopeOf: (i: number) => ConventionFile['scope']): ConventionFile[] {
+function fitted(parts: Part[], budget: number, places: ConventionPlaces & { project?: string }, scopeOf: (i: number) => ConventionFile['scope']): ConventionFile[] {
   const show = (path: string) => shownPath(places, path);
   const fit = fitBudget(parts, budget, (cut) => cutNote(show(cut.path), cut, budget));
   return parts.map((part, i) => {
@@ -99,13 +100,17 @@ function fitted(parts: Part[], budget: number, places: ConventionPlaces, scopeOf
 const cutNote = (shown: string, cut: Cut, budget: number): string =>
   `[… ${shown} is cut here: ${cut.kept} of ${cut.total} characters fit the ${budget.toLocaleString('en-US')}-character budget of instruction files; it goes on at line ${cut.line} (read_file it if it matters).]`;
 
-function shownIgnored(collected: Collected, places: ConventionPlaces) {
+function shownIgnored(collected: Collected, places: ConventionPlaces & { project?: string }) {
   return collected.ignored.map((i) => ({ shown: shownPath(places, i.path), used: shownPath(places, i.used) }));
 }
 
-/** How a path is shown to the user and the model. */
-export function shownPath(places: Pick<ConventionPlaces, 'workspace' | 'home'>, path: string): string {
-  if (inside(places.workspace, path)) return relative(places.workspace, path).split(sep).join('/') || '.';
+/**
+ * How a path is shown to the user and the model: relative to the workspace inside it or inside the
+ * project above it (`../AGENTS.md`), else ~/… in the home folder, else absolute.
+ */
+export function shownPath(places: Pick<ConventionPlaces, 'workspace' | 'home'> & { project?: string }, path: string): string {
+  const within = [places.workspace, places.project].find((dir) => dir && inside(dir, path));
+  if (within) return relative(places.workspace, path).split(sep).join('/') || '.';
   if (places.home && inside(places.home, path)) return `~/${relative(places.home, path).split(sep).join('/')}`;
   return path;
 }
