@@ -3,10 +3,9 @@
 // turned into feiyu rules, arguments put in, `!` lines run as the policy allows (and only when
 // trusted), `@files` inlined, and what the trust question lists.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { commandTerms, expandCommand, withArguments, type ExpandOptions } from '../src/app/commands.js';
 import { allowRulesOf } from '../src/config/allowedtools.js';
 import { findCustom, loadCommands, parseSlash, type CustomCommand } from '../src/config/commands.js';
@@ -17,22 +16,10 @@ import { parseRule } from '../src/safety/rules.js';
 import { plainBash } from '../src/util/process.js';
 import type { NoticeEvent } from '../src/types.js';
 import { TOOLS } from './policy-fixture.js';
+import { usePlaces } from './places-fixture.js';
 import { currentTest } from './scope.js';
 
-const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-commands-')));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
-let n = 0;
-
-function fresh(files: Record<string, string>) {
-  const dir = join(base, String(++n));
-  const places = { workspace: join(dir, 'ws'), home: join(dir, 'home'), configDir: join(dir, 'home', '.config', 'feiyu') };
-  mkdirSync(places.workspace, { recursive: true });
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return places;
-}
+const fresh = usePlaces('feiyu-commands');
 
 // Written as the commit commands people share for Claude Code are.
 const COMMIT = `---

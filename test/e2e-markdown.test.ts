@@ -64,6 +64,22 @@ describe('instruction files', () => {
   });
 });
 
+describe('/context', () => {
+  it('shows each instruction file with its tokens, where one was cut, what it imports, and the skills listed', async () => {
+    const big = Array.from({ length: 1200 }, (_, i) => `rule ${i + 1}: ${'y'.repeat(30)}`).join('\n');
+    await files(work, { 'AGENTS.md': `See @docs/style.md\n${big}`, 'docs/style.md': 'Tabs, not spaces.', 'CLAUDE.md': 'a file of its own, not read' });
+    await files(join(home, 'config', 'feiyu'), { 'skills/pdf/SKILL.md': '---\nname: pdf\ndescription: Work with PDF files.\n---\nbody' });
+    const r = await cli.run([], { input: '/context\n' });
+    expect(r.code).toBe(0);
+    // Said once at start-up, and shown by /context.
+    expect(r.stdout).toContain('AGENTS.md was cut at line 972: 39,681 of 49,311 characters kept');
+    expect(r.stdout).toContain('Reloaded 2 instruction files, 1 skills and 0 commands.');
+    expect(r.stdout).toMatch(/\n {2}AGENTS\.md \(cut at line 972\) +[\d,]+\n {4}docs\/style\.md \(imported by AGENTS\.md\) +\d+\n {2}skills listed \(1\) +\d+\n/);
+    expect(r.stdout).toContain('AGENTS.md: 39,681 of 49,311 characters sent; it was cut at line 972.');
+    expect(r.stdout).toContain('CLAUDE.md is not read: AGENTS.md is used in that folder');
+  });
+});
+
 describe('skills', () => {
   it("lists the user's skills in the system prompt; read_file reads one from the config folder", async () => {
     const skillDir = join(home, 'config', 'feiyu', 'skills', 'changelog');

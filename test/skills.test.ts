@@ -2,32 +2,19 @@
 // in the system prompt by name and one line (the per-skill token cost measured and held), cut to
 // a budget with the interface told; the body read with read_file, which the policy allows in the
 // user's skill folders (inside feiyu's configuration folder) and nowhere else there.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadSkills, SKILLS_BUDGET } from '../src/config/skills.js';
 import { systemPrompt, type SkillLine } from '../src/core/prompt.js';
 import { checkCall } from '../src/safety/policy.js';
 import { readFileTool } from '../src/tools/fs.js';
 import type { ToolCallBlock } from '../src/types.js';
 import { TOOLS } from './policy-fixture.js';
+import { usePlaces } from './places-fixture.js';
 
-const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-skills-')));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
-let n = 0;
-
-function fresh(files: Record<string, string>) {
-  const dir = join(base, String(++n));
-  const places = { workspace: join(dir, 'ws'), home: join(dir, 'home'), configDir: join(dir, 'home', '.config', 'feiyu') };
-  mkdirSync(places.workspace, { recursive: true });
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return places;
-}
+const fresh = usePlaces('feiyu-skills');
 
 // Anthropic's pdf skill opens like this: a description folded over several lines.
 const PDF = `---

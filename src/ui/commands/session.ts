@@ -89,10 +89,10 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
   ui.line(t('files.context_reloaded', { files: files.length, skills: skills.length, commands: markdown.commands.commands.length }));
   if (!files.length) ui.note(t('files.context_none'));
   const system = estimateTokens(app.agent.system);
-  const fileRows = files.flatMap((f): [string, string][] => {
-    const label = f.importedBy ? t('files.context_imported', { file: f.shown, by: f.importedBy }) : t(f.scope === 'user' ? 'files.context_user_file' : 'files.context_file', { file: f.shown });
-    const row: [string, string] = [inert(label), count(estimateTokens(instructionText(f)))];
-    return f.cut ? [row, [t('files.context_cut', { line: f.cut.line, kept: count(f.cut.kept), total: count(f.cut.total) }), '']] : [row];
+  const fileRows = files.map((f): [string, string] => {
+    const named = f.importedBy ? t('files.context_imported', { file: f.shown, by: f.importedBy }) : t(f.scope === 'user' ? 'files.context_user_file' : 'files.context_file', { file: f.shown });
+    const label = f.cut ? t('files.context_cut_label', { file: named, line: f.cut.line }) : named;
+    return [inert(label), count(estimateTokens(instructionText(f)))];
   });
   const inFiles = files.reduce((n, f) => n + estimateTokens(instructionText(f)), 0);
   const listed = skills.length ? estimateTokens(skillList(skills)) : 0;
@@ -113,6 +113,7 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
     [t('context.free'), count(Math.max(0, window - used))],
   ];
   for (const line of table(rows, ui.columns())) ui.line(line);
+  for (const f of files.filter((f) => f.cut)) ui.note(inert(t('files.context_cut', { file: f.shown, line: f.cut!.line, kept: count(f.cut!.kept), total: count(f.cut!.total) })));
   for (const i of ignored) ui.note(inert(t('files.context_ignored', { file: i.shown, used: i.used })));
   for (const p of problems.filter((p) => p.code === 'missing')) ui.note(inert(t('files.context_missing', { ref: p.ref, from: p.from })));
   // Everything else a load has to say, as at start-up (the cuts are in the table above).
