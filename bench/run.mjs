@@ -1,12 +1,15 @@
 // npm run bench: measures what tests must not time, and prints a table.
 // start-up to the prompt, resident memory at the idle prompt, fixed tokens per request, the
 // search tool against raw ripgrep, and the hidden costs of issue 12: a headless run with one bash
-// call against one without, the first tool call of a process, a page of a 9 MB file.
+// call against one without, the first tool call of a process, a page of a 9 MB file; and its long
+// sessions: list_files under a huge .gitignore, resume and /cost at three sizes (state.mjs), the
+// REPL's memory over 150 messages (repl-memory.mjs); and the sandbox's probe, secret listing and launch.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { stateRows } from './state.mjs';
 
 const here = new URL('..', import.meta.url).pathname;
 const cli = join(here, 'dist', 'cli.js');
@@ -75,6 +78,9 @@ async function internals() {
         "export { fixedRequest } from './src/app/toolset.ts';",
         "export { systemPrompt } from './src/core/prompt.ts';",
         "export { coreTools } from './src/tools/index.ts';",
+        "export { costReport } from './src/session/costreport.ts';",
+        "export { findLastSession } from './src/session/listing.ts';",
+        "export { loadSession } from './src/session/store.ts';",
         "export { runTool } from './src/core/runtool.ts';",
         "export { startFakeServer, writeFakeKeys } from './test/fake-server.ts';",
         "export { probeSandbox } from './src/safety/sandboxprobe.ts';",
@@ -86,7 +92,7 @@ async function internals() {
     },
     outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
   });
-  return import(outfile);
+  return { ...(await import(outfile)), bundle: outfile };
 }
 
 async function fixedTokens() {
@@ -158,6 +164,23 @@ async function searchRatio() {
     rg.push(timeRg());
   }
   return { tool: median(tool), rg: median(rg) };
+}
+
+/** list_files over 3,000 files under a 100,000-line .gitignore (mostly paths, some globs). */
+async function bigGitignore() {
+  const dir = join(tmpdir(), 'feiyu-bench-gitignore-v1');
+  if (!existsSync(join(dir, 'done'))) {
+    mkdirSync(join(dir, 'gen'), { recursive: true });
+    const lines = Array.from({ length: 100_000 }, (_, i) => (i % 1000 === 999 ? `*.gen${i}` : `gen/file${i}.txt`));
+    writeFileSync(join(dir, '.gitignore'), lines.join('\n') + '\n');
+    for (let i = 0; i < 3000; i++) writeFileSync(join(dir, 'gen', `file${i * 7}.txt`), '');
+    writeFileSync(join(dir, 'done'), '');
+  }
+  const list = (await internals()).coreTools().find((t) => t.name === 'list_files');
+  const ctx = { root: dir, signal: new AbortController().signal, files: new Map(), shell: { cwd: dir }, env: process.env };
+  const t0 = performance.now();
+  await list.run({}, ctx);
+  return performance.now() - t0;
 }
 
 /**
@@ -279,7 +302,7 @@ async function sandboxCosts() {
     again.push(performance.now() - t0);
   }
   const features = probe.ok ? probe.features : { userns: false, disableUserns: false };
-  const launcher = createLauncher({ level: 'workspace', root: dir, home: tmpdir(), configDir: join(tmpdir(), 'none'), stateDir: join(tmpdir(), 'none2'), network: false, features });
+  const launcher = createLauncher({ level: 'workspace', root: dir, home: tmpdir(), configDir: join(tmpdir(), 'none'), stateDir: join(tmpdir(), 'none2'), network: false, features, contain: false });
   launcher({ command: 'true', cwd: dir, profile: 'write', env: process.env }).release();
   const launches = [];
   for (let i = 0; i < 7; i++) {
@@ -308,6 +331,14 @@ row('one sandboxed launch prepared (listing, masks, argv)', `${sb.launch.toFixed
 const sr = await searchRatio().catch((err) => ({ error: err.message }));
 if ('error' in sr) row('search: tool vs raw rg', 'ripgrep missing', '', true);
 else row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
+const gi = await bigGitignore();
+row('list_files, 3,000 files, 100,000-line .gitignore', `${gi.toFixed(0)} ms`, '≤ 2,000 ms', gi <= 2000);
+for (const r of stateRows((await internals()).bundle)) row(...r);
+const mem = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'repl-memory.mjs'), '150'], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
+const m = mem.rssMb;
+row('REPL resident memory: start → 150 messages (→ 20 s idle)', `${m[0].toFixed(0)} → ${m[150].toFixed(0)} MB (→ ${m.idle.toFixed(0)})`, '≤ 200 MB', m[150] <= 200);
+const k = mem.keptMb;
+row('REPL heap kept after 50 → 150 messages', `${k[50].toFixed(1)} → ${k[150].toFixed(1)} MB`, 'grows ≤ 1 MB', k[150] - k[50] <= 1);
 const hb = await headlessBashRatio();
 row('headless run: one bash call vs none (wall)', `${hb.one.toFixed(0)} / ${hb.none.toFixed(0)} ms = ${(hb.one / hb.none).toFixed(2)}`, '≤ 1.2', hb.one / hb.none <= 1.2);
 row('  the same, feiyu process CPU', `${hb.oneCpu.toFixed(0)} / ${hb.noneCpu.toFixed(0)} ms = ${(hb.oneCpu / hb.noneCpu).toFixed(2)}`, '', true);

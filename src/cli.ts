@@ -99,11 +99,32 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
+/**
+ * A reader may close our output early (`feiyu -p … | head -1`): from then on output is dropped,
+ * quietly, and the run goes on to its end (its work is not thrown away).
+ */
+function dropOutputOnceClosed(stream: NodeJS.WriteStream): void {
+  stream.on('error', () => {
+    // EPIPE, or a write after it: nobody is reading, and there is nowhere to say so.
+  });
+}
+
+/** Resolves once everything written to `stream` so far has reached the reader (or the reader is gone). */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  if (stream.destroyed || stream.writableLength === 0) return Promise.resolve();
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+/** Exits once the output is out: a pipe takes 64 KiB at once, and process.exit drops the rest. */
+async function exit(code: number): Promise<never> {
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   // Exit at once: idle keep-alive sockets or a finished readline must not hold the process.
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`feiyu: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(EXIT.error);
-  },
-);
+  process.exit(code);
+}
+
+dropOutputOnceClosed(process.stdout);
+dropOutputOnceClosed(process.stderr);
+main().then(exit, (err: unknown) => {
+  process.stderr.write(`feiyu: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  return exit(EXIT.error);
+});

@@ -7,7 +7,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Agent, type AgentConfig } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { coreTools } from '../src/tools/index.js';
-import type { AgentEvent, Tool, ToolContext, WireFormat } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
+import type { Tool, ToolContext } from '../src/types/tools.js';
+import type { WireFormat } from '../src/types/providers.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 

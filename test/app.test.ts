@@ -6,7 +6,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { AgentEvent } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
 import { createApp } from '../src/app/app.js';
 import { parseArgs } from '../src/app/args.js';
 import { logsDir } from '../src/session/trace.js';

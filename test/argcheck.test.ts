@@ -8,7 +8,7 @@ import { compileSubset } from '../src/core/argcheck.js';
 import { validateArgs } from '../src/core/schema.js';
 import { fixedRequest } from '../src/app/toolset.js';
 import { coreTools } from '../src/tools/index.js';
-import type { JsonSchema } from '../src/types.js';
+import type { JsonSchema } from '../src/types/providers.js';
 import { useCliFixture } from './fixtures.js';
 
 const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as new (o: object) => { compile(s: JsonSchema): ((d: unknown) => boolean) & { errors?: unknown[] | null } };

@@ -14,7 +14,7 @@ import { projectTrustState } from '../src/config/trust.js';
 import { checkCall } from '../src/safety/policy.js';
 import { parseRule } from '../src/safety/rules.js';
 import { plainBash } from '../src/util/process.js';
-import type { NoticeEvent } from '../src/types.js';
+import type { NoticeEvent } from '../src/types/events.js';
 import { TOOLS } from './policy-fixture.js';
 import { usePlaces } from './places-fixture.js';
 import { currentTest } from './scope.js';

@@ -7,7 +7,9 @@ import { compactHistory, elideOldToolResults, estimateTokens, imagePlaceholder, 
 import { readFileTool } from '../src/tools/fs.js';
 import { describeCall } from '../src/util/calls.js';
 import { createProvider } from '../src/providers/stream.js';
-import type { FileVersion, Message, ModelConfig, ToolResultBlock, WireFormat } from '../src/types.js';
+import type { FileVersion } from '../src/types/tools.js';
+import type { Message, ToolResultBlock } from '../src/types/conversation.js';
+import type { ModelConfig, WireFormat } from '../src/types/providers.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 
@@ -63,8 +65,8 @@ describe('estimates', () => {
   });
 
   it('asks for compaction at 75% of the window', () => {
-    expect(needsCompaction(2000, 999, WINDOW)).toBe(false);
-    expect(needsCompaction(2000, 1000, WINDOW)).toBe(true);
+    expect(needsCompaction(2999, WINDOW)).toBe(false);
+    expect(needsCompaction(3000, WINDOW)).toBe(true);
   });
 });
 
@@ -114,11 +116,11 @@ describe('the cheap step', () => {
 });
 
 describe.each(['anthropic', 'openai'] as const)('the summary over %s', (format) => {
-  const REQUEST = 'Refactor the parser so tabs work. OLDEST-MARKER ' + 'Details follow. '.repeat(250);
-  const history = () => [user(REQUEST), ...round(1, fileText(240)), ...round(2, fileText(240)), ...round(3, fileText(220)), ...round(4, fileText(220)), ...round(5, fileText(220, 'NEWEST-MARKER '))];
+  const REQUEST = 'Refactor the parser so tabs work. ' + 'Details follow. '.repeat(150);
+  const history = () => [user(REQUEST), ...round(1, fileText(240, 'OLDEST-MARKER ')), ...round(2, fileText(240)), ...round(3, fileText(220)), ...round(4, fileText(220)), ...round(5, fileText(220, 'NEWEST-MARKER '))];
   const SUMMARY = 'Goal: tabs in the parser. Next step: run the tests.';
 
-  it('is one request without tools, newest content first, that fits the window; the next request carries it', async () => {
+  it('is one request without tools, the first request then the newest content, that fits the window; the next request carries it', async () => {
     const provider = model(format);
     const messages = history();
     server.enqueue({ text: SUMMARY, usage: { input: 1500, output: 40 } });
@@ -128,6 +130,7 @@ describe.each(['anthropic', 'openai'] as const)('the summary over %s', (format) 
     const { body } = server.requests[0]!;
     const sent = JSON.stringify(body);
     expect(body.tools).toBeUndefined();
+    expect(sent).toContain('USER (first request): Refactor the parser so tabs work. Details follow.');
     expect(sent).toContain('NEWEST-MARKER');
     expect(sent).not.toContain('OLDEST-MARKER');
     expect(sent.length / 4 + body.max_tokens).toBeLessThanOrEqual(WINDOW);
@@ -140,12 +143,13 @@ describe.each(['anthropic', 'openai'] as const)('the summary over %s', (format) 
       {
         role: 'user',
         content: [
-          { type: 'text', text: 'My latest request, verbatim:' },
-          { type: 'text', text: REQUEST },
           {
             type: 'text',
-            text: `Current todo list:\n${TODO}\n\nFiles read earlier (you may edit them; read one again if you need its content):\n- src/f1.ts (1919 bytes, sha256 abababababab)\n\nContinue the task from where it stopped.`,
+            text: `Current todo list:\n${TODO}\n\nFiles read earlier (you may edit them; read one again if you need its content):\n- src/f1.ts (1919 bytes, sha256 abababababab)`,
           },
+          { type: 'text', text: 'My first request in this conversation, verbatim:' },
+          { type: 'text', text: REQUEST },
+          { type: 'text', text: 'Continue the task from where it stopped.' },
         ],
       },
     ]);
@@ -167,9 +171,10 @@ describe.each(['anthropic', 'openai'] as const)('the summary over %s', (format) 
     expect(result!.event.after).toBeLessThanOrEqual(WINDOW * 0.6);
     const [head, ...kept] = result!.messages;
     expect(head!.role).toBe('user');
-    expect(head!.content.slice(0, 3)).toEqual([
+    expect(head!.content).toEqual([
       { type: 'text', text: `[${result!.event.removed} earlier messages were dropped to fit the context window.]` },
-      { type: 'text', text: 'My latest request, verbatim:' },
+      { type: 'text', text: expect.stringMatching(/^Current todo list:/) },
+      { type: 'text', text: 'My first request in this conversation, verbatim:' },
       { type: 'text', text: REQUEST },
     ]);
     expect(kept).toEqual(messages.slice(result!.event.removed));
@@ -200,7 +205,7 @@ describe('compaction edge cases', () => {
         role: 'user',
         content: [
           { type: 'text', text: expect.stringContaining('Goal: explain f1.') },
-          { type: 'text', text: 'My latest request, verbatim (you answered it before this summary):' },
+          { type: 'text', text: 'My first request in this conversation, verbatim (you answered it before this summary):' },
           { type: 'text', text: 'What does f1 do?' },
         ],
       },
@@ -235,3 +240,67 @@ describe('compaction edge cases', () => {
     expect(server.requests.length).toBe(0);
   });
 });
+
+describe('compacting a compacted history', () => {
+  const TASK = 'Port the lexer to the new AST. ' + 'Keep every error message. '.repeat(40);
+  const texts = (ms: Message[]) => ms.flatMap((m) => (m.content as { type: string; text?: string }[]).flatMap((b) => (b.type === 'text' ? [b.text!] : [])));
+  const summaryBlocks = (ms: Message[]) => texts(ms).filter((t) => t.startsWith('This is a summary'));
+
+  it('keeps one summary, the first request and the latest verbatim, and never wraps the old head again', async () => {
+    const provider = model('anthropic');
+    let messages: Message[] = [user(TASK), ...round(1, fileText(240)), ...round(2, fileText(240)), ...round(3, fileText(240))];
+    const sizes: number[] = [];
+    for (let n = 1; n <= 4; n++) {
+      server.enqueue({ text: `Summary ${n}: lexer half done.` });
+      const result = await compactHistory(options(provider, messages));
+      expect(result!.event.method).toBe('summary');
+      messages = result!.messages;
+      sizes.push(estimateTokens(messages));
+      expect(summaryBlocks(messages)).toEqual([expect.stringMatching(new RegExp(`Summary ${n}: lexer half done\\.$`))]);
+      expect(texts(messages).filter((t) => t === TASK)).toHaveLength(1);
+      expect(texts(messages).filter((t) => t === 'go on')).toHaveLength(n === 1 ? 0 : 1);
+      expect(texts(messages).filter((t) => t.startsWith('My '))).toHaveLength(n === 1 ? 1 : 2);
+      // The next summary request builds on this summary.
+      if (n > 1) expect(JSON.stringify(server.requests.at(-1)!.body)).toContain(`EARLIER SUMMARY:\\nSummary ${n - 1}`);
+      const paused: Message = { role: 'assistant', content: [{ type: 'text', text: 'Paused.' }] };
+      messages = [...messages, paused, user('go on'), ...round(10 + n, fileText(240)), ...round(20 + n, fileText(240)), ...round(30 + n, fileText(240))];
+      expect((await nextRequest(provider, messages)).violations).toEqual([]);
+    }
+    expect(Math.max(...sizes.slice(1)) - Math.min(...sizes.slice(1))).toBeLessThanOrEqual(2);
+  });
+
+  it('reads the first request out of a head written by an earlier version', async () => {
+    const provider = model('openai');
+    const old: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'This is a summary of our earlier conversation, made to save context; the full history is no longer available.\n\nOld summary.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Understood. I have the summary of our earlier conversation and will continue from it.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'My latest request, verbatim:' }, { type: 'text', text: TASK }] },
+      ...round(1, fileText(240)),
+      ...round(2, fileText(240)),
+      ...round(3, fileText(240)),
+    ];
+    server.enqueue({ text: 'New summary.' });
+    const result = await compactHistory(options(provider, old, { todo: undefined, files: new Map() }));
+    expect(result!.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'My first request in this conversation, verbatim:' },
+        { type: 'text', text: TASK },
+        { type: 'text', text: 'Continue the task from where it stopped.' },
+      ],
+    });
+    expect(JSON.stringify(server.requests[0]!.body)).toContain('EARLIER SUMMARY:\\nOld summary.');
+  });
+
+  it('cuts a first request too big for the window in the middle, saying so', async () => {
+    const provider = model('anthropic');
+    const huge = 'START ' + 'word '.repeat(4000) + ' END';
+    server.enqueue({ text: 'Summary.' });
+    const result = await compactHistory(options(provider, [user(huge), ...round(1, fileText(240)), ...round(2, fileText(240)), ...round(3, fileText(240))]));
+    const kept = texts(result!.messages).find((t) => t.startsWith('START'))!;
+    expect(kept).toMatch(/^START word[^]*\[… \d+ characters cut here to fit the context window …\][^]* END$/);
+    expect(estimateTokens(kept)).toBeLessThanOrEqual(WINDOW * 0.25);
+    expect(result!.event.after).toBeLessThanOrEqual(WINDOW * 0.6);
+  });
+});
+

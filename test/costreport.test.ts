@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { costReport, formatCostReport } from '../src/session/costreport.js';
 import { setLang, t } from '../src/i18n/index.js';
 import { logsDir, openTrace } from '../src/session/trace.js';
-import type { AgentEvent } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
 
 let state: string;
 const ROOT = '/work/project';
@@ -91,6 +91,7 @@ describe('cost report', () => {
         { when: iso(day(9, 14)), request: 'add a flag', rounds: 0, input: 100, output: 10, cacheRead: 0, cacheWrite: 0, cost: 0.001 },
         { when: iso(day(9, 15)), request: 'now with the cheap model', rounds: 1, input: 900, output: 90, cacheRead: 0, cacheWrite: 0, cost: null },
       ],
+      earlier: 0,
       perDay: [
         { day: '2025-06-04', tasks: 1, rounds: 1, input: 3300, output: 330, cacheRead: 500, cacheWrite: 0, cost: 0.032, unknown: 0 },
         { day: '2025-06-05', tasks: 1, rounds: 0, input: 800, output: 50, cacheRead: 0, cacheWrite: 0, cost: 0.005, unknown: 0 },
@@ -105,6 +106,7 @@ describe('cost report', () => {
     expect(costReport(join(state, 'empty'), ROOT, day(10, 12))).toEqual({
       days: 7,
       tasks: [],
+      earlier: 0,
       perDay: [],
       total: { tasks: 0, rounds: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, unknown: 0 },
       unpriced: [],
@@ -129,5 +131,19 @@ describe('cost report', () => {
       'No price is known for mystery: "?" marks their cost. Set "price" for them in keys.json.',
     ]);
     expect(formatCostReport(costReport(state, '/nowhere', day(10, 12)), t)).toEqual(['No tasks in this directory in the last 7 days.']);
+  });
+
+  it('lists the latest 50 tasks and counts every one in the sums, however many there are', () => {
+    const steps: [Date, AgentEvent][] = [];
+    for (let n = 0; n < 120; n++) {
+      steps.push([day(9, 8, n % 60), { type: 'turn_start', text: `task ${n}` }], [day(9, 8, n % 60), usage(10, 1, 0.001)], [day(9, 8, n % 60), { type: 'turn_end', stopReason: 'end', text: '', rounds: 1 }]);
+    }
+    run('many', ROOT, steps);
+    const report = costReport(state, ROOT, day(10, 12));
+    expect(report.tasks.map((t) => t.request)).toEqual(Array.from({ length: 50 }, (_, i) => `task ${70 + i}`));
+    expect(report.earlier).toBe(70);
+    expect(report.total).toMatchObject({ tasks: 120, rounds: 120, input: 1200, output: 120 });
+    setLang('en');
+    expect(formatCostReport(report, t).slice(0, 3)).toEqual(['Tasks in this directory, last 7 days:', '  … 70 earlier tasks, counted in the sums below', expect.stringContaining('task 70')]);
   });
 });

@@ -29,7 +29,7 @@ git('add', 'c.txt');
 git('commit', '-qm', 'not pushed');
 writeFileSync(join(root, 'a.txt'), 'a day of work\n');
 
-const facts = createGitFacts(createLauncher({ level: 'off', root, home, configDir: join(home, 'c'), stateDir: join(home, 's'), network: false, features: { userns: false, disableUserns: false } }), env);
+const facts = createGitFacts(createLauncher({ level: 'off', root, home, configDir: join(home, 'c'), stateDir: join(home, 's'), network: false, features: { userns: false, disableUserns: false }, contain: false }), env);
 
 async function judge(command: string, cwd = root): Promise<Loss | null> {
   const a = await analyzeBash(command, { root, cwd, home, configDir: join(home, 'c') });

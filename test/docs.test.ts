@@ -8,7 +8,7 @@ import * as XLSX from 'xlsx';
 import { readContent } from '../src/content/read.js';
 import { extractedNote, extractedRefusal, isExtractedFormat } from '../src/content/docs.js';
 import { coreTools } from '../src/tools/index.js';
-import type { Tool, ToolContext, ToolOutput } from '../src/types.js';
+import type { Tool, ToolContext, ToolOutput } from '../src/types/tools.js';
 import { workspace } from './tools-helpers.js';
 
 /** The PDF tests read with the real pdftotext (poppler-utils, installed by .ci/run); without it, its message is checked. */

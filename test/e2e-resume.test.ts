@@ -1,12 +1,16 @@
 // A real CLI killed with SIGKILL mid-stream and mid-tool, then resumed: the conversation and the
-// totals come back, and the next request is one the provider accepts.
+// totals come back, and the next request is one the provider accepts. Two processes at once: a
+// session open in one is refused to the other, which can fork it. A read-only state folder.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI, cliEnv } from './cli-harness.js';
 import { useCliFixture } from './fixtures.js';
-import { waitFor } from './scope.js';
+import { currentTest, waitFor } from './scope.js';
 
-const { server, home, start } = await useCliFixture('feiyu-resume', { price: { input: 3, output: 15 } });
+const { server, home, work, start } = await useCliFixture('feiyu-resume', { price: { input: 3, output: 15 } });
 
 /** Waits until this workspace's session file contains `text`. */
 async function sessionContains(text: string): Promise<void> {
@@ -90,3 +94,68 @@ describe('resume after SIGKILL', () => {
     expect(r.stderr).toContain('No earlier sessions in this directory.');
   });
 });
+
+const sessionsFolder = () => join(home, 'state', 'feiyu', 'sessions');
+
+describe('two processes and one session', () => {
+  it('refuses a session open in another feiyu, forks it on request, and takes it over once that one is gone', async () => {
+    server.enqueue({ text: 'Noted: kumquat.' });
+    const first = await start(['-p', 'remember the word kumquat', '--output-format', 'json']).done;
+    const id = JSON.parse(first.stdout).session_id as string;
+    const original = join(sessionsFolder(), `${id}.jsonl`);
+    const before = await readFile(original, 'utf8');
+
+    // An interactive feiyu that resumed the session and waits at its prompt.
+    const repl = spawn(process.execPath, [CLI, '--resume', id], { cwd: work, env: cliEnv(home, currentTest().env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let replOut = '';
+    repl.stdout.on('data', (d) => (replOut += d));
+    await waitFor(() => replOut.includes('› '), 'the REPL prompt');
+    expect(existsSync(join(sessionsFolder(), `${id}.lock`))).toBe(true);
+
+    const refused = await start(['-p', 'what word?', '--resume', id]).done;
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`Session ${id} is open in another feiyu (process ${repl.pid}). Continue it as a new session with --resume ${id} --fork-session`);
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+
+    server.enqueue({ text: 'You said kumquat.' });
+    const forked = await start(['-p', 'what word?', '--resume', id, '--fork-session', '--output-format', 'json']).done;
+    expect(forked.code).toBe(0);
+    const fork = JSON.parse(forked.stdout) as { session_id: string; result: string };
+    expect(fork.result).toBe('You said kumquat.');
+    expect(fork.session_id).not.toBe(id);
+    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain('remember the word kumquat');
+    expect(await readFile(original, 'utf8')).toBe(before);
+    const copy = await readFile(join(sessionsFolder(), `${fork.session_id}.jsonl`), 'utf8');
+    expect(copy).toContain('remember the word kumquat');
+    expect(copy).toContain('You said kumquat.');
+
+    // Killed without a chance to let go: its lock names a process that is gone.
+    repl.kill('SIGKILL');
+    await new Promise((r) => repl.once('close', r));
+    server.enqueue({ text: 'Still kumquat.' });
+    const after = await start(['-p', 'and now?', '--resume', id]).done;
+    expect(after).toMatchObject({ code: 0, stderr: '' });
+    expect(await readFile(original, 'utf8')).toContain('Still kumquat.');
+  });
+});
+
+describe.skipIf(!existsSync('/usr/bin/bwrap'))('a read-only state folder (needs bwrap)', () => {
+  it('resumes, answers, and says the session and the trace cannot be written, without a stack trace', async () => {
+    server.enqueue({ text: 'Noted.' }, { text: 'Answered anyway.' });
+    await start(['-p', 'remember this']).done;
+    const state = join(home, 'state');
+    const args = ['--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--ro-bind', state, state, '--', process.execPath, CLI, '-p', 'go on', '--resume', '--sandbox', 'off'];
+    const child = spawn('/usr/bin/bwrap', args, { cwd: work, env: cliEnv(home, { ...currentTest().env, FEIYU_NO_LOG: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((r) => child.on('close', r));
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'Answered anyway.\n' });
+    // --sandbox off says first that read-only commands are unenforced; then the two failures.
+    expect(stderr).toMatch(/^Read-only commands run without a sandbox \(--sandbox off\).*\nCannot write the trace log: .*logs/);
+    expect(stderr).toMatch(/Cannot write the session file .*read-only file system/i);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+

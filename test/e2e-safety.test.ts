@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/safety/sandboxprobe.js';
 import { CLI, cliEnv } from './cli-harness.js';
 import { toolResults, useCliFixture } from './fixtures.js';
-import { alive, currentTest, waitFor } from './scope.js';
+import { currentTest, runningWith, waitFor } from './scope.js';
 
-const bwrapWorks = (await probeSandbox()).ok;
+const probe = await probeSandbox();
+const bwrapWorks = probe.ok;
 const { server, home, work, run, start } = await useCliFixture('feiyu-safe', {});
 
 const call = (name: string, input: Record<string, unknown>) => ({ toolCalls: [{ name, input }] });
@@ -115,27 +116,38 @@ describe('plan mode headless', () => {
   });
 });
 
-describe('background jobs', () => {
-  it('are stopped when feiyu exits', async () => {
-    server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), call('bash', { command: 'until [ -s job.pid ]; do sleep 0.05; done; cat job.pid' }), { text: 'started' });
+describe('processes commands start, --sandbox off', () => {
+  const marker = () => `feiyu-test-${Math.random().toString(36).slice(2)}`;
+
+  it('background jobs are stopped when feiyu exits', async () => {
+    const mark = marker();
+    server.enqueue(call('bash', { command: `exec -a ${mark} sleep 300`, background: true }), call('bash', { command: 'sleep 0.3' }), { text: 'started' });
     const r = await run(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off']);
     expect(r.code).toBe(0);
-    const pid = Number(await readFile(join(work, 'job.pid'), 'utf8'));
-    expect(pid).toBeGreaterThan(1);
-    await waitFor(() => !alive(pid), `job ${pid} to end`);
+    await waitFor(() => runningWith(mark).length === 0, 'the job to be gone');
   });
 
-  it('are stopped when feiyu is hung up on (SIGHUP) mid-turn', async () => {
-    server.enqueue(call('bash', { command: 'echo $$ > job.pid; exec sleep 300', background: true }), { text: 'still thinking', hang: true });
-    const cli = start(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off']);
-    const file = join(work, 'job.pid');
-    await waitFor(() => existsSync(file) && server.requests.length === 2, 'the job to start and the second request');
-    // The shell may not have written its pid yet when the file appears.
-    const pid = await waitFor(async () => Number(await readFile(file, 'utf8')), 'the job to write its pid');
-    expect(alive(pid)).toBe(true);
-    cli.child.kill('SIGHUP');
-    await cli.done;
-    await waitFor(() => !alive(pid), `job ${pid} to end`);
+  // A SIGKILLed feiyu stops nothing itself: only the containment (bwrap's PID namespace) does.
+  it('background jobs are stopped when feiyu is hung up on (SIGHUP) or, contained, killed (SIGKILL) mid-turn', async () => {
+    for (const signal of probe.contain ? (['SIGHUP', 'SIGKILL'] as const) : (['SIGHUP'] as const)) {
+      const mark = marker();
+      const sent = server.requests.length;
+      server.enqueue(call('bash', { command: `exec -a ${mark} sleep 300`, background: true }), { text: 'still thinking', hang: true });
+      const cli = start(['-p', 'start a server', '--mode', 'auto', '--sandbox', 'off']);
+      await waitFor(() => runningWith(mark).length > 0 && server.requests.length === sent + 2, 'the job to start and the second request');
+      cli.child.kill(signal);
+      await cli.done;
+      await waitFor(() => runningWith(mark).length === 0, `the job to be gone after ${signal}`);
+    }
+  });
+
+  it.runIf(probe.contain)('a setsid daemon a command starts is stopped with the command (contained)', async () => {
+    const mark = marker();
+    server.enqueue(call('bash', { command: `setsid bash -c 'exec -a ${mark} sleep 300' & sleep 0.3; echo started` }), { text: 'done' });
+    const r = await run(['-p', 'start a daemon', '--mode', 'auto', '--sandbox', 'off']);
+    expect(r.code).toBe(0);
+    expect(toolResults(server)[0]).toContain('started');
+    await waitFor(() => runningWith(mark).length === 0, 'the daemon to be gone');
   });
 });
 
@@ -155,15 +167,18 @@ const canHide = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount --bind /dev/null
 if (!canHide) console.warn('e2e-safety: cannot hide bwrap here (no user namespaces); the start-up without bwrap is not tested');
 
 describe.runIf(canHide)('start-up without bwrap', () => {
-  const runHidden = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('unshare', ['-rm', 'sh', '-c', 'mount --bind /dev/null /usr/bin/bwrap && exec "$@"', 'sh', process.execPath, CLI, ...args], { cwd: work, env: cliEnv(home, currentTest().env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const startHidden = (args: string[]) => {
+    const child = spawn('unshare', ['-rm', 'sh', '-c', 'mount --bind /dev/null /usr/bin/bwrap && exec "$@"', 'sh', process.execPath, CLI, ...args], { cwd: work, env: cliEnv(home, currentTest().env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.stderr.on('data', (d) => (stderr += d));
       child.on('close', (code) => resolve({ code, stdout, stderr }));
     });
+    return { child, done };
+  };
+  const runHidden = (args: string[]) => startHidden(args).done;
 
   it('a level asked for by name stops with exit code 2 and how to install bubblewrap, from the flag or the settings', async () => {
     const flag = await runHidden(['-p', 'go', '--sandbox', 'strict']);
@@ -182,5 +197,20 @@ describe.runIf(canHide)('start-up without bwrap', () => {
     expect(r.code).toBe(0);
     expect(r.stderr.match(/Read-only commands run without a sandbox/g)).toHaveLength(1);
     expect(r.stderr).toContain('bubblewrap (bwrap) is not installed');
+  });
+
+  it('a job a SIGKILLed feiyu left (its group recorded) is stopped by the next start, which says so', async () => {
+    const mark = `feiyu-test-${Math.random().toString(36).slice(2)}`;
+    server.enqueue(call('bash', { command: `exec -a ${mark} sleep 300`, background: true }), { text: 'still thinking', hang: true });
+    const killed = startHidden(['-p', 'start a server', '--mode', 'auto']);
+    await waitFor(() => runningWith(mark).length > 0 && server.requests.length === 2, 'the job to start and the second request');
+    killed.child.kill('SIGKILL');
+    await killed.done;
+    // Nothing contained it: it outlived feiyu (the check below can fail).
+    expect(runningWith(mark)).toHaveLength(1);
+    server.enqueue({ text: 'ok' });
+    const next = await runHidden(['-p', 'go']);
+    expect(next.stderr).toContain('Stopped 1 process groups that a feiyu killed earlier had left running.');
+    await waitFor(() => runningWith(mark).length === 0, 'the left job to be gone');
   });
 });

@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { saveKeys } from '../src/config/keys.js';
-import type { ModelConfig, WireFormat } from '../src/types.js';
+import type { ModelConfig, WireFormat } from '../src/types/providers.js';
 import { anthropicEvents, anthropicJson, openaiEvents, openaiJson, usageFor } from './fake-replies.js';
 
 export type FakeToolCall = {
@@ -79,6 +79,8 @@ export interface FakeServer {
   /** Requests the real APIs would reject (unanswered or orphan tool results), and script errors. */
   readonly violations: string[];
   enqueue(...replies: FakeReply[]): void;
+  /** Answers the requests for which `reply` returns a reply (e.g. summary requests: no tools), before the queue. */
+  answer(reply: ((body: any) => FakeReply | undefined) | undefined): void;
   /** Replies still queued, in order: a test that ends with some did not play its script out. */
   unplayed(): FakeReply[];
   /** Forgets queued replies, recorded requests and violations (between tests). */
@@ -93,6 +95,7 @@ export async function startFakeServer(): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
   let served = 0; // never reset, so default ids stay unique across reset() and between tests
+  let answerer: ((body: any) => FakeReply | undefined) | undefined;
 
   const server = createServer(async (req, res) => {
     res.on('error', () => {}); // a client that aborted mid-stream is normal here
@@ -119,7 +122,7 @@ export async function startFakeServer(): Promise<FakeServer> {
       violations.push(...problems.map((p) => `request ${n}: ${p}`));
       return sendError(res, format, 400, problems.join('; '));
     }
-    const reply = queue.shift();
+    const reply = answerer?.(body) ?? queue.shift();
     if (!reply) {
       const message = `fake server: the script ran out of replies at request ${n} (${format})`;
       violations.push(message);
@@ -152,9 +155,11 @@ export async function startFakeServer(): Promise<FakeServer> {
     requests,
     violations,
     enqueue: (...replies) => void queue.push(...replies),
+    answer: (reply) => void (answerer = reply),
     unplayed: () => [...queue],
     reset: () => {
       queue.length = 0;
+      answerer = undefined;
       requests.length = 0;
       violations.length = 0;
     },

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, expect } from 'vitest';
-import type { ModelConfig } from '../src/types.js';
+import type { ModelConfig } from '../src/types/providers.js';
 import { startCli, type CliRun, type StartedCli } from './cli-harness.js';
 import { startFakeServer, writeFakeKeys, type FakeReply, type FakeServer } from './fake-server.js';
 import { currentTest } from './scope.js';

@@ -1,18 +1,20 @@
 // git runs nothing named by repository data in read-only commands: the config reader (syntax,
 // includes, a worktree's common dir), the -c pairs it derives, and real git with the environment
-// the launcher gives a read-only command, sandbox off: a repository whose config plants
-// fsmonitor, a pager, a hooks folder, textconv, filters, an external diff and an alias runs none of them,
-// however git is spelled, while the same commands without it do run them.
+// the launcher gives a read-only command, sandbox off (contained or not): a repository whose config
+// plants fsmonitor, a pager, a hooks folder, textconv, filters, an external diff and an alias runs
+// none of them, however git is spelled, while the same commands without it do run them.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gitLayout, parseGitConfig, repoConfig } from '../src/safety/gitconfig.js';
 import { gitHardeningEnv, hardeningPairs } from '../src/safety/githarden.js';
+import { probeContainment } from '../src/safety/contain.js';
 import { createLauncher } from '../src/safety/sandboxhost.js';
 import { gitRepo } from './attacks.js';
 
 const base = realpathSync(mkdtempSync('/var/tmp/feiyu-githarden-'));
+const containWorks = await probeContainment();
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describe('parseGitConfig', () => {
@@ -103,19 +105,23 @@ describe('a repository that plants programs in its config', () => {
   ].join('\n'));
   const commands = 'git status; git diff; git log -p -1; git show HEAD; git -c color.ui=always diff --stat; git st; env git status; (cd . && command git diff); git checkout -q -b side 2>/dev/null; true';
 
-  function runAs(profile: 'read' | 'write'): string[] {
+  function runAs(profile: 'read' | 'write', contain: boolean): string[] {
     for (const f of readdirSync(marks)) rmSync(join(marks, f));
-    const launch = createLauncher({ level: 'off', root: ws, home, configDir: join(home, 'c'), stateDir: join(home, 's'), network: false, features: { userns: false, disableUserns: false } })({ command: commands, cwd: ws, profile, env });
+    const launcher = createLauncher({ level: 'off', root: ws, home, configDir: join(home, 'c'), stateDir: join(home, 's'), network: false, features: { userns: false, disableUserns: false }, contain });
+    const launch = launcher({ command: commands, cwd: ws, profile, env });
     spawnSync(launch.file, launch.args, { cwd: ws, env: { ...launch.env, GIT_PAGER_IN_USE: undefined }, stdio: 'ignore' });
     launch.release();
     return readdirSync(marks).sort();
   }
 
-  it('read-only commands run none of them, with the sandbox off', () => {
-    expect(runAs('read')).toEqual([]);
-  });
+  for (const contain of containWorks ? [false, true] : [false]) {
+    const how = contain ? 'contained' : 'as they are';
+    it(`read-only commands run none of them, with the sandbox off (${how})`, () => {
+      expect(runAs('read', contain)).toEqual([]);
+    });
 
-  it('the same commands without the hardening do run them (the check above can fail)', () => {
-    expect(runAs('write')).toEqual(['alias', 'clean', 'extdiff', 'fsmonitor', 'smudge', 'textconv']);
-  });
+    it(`the same commands without the hardening do run them (the check above can fail; ${how})`, () => {
+      expect(runAs('write', contain)).toEqual(['alias', 'clean', 'extdiff', 'fsmonitor', 'smudge', 'textconv']);
+    });
+  }
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { bash } from '../src/tools/bash.js';
 import { JOB_BUFFER_BYTES, JobManager, jobTool } from '../src/tools/jobs.js';
-import type { ToolContext } from '../src/types.js';
+import type { ToolContext } from '../src/types/tools.js';
 import { alive, currentTest, waitFor } from './scope.js';
 import { workspace } from './tools-helpers.js';
 

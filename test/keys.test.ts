@@ -8,7 +8,7 @@ import { configDir, keysPath, loadModels, saveKeys, selectModel, stateDir, type 
 import { Problem } from '../src/i18n/index.js';
 import { resolveApiKey } from '../src/providers/models.js';
 import { lookupModel } from '../src/providers/models.js';
-import type { ModelConfig } from '../src/types.js';
+import type { ModelConfig } from '../src/types/providers.js';
 
 const tempHome = () => mkdtempSync(join(tmpdir(), 'feiyu-keys-'));
 const envFor = (home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({ HOME: home, XDG_CONFIG_HOME: join(home, 'cfg'), ...extra });
@@ -119,7 +119,7 @@ describe('loadModels', () => {
     ['{}', '"models" must be a list'],
     ['{"models": [{"name": "x", "provider": "gemini", "model": "g"}]}', 'models[0].provider must be "anthropic" or "openai"'],
     ['{"models": [{"name": "", "provider": "openai", "model": "g"}]}', 'models[0].name must be a non-empty string'],
-    ['{"models": [{"name": "x", "provider": "openai", "model": "g", "contextWindow": "big"}]}', 'models[0].contextWindow must be a number ≥ 0'],
+    ['{"models": [{"name": "x", "provider": "openai", "model": "g", "contextWindow": "big"}]}', 'models[0].contextWindow must be a whole number of tokens ≥ 1'],
     ['{"models": [{"name": "x", "provider": "openai", "model": "g", "vision": "yes"}]}', 'models[0].vision must be a boolean'],
     ['{"models": [{"name": "x", "provider": "openai", "model": "g", "price": {"input": 1}}]}', 'models[0].price must be an object with numbers input and output'],
   ])('names the field that is wrong: %s', (text, problem) => {

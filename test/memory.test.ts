@@ -8,7 +8,7 @@ import { Agent } from '../src/core/agent.js';
 import { deleteNote, listNotes, loadMemory, notesFile, projectId, rememberTool } from '../src/tools/memory.js';
 import { systemPrompt } from '../src/core/prompt.js';
 import { createProvider } from '../src/providers/stream.js';
-import type { ToolContext } from '../src/types.js';
+import type { ToolContext } from '../src/types/tools.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 

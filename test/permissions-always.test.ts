@@ -5,7 +5,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PermissionMode } from '../src/types.js';
+import type { PermissionMode } from '../src/types/permissions.js';
 import { asker, configDir, home, root, setup, type ToolName } from './policy-fixture.js';
 
 describe('hard denies hold in every mode', () => {

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalDesk } from '../src/app/approval.js';
 import { judge, type PolicyInput } from '../src/safety/policy.js';
 import { parseRule } from '../src/safety/rules.js';
-import type { AgentEvent, AskRequest, PermissionMode } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
+import type { AskRequest, PermissionMode } from '../src/types/permissions.js';
 import { asker, base, call, root, setup, TOOLS, type ToolName } from './policy-fixture.js';
 
 const CALLS: [string, ToolName, Record<string, unknown>][] = [

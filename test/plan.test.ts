@@ -7,7 +7,9 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { exitPlanTool, PLAN_APPROVED, type PlanOptions } from '../src/tools/plan.js';
 import { createProvider } from '../src/providers/stream.js';
-import type { AgentEvent, PermissionMode, PlanVerdict, ToolContext } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
+import type { PermissionMode, PlanVerdict } from '../src/types/permissions.js';
+import type { ToolContext } from '../src/types/tools.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 

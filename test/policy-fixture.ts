@@ -14,7 +14,10 @@ import { exitPlanTool } from '../src/tools/plan.js';
 import { rememberTool } from '../src/tools/memory.js';
 import { TodoList, todoTool } from '../src/tools/todo.js';
 import { webFetchTool } from '../src/tools/web.js';
-import type { AgentEvent, AskAnswer, AskRequest, PermissionMode, Tool, ToolCallBlock } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
+import type { AskAnswer, AskRequest, PermissionMode } from '../src/types/permissions.js';
+import type { Tool } from '../src/types/tools.js';
+import type { ToolCallBlock } from '../src/types/conversation.js';
 
 export const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-perm-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

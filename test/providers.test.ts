@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { createProvider, type ProviderOptions } from '../src/providers/stream.js';
 import { estimateTokens } from '../src/util/tokens.js';
 import { describeFailure } from '../src/providers/retry.js';
-import type { Message, ModelConfig, Provider, ProviderEvent, ProviderRequest, ToolSpec, WireFormat } from '../src/types.js';
+import type { Message } from '../src/types/conversation.js';
+import type { ModelConfig, Provider, ProviderEvent, ProviderRequest, ToolSpec, WireFormat } from '../src/types/providers.js';
 import { fakeModel, startFakeServer } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 

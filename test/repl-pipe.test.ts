@@ -1,10 +1,14 @@
 // The REPL with piped stdin and stdout (no terminal): lines run in order, questions take the next
 // line, the transcript shows what was read, and not one escape code is written. Also the slash
 // commands end to end: /undo byte for byte, /lang, /resume, /context, /clear and the others.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI, cliEnv } from './cli-harness.js';
 import { useCliFixture } from './fixtures.js';
+import { currentTest } from './scope.js';
 
 const cli = await useCliFixture('feiyu-pipe', { price: { input: 3, output: 15 } });
 const { server, home, work } = cli;
@@ -83,6 +87,19 @@ describe('the REPL without a terminal', () => {
     expect(last).toMatch(/^what now\?\n\n\[The user ran \/undo/);
     const again = await run([], ['/undo']);
     expect(again.stdout).toContain('Nothing to undo');
+  });
+
+  it.skipIf(!existsSync('/usr/bin/bwrap'))('/lang says the choice holds for this session only when it cannot be saved (read-only config folder, needs bwrap)', async () => {
+    const config = join(home, 'config');
+    const args = ['--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--ro-bind', config, config, '--', process.execPath, CLI, '--sandbox', 'off'];
+    const child = spawn('/usr/bin/bwrap', args, { cwd: work, env: cliEnv(home, currentTest().env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stdin.end('/lang zh\n');
+    expect(await new Promise((r) => child.on('close', r))).toBe(0);
+    expect(stdout).toMatch(/无法把语言保存到设置：.*read-only file system/i);
+    expect(stdout).toContain('界面语言：简体中文，仅限本次会话。');
+    expect(stdout).not.toContain('已保存到设置');
   });
 
   it('/lang zh switches at once and saves the choice in the user settings', async () => {

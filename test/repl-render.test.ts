@@ -12,7 +12,8 @@ import { diffLines } from '../src/ui/diff.js';
 import { History } from '../src/ui/history.js';
 import { setLang } from '../src/i18n/index.js';
 import { MarkdownBlocks } from '../src/ui/markdown.js';
-import type { AgentEvent, ModelConfig } from '../src/types.js';
+import type { AgentEvent } from '../src/types/events.js';
+import type { ModelConfig } from '../src/types/providers.js';
 import { Renderer } from '../src/ui/render.js';
 import { waitFor } from './scope.js';
 

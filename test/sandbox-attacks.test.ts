@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLauncher } from '../src/safety/sandboxhost.js';
 import { probeSandbox } from '../src/safety/sandboxprobe.js';
-import type { SandboxProfile } from '../src/types.js';
+import type { SandboxProfile } from '../src/types/tools.js';
 import { attacks, buildPlace, effects, runLaunch, snapshot, treeDigest, useAttackTargets } from './attacks.js';
 import { currentTest } from './scope.js';
 
@@ -43,7 +43,7 @@ describe.skipIf(!probe.ok)('the attack battery against the sandbox', () => {
         try {
           const p = buildPlace(base, user.uid);
           const socketFile = createNetServer().listen(join(p.run, 'agent.sock'));
-          const launcher = createLauncher({ level, root: p.ws, home: p.home, configDir: p.config, stateDir: p.state, runtimeDir: p.run, network: false, features: probe.ok ? probe.features : { userns: false, disableUserns: false } });
+          const launcher = createLauncher({ level, root: p.ws, home: p.home, configDir: p.config, stateDir: p.state, runtimeDir: p.run, network: false, features: probe.ok ? probe.features : { userns: false, disableUserns: false }, contain: probe.contain });
           const before = snapshot(p);
           const wsBefore = treeDigest(p.ws);
           targets.hits.n = 0;

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBwrapArgv, type BwrapPlan } from '../src/safety/sandbox.js';
 import { createLauncher } from '../src/safety/sandboxhost.js';
 import { probeSandbox } from '../src/safety/sandboxprobe.js';
-import type { SandboxLevel, SandboxProfile } from '../src/types.js';
+import type { SandboxLevel } from '../src/types/permissions.js';
+import type { SandboxProfile } from '../src/types/tools.js';
 import { currentTest, waitFor } from './scope.js';
 
 describe('buildBwrapArgv (pure)', () => {
@@ -94,33 +95,34 @@ describe('probeSandbox', () => {
   };
 
   it('a missing bwrap is reported, not thrown', async () => {
-    expect(await probeSandbox('/nonexistent/bwrap')).toEqual({ ok: false, reasonCode: 'bwrap_missing', detail: '/nonexistent/bwrap: spawn /nonexistent/bwrap ENOENT' });
+    expect(await probeSandbox('/nonexistent/bwrap')).toEqual({ ok: false, reasonCode: 'bwrap_missing', detail: '/nonexistent/bwrap: spawn /nonexistent/bwrap ENOENT', contain: false });
   });
 
   it('a bwrap that cannot start is reported with what it said', async () => {
-    expect(await probeSandbox('/bin/false')).toEqual({ ok: false, reasonCode: 'bwrap_failed', detail: 'exit code 1' });
+    expect(await probeSandbox('/bin/false')).toEqual({ ok: false, reasonCode: 'bwrap_failed', detail: 'exit code 1', contain: false });
   });
 
   it('a bwrap that runs the command without confining it (host /proc) is unavailable, not trusted', async () => {
     // Runs the command as given, outside any namespace: what a broken or fake bwrap would do.
     const unconfined = fake('unconfined', 'while [ "$1" != -- ]; do shift; done; shift; exec "$@"');
     const r = await probeSandbox(unconfined);
-    expect(r).toMatchObject({ ok: false, reasonCode: 'bwrap_unconfined' });
+    // It runs the containment's command too, but on the host: no PID namespace, so no containment.
+    expect(r).toMatchObject({ ok: false, reasonCode: 'bwrap_unconfined', contain: false });
     expect((r as { detail: string }).detail).toMatch(/^effective capabilities [0-9a-f]{16}, \d+ processes visible in \/proc, kernel settings writable: (yes|no)$/);
   });
 
   it('refused user namespaces: userns_disabled, with what bwrap said', async () => {
     const refuses = fake('nouserns', 'echo "bwrap: setting up uid map: Permission denied" >&2; exit 1');
-    expect(await probeSandbox(refuses)).toEqual({ ok: false, reasonCode: 'userns_disabled', detail: 'bwrap: setting up uid map: Permission denied' });
+    expect(await probeSandbox(refuses)).toEqual({ ok: false, reasonCode: 'userns_disabled', detail: 'bwrap: setting up uid map: Permission denied', contain: false });
   });
 
   it.runIf(probe.ok && asRoot)('as root without user namespaces: the sandbox without one, capabilities dropped all the same', async () => {
     const noUserns = fake('rootonly', 'for a; do [ "$a" = --unshare-user ] && { echo "bwrap: No permissions to create new namespace" >&2; exit 1; }; done; exec /usr/bin/bwrap "$@"');
-    expect(await probeSandbox(noUserns)).toEqual({ ok: true, features: { userns: false, disableUserns: false } });
+    expect(await probeSandbox(noUserns)).toEqual({ ok: true, features: { userns: false, disableUserns: false }, contain: true });
   });
 
   it.runIf(probe.ok)('here: a user namespace that cannot make more', () => {
-    expect(probe).toEqual({ ok: true, features: { userns: true, disableUserns: true } });
+    expect(probe).toEqual({ ok: true, features: { userns: true, disableUserns: true }, contain: true });
   });
 });
 
@@ -147,8 +149,9 @@ describe.skipIf(!probe.ok)('the real bwrap', () => {
   afterAll(() => rmSync(base, { recursive: true, force: true }));
   const features = probe.ok ? probe.features : { userns: false, disableUserns: false };
 
+  // `off` without the containment: the contrast these tests draw is with a command run as it is.
   function run(command: string, profile: SandboxProfile = 'write', level: SandboxLevel = 'workspace', network = false) {
-    const launch = createLauncher({ level, root, home, configDir, stateDir, network, features });
+    const launch = createLauncher({ level, root, home, configDir, stateDir, network, features, contain: false });
     return runLaunch(launch({ command, cwd: root, profile, env: { PATH: process.env.PATH, HOME: home, ...currentTest().env } }), root);
   }
 
@@ -216,7 +219,7 @@ describe.skipIf(!probe.ok)('the real bwrap', () => {
   });
 
   it('a placeholder held by a running command stays until the last holder ends', async () => {
-    const launcher = createLauncher({ level: 'workspace', root, home, configDir, stateDir, network: false, features });
+    const launcher = createLauncher({ level: 'workspace', root, home, configDir, stateDir, network: false, features, contain: false });
     const env = { PATH: process.env.PATH, HOME: home, ...currentTest().env };
     const long = runLaunch(launcher({ command: 'sleep 0.6; test -d .idea && echo still', cwd: root, profile: 'write', env }), root);
     await new Promise((r) => setTimeout(r, 150));

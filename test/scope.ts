@@ -82,6 +82,20 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** Live processes (zombies aside) whose command line holds `marker`: what a test started by a name of its own. */
+export function runningWith(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && alive(Number(name)))
+    .filter((name) => {
+      try {
+        return readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
 /** Live processes whose environment carries the mark `id`. */
 function marked(id: string): number[] {
   const entry = `${MARK}=${id}`;

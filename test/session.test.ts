@@ -1,7 +1,9 @@
 // Sessions on real files: what the real agent emits is written and read back as the same history;
 // torn lines, killed tool calls, garbage and newer formats load safely; the history a load gives
-// is one the provider accepts (checked by the fake server over real HTTP).
-import { appendFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+// is one the provider accepts (checked by the fake server over real HTTP); read records written as
+// changes; a full disk (a real small tmpfs) loses nothing once space is free, nor does the trace.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +13,9 @@ import { fileVersion } from '../src/util/paths.js';
 import { createProvider } from '../src/providers/stream.js';
 import { findLastSession, findSession, listSessions } from '../src/session/listing.js';
 import { loadSession, restoreFiles, SessionError, SessionWriter, sessionsDir } from '../src/session/store.js';
-import type { Message, Tool, ToolContext } from '../src/types.js';
+import { openTrace } from '../src/session/trace.js';
+import type { Message } from '../src/types/conversation.js';
+import type { Tool, ToolContext } from '../src/types/tools.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 
@@ -111,7 +115,7 @@ describe('writing a session', () => {
     writer.saveState({ model: 'm', mode: 'plan', todo: ['x'], totals, files });
     const stateLines = readFileSync(writer.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'state');
     expect(stateLines).toEqual([
-      { type: 'state', model: 'm', mode: 'default', todo: ['x'], totals, files: { '/p/a.ts': { hash: 'h1', size: 3, mtimeMs: 1 } } },
+      { type: 'state', model: 'm', mode: 'default', todo: ['x'], totals, filesChanged: { '/p/a.ts': { hash: 'h1', size: 3, mtimeMs: 1 } } },
       { type: 'state', mode: 'plan' },
     ]);
     expect(loadSession(writer.file).state).toEqual({ model: 'm', mode: 'plan', todo: ['x'], totals, files: { '/p/a.ts': { hash: 'h1', size: 3, mtimeMs: 1 } } });
@@ -151,14 +155,116 @@ describe('writing a session', () => {
     expect(() => statSync(writer.file)).toThrow();
   });
 
-  it('reports a failed write once and never throws', () => {
+  it('reports a failed write once, never throws, and writes what it missed once it can', () => {
     writeFileSync(join(state, 'sessions'), 'a file where the folder should be');
-    const errors: Error[] = [];
-    const writer = SessionWriter.create(state, ROOT, 'm', (e) => errors.push(e));
+    const events: string[] = [];
+    const writer = SessionWriter.create(state, ROOT, 'm', { onError: (e) => events.push(`error ${(e as NodeJS.ErrnoException).code}`), onRecovered: () => events.push('recovered') });
     writer.onEvent({ type: 'message', message: user('hi') });
+    writer.saveState({ mode: 'plan' });
     writer.onEvent({ type: 'message', message: user('again') });
-    expect(errors.length).toBe(1);
-    expect(writer.error).toBe(errors[0]);
+    expect(events).toEqual([expect.stringMatching(/^error E(NOTDIR|EXIST)$/)]);
+    unlinkSync(join(state, 'sessions'));
+    writer.onEvent({ type: 'message', message: user('third') });
+    expect(events.slice(1)).toEqual(['recovered']);
+    expect(loadSession(writer.file)).toMatchObject({ messages: [{ role: 'user', content: [...user('hi').content, ...user('again').content, ...user('third').content] }], state: { mode: 'plan' }, skipped: 0 });
+  });
+});
+
+describe('read records in the session file', () => {
+  const version = (n: number) => ({ hash: String(n).padStart(64, 'a'), size: n, mtimeMs: n });
+
+  it('are written as changes: a file per read, not the whole list again (linear in the files read)', () => {
+    const writer = SessionWriter.create(state, ROOT, 'm');
+    writer.onEvent({ type: 'message', message: user('read them all') });
+    const files = new Map<string, ReturnType<typeof version>>();
+    for (let n = 1; n <= 300; n++) {
+      files.set(`${ROOT}/src/file${n}.ts`, version(n));
+      writer.saveState({ mode: 'default', files });
+    }
+    // Read again (moves last), changed on disk by an edit, and forgotten by /undo.
+    files.delete(`${ROOT}/src/file1.ts`);
+    files.set(`${ROOT}/src/file1.ts`, version(1));
+    files.set(`${ROOT}/src/file2.ts`, version(2000));
+    files.delete(`${ROOT}/src/file3.ts`);
+    writer.saveState({ mode: 'default', files });
+    const bytes = statSync(writer.file).size;
+    // About 170 bytes a record once each; the whole list each time would be 300 × 300 / 2 records.
+    expect(bytes).toBeLessThan(300 * 200 + 1000);
+    const lines = readFileSync(writer.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toEqual({ type: 'state', filesChanged: { [`${ROOT}/src/file2.ts`]: version(2000) }, filesDropped: [`${ROOT}/src/file3.ts`] });
+    const loaded = loadSession(writer.file).state.files!;
+    expect(loaded).toEqual(Object.fromEntries(files));
+    expect(Object.keys(loaded).length).toBe(299);
+  });
+
+  it('fold over a whole list written by an earlier version, and a resumed writer writes only what changed', () => {
+    const a = `${ROOT}/a.ts`;
+    const b = `${ROOT}/b.ts`;
+    const file = handWritten([msg(user('hi')), { type: 'state', files: { [a]: version(1), [b]: version(2) } }, { type: 'state', filesChanged: { [a]: version(3) } }]);
+    const loaded = loadSession(file);
+    expect(Object.entries(loaded.state.files!)).toEqual([[b, version(2)], [a, version(3)]]);
+    const writer = SessionWriter.open(file, loaded.state) as SessionWriter;
+    writer.saveState({ files: new Map(Object.entries(loaded.state.files!)) });
+    writer.saveState({ files: new Map([[a, version(3)]]) });
+    const tail = readFileSync(file, 'utf8').trim().split('\n').slice(4).map((l) => JSON.parse(l));
+    expect(tail).toEqual([{ type: 'state', filesDropped: [b] }]);
+    expect(loadSession(file).state.files).toEqual({ [a]: version(3) });
+  });
+});
+
+/** A 64 KiB tmpfs at a fresh folder, when this process may mount one (root); undefined otherwise. */
+function smallDisk(): { dir: string; unmount(): void } | undefined {
+  const dir = join(state, 'small-disk');
+  mkdirSync(dir);
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', dir]).status !== 0) return undefined;
+  return { dir, unmount: () => void spawnSync('umount', [dir]) };
+}
+
+describe.skipIf(process.getuid?.() !== 0)('a full disk (needs root to mount a small tmpfs)', () => {
+  it('the session reports it once, loses no message, and leaves no torn line once space is free', () => {
+    const disk = smallDisk()!;
+    try {
+      const events: string[] = [];
+      const writer = SessionWriter.create(disk.dir, ROOT, 'm', { onError: (e) => events.push((e as NodeJS.ErrnoException).code!), onRecovered: () => events.push('recovered') });
+      writer.onEvent({ type: 'message', message: user('first') });
+      writeFileSync(join(disk.dir, 'filler'), Buffer.alloc(40 * 1024));
+      const big = (n: number) => user(`${n} ` + 'x'.repeat(8000));
+      for (let n = 1; n <= 4; n++) writer.onEvent({ type: 'message', message: big(n) });
+      expect(events).toEqual(['ENOSPC']);
+      unlinkSync(join(disk.dir, 'filler'));
+      writer.onEvent({ type: 'message', message: user('after') });
+      expect(events).toEqual(['ENOSPC', 'recovered']);
+      const loaded = loadSession(writer.file);
+      expect(loaded.skipped).toBe(0);
+      expect(loaded.messages[0]!.content.map((b) => (b.type === 'text' ? b.text.slice(0, 5) : ''))).toEqual(['first', '1 xxx', '2 xxx', '3 xxx', '4 xxx', 'after']);
+    } finally {
+      disk.unmount();
+    }
+  });
+
+  it('the trace starts its next line on a line of its own', () => {
+    const disk = smallDisk()!;
+    try {
+      const at = new Date(2025, 4, 6, 10, 0, 0);
+      const events: string[] = [];
+      const trace = openTrace({ root: ROOT, env: {}, model: 'm', version: '0', mode: 'default', stateDir: disk.dir, clock: () => at, onError: () => events.push('error'), onRecovered: () => events.push('recovered') })!;
+      writeFileSync(join(disk.dir, 'filler'), Buffer.alloc(50 * 1024));
+      for (let n = 1; n <= 3; n++) trace.write({ type: 'turn_start', text: `${n} ` + 'y'.repeat(5000) });
+      unlinkSync(join(disk.dir, 'filler'));
+      trace.write({ type: 'turn_start', text: 'after' });
+      expect(events).toEqual(['error', 'recovered']);
+      const lines = readFileSync(join(disk.dir, 'logs', '2025-05-06.jsonl'), 'utf8').trim().split('\n');
+      const parsed = lines.flatMap((l) => {
+        try {
+          return [JSON.parse(l).text?.slice(0, 5) ?? 'start'];
+        } catch {
+          return ['torn'];
+        }
+      });
+      expect(parsed.filter((p) => p !== 'torn')).toEqual(['start', '1 yyy', '2 yyy', '3 yyy', 'after']);
+    } finally {
+      disk.unmount();
+    }
   });
 });
 
@@ -170,7 +276,7 @@ describe('loading a session', () => {
     expect(loaded.skipped).toBe(1);
     expect(loaded.messages).toEqual([user('hi'), { role: 'assistant', content: [{ type: 'text', text: 'hello' }] }]);
 
-    const writer = SessionWriter.open(file);
+    const writer = SessionWriter.open(file, loadSession(file).state) as SessionWriter;
     expect(writer.id).toBe('hand');
     writer.onEvent({ type: 'message', message: user('next') });
     expect(loadSession(file)).toMatchObject({ skipped: 1, messages: [user('hi'), expect.anything(), user('next')] });

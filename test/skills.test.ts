@@ -10,7 +10,7 @@ import { loadSkills, SKILLS_BUDGET } from '../src/config/skills.js';
 import { systemPrompt, type SkillLine } from '../src/core/prompt.js';
 import { checkCall } from '../src/safety/policy.js';
 import { readFileTool } from '../src/tools/fs.js';
-import type { ToolCallBlock } from '../src/types.js';
+import type { ToolCallBlock } from '../src/types/conversation.js';
 import { TOOLS } from './policy-fixture.js';
 import { usePlaces } from './places-fixture.js';
 

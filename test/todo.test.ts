@@ -8,7 +8,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { TODO_PROMPT, TodoList, TodoReminder, todoTool, type TodoItem } from '../src/tools/todo.js';
-import type { ToolContext } from '../src/types.js';
+import type { ToolContext } from '../src/types/tools.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 

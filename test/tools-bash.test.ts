@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bash } from '../src/tools/bash.js';
 import { capOutput } from '../src/util/cap.js';
-import type { Launch, LaunchRequest, ToolContext } from '../src/types.js';
+import type { Launch, LaunchRequest, ToolContext } from '../src/types/tools.js';
 import { alive, waitFor } from './scope.js';
 import { workspace } from './tools-helpers.js';
 

@@ -3,7 +3,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listFiles, search, searchWithJs, searchWithRg, type SearchQuery } from '../src/tools/find.js';
-import type { ToolContext } from '../src/types.js';
+import type { ToolContext } from '../src/types/tools.js';
 import { workspace } from './tools-helpers.js';
 
 const tree = {

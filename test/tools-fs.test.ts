@@ -1,9 +1,13 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sniffType } from '../src/content/filetype.js';
 import { editFileTool, readFileTool, writeFileTool } from '../src/tools/fs.js';
-import type { ToolContext } from '../src/types.js';
+import { bash } from '../src/tools/bash.js';
+import { listFiles } from '../src/tools/find.js';
+import type { ToolContext } from '../src/types/tools.js';
 import { workspace } from './tools-helpers.js';
 
 const read = (ctx: ToolContext, args: { path: string; offset?: number; limit?: number }) => readFileTool.run(args, ctx);
@@ -139,6 +143,32 @@ describe('write_file', () => {
     await mkdir(join(ctx.root, 'd'));
     expect(await write(ctx, 'd', 'x')).toEqual({ output: 'd is a folder', isError: true });
     expect(await write(ctx, '../x', 'x')).toEqual({ output: `path ../x is outside the workspace ${ctx.root}`, isError: true });
+  });
+});
+
+describe('a workspace folder that was deleted', () => {
+  it('is refused by every tool, and write_file does not create it again', async () => {
+    const ctx = await workspace({ 'a.txt': 'x\n' });
+    await rm(ctx.root, { recursive: true });
+    const gone = `the workspace folder ${ctx.root} no longer exists (deleted or moved); nothing was done. Tell the user: feiyu must be restarted in an existing folder`;
+    expect(await write(ctx, 'src/new.ts', 'x')).toEqual({ output: gone, isError: true });
+    expect(await read(ctx, { path: 'a.txt' })).toEqual({ output: gone, isError: true });
+    expect(await listFiles.run({}, ctx)).toEqual({ output: gone, isError: true });
+    expect(await bash.run({ command: 'echo hi' }, ctx)).toEqual({ output: gone, isError: true });
+    expect(existsSync(ctx.root)).toBe(false);
+  });
+});
+
+describe('temporary files of a write', () => {
+  it('are removed by the next write in their folder when the process that made them is gone', async () => {
+    const ctx = await workspace({ 'keep.feiyu-1-abcdefab.tmp': 'not ours: no leading dot' });
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const stale = `.a.txt.feiyu-${dead}-0123abcd.tmp`;
+    const live = `.b.txt.feiyu-${process.ppid}-0123abcd.tmp`;
+    await writeFile(join(ctx.root, stale), 'half a file');
+    await writeFile(join(ctx.root, live), 'another feiyu is writing this one');
+    await write(ctx, 'c.txt', 'c\n');
+    expect((await readdir(ctx.root)).sort()).toEqual([live, 'c.txt', 'keep.feiyu-1-abcdefab.tmp'].sort());
   });
 });
 

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import type { ToolContext } from '../src/types.js';
+import type { ToolContext } from '../src/types/tools.js';
 import { currentTest } from './scope.js';
 
 /** A fresh workspace holding `files` (path → content), removed when the test ends; what its commands start is killed then. */

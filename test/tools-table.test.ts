@@ -1,7 +1,7 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { coreTools } from '../src/tools/index.js';
-import { specOf } from '../src/types.js';
+import { specOf } from '../src/types/tools.js';
 
 describe('coreTools', () => {
   it('has the six tools in a stable order, each with a closed schema', () => {

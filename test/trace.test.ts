@@ -1,6 +1,6 @@
 // The trace on real files: what a real agent run logs (and leaves out), daily files by the event's
 // date, FEIYU_NO_LOG, pruning, and a failing disk that never throws into the caller.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
 import { logsDir, openTrace, pruneLogs } from '../src/session/trace.js';
 import { localDate } from '../src/util/text.js';
-import type { Tool, ToolContext } from '../src/types.js';
+import type { Tool, ToolContext } from '../src/types/tools.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
 
@@ -96,14 +96,27 @@ describe('trace', () => {
     expect(openTrace({ ...base, stateDir: state, env: { FEIYU_NO_LOG: '0' } })).not.toBeNull();
   });
 
-  it('stops logging on a failed write, reports it once, and never throws', () => {
+  it('reports a failed write once, never throws, and writes the missed lines once it can', () => {
     writeFileSync(logsDir(state), 'a file where the folder should be');
-    const errors: Error[] = [];
-    const trace = openTrace({ ...base, stateDir: state, onError: (e) => errors.push(e) })!;
+    const events: string[] = [];
+    const at = new Date(2025, 4, 6, 10, 0, 0);
+    const trace = openTrace({ ...base, stateDir: state, clock: () => at, onError: () => events.push('error'), onRecovered: () => events.push('recovered') })!;
     trace.write({ type: 'turn_start', text: 'a' });
+    expect(events).toEqual(['error']);
+    unlinkSync(logsDir(state));
     trace.write({ type: 'turn_start', text: 'b' });
-    expect(errors.length).toBe(1);
-    expect(trace.error).toBe(errors[0]);
+    expect(events).toEqual(['error', 'recovered']);
+    expect(readLog('2025-05-06').map((l) => l.text ?? l.type)).toEqual(['run_start', 'a', 'b']);
+  });
+
+  it('ends a torn last line (another process killed mid-write) before its first line', () => {
+    const at = new Date(2025, 4, 6, 10, 0, 0);
+    mkdirSync(logsDir(state), { recursive: true });
+    writeFileSync(join(logsDir(state), '2025-05-06.jsonl'), '{"type":"run_start"}\n{"type":"usage","inp');
+    openTrace({ ...base, stateDir: state, runId: 'r2', clock: () => at })!.write({ type: 'turn_start', text: 'next' });
+    const lines = readFileSync(join(logsDir(state), '2025-05-06.jsonl'), 'utf8').split('\n');
+    expect(lines.slice(1, 3)).toEqual(['{"type":"usage","inp', expect.stringMatching(/^\{"type":"run_start","run_id":"r2"/)]);
+    expect(JSON.parse(lines[3]!)).toMatchObject({ type: 'turn_start', text: 'next' });
   });
 
   it('prunes daily files older than 30 days and leaves anything else alone', () => {

@@ -13,7 +13,7 @@ import { loadModels, selectModel, type LoadedModels } from '../config/keys.js';
 import { loadMemory } from '../tools/memory.js';
 import { Emitter } from '../util/emitter.js';
 import { ApprovalDesk, approvalStep } from './approval.js';
-import { attempt, ConfigError, loadConfig, projectFiles, type AppConfig, type ConfigOptions } from './config.js';
+import { attempt, ConfigError, loadConfig, projectFiles, SessionBusyError, type AppConfig, type ConfigOptions } from './config.js';
 import { SubfolderConventions } from '../config/conventions.js';
 import { loadCommands, type CustomCommand } from '../config/commands.js';
 import { projectTrustState } from '../config/trust.js';
@@ -24,13 +24,20 @@ import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
 import { createLauncher } from '../safety/sandboxhost.js';
 import { createGitFacts } from './gitfacts.js';
-import { loadSession, restoreFiles, SessionWriter } from '../session/store.js';
+import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../session/store.js';
 import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
-import type { AgentEvent, AskAnswer, FileVersion, Message, ModelConfig, NoticeCode, NoticeEvent, PermissionMode, PlanVerdict, SandboxLevel, Tool, ToolSession, WrapCommand } from '../types.js';
+import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
+import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
+import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
+import type { Message } from '../types/conversation.js';
+import type { ModelConfig } from '../types/providers.js';
+import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
+import { sweepTemps } from '../util/paths.js';
+import { dirname } from 'node:path';
 import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
@@ -83,8 +90,12 @@ export interface App {
   setModel(name: string): void;
   /** Changes the sandbox level; false when the start-up probe turned it off for good. */
   setSandbox(level: SandboxLevel): boolean;
-  /** Continues a saved session: `true` for the last one of this directory. Throws ConfigError. */
-  resume(which: true | string): Promise<void>;
+  /**
+   * Continues a saved session: `true` for the last one of this directory. With `fork`, as a new
+   * session that starts with its history (the original is left as it is). Throws ConfigError,
+   * SessionBusyError when another feiyu has the session open.
+   */
+  resume(which: true | string, opts?: { fork?: boolean }): Promise<void>;
   /**
    * Sends a custom command's message: its `!` lines run and `@files` inlined (expandCommand), its
    * allowed-tools in force and its model used for this one message. Null as send().
@@ -137,14 +148,19 @@ async function wire(config: AppConfig): Promise<App> {
   warnIfUnsandboxed();
 
   const jobs = new JobManager();
+  // Without the sandbox, commands are still contained when bwrap works (the `off` launcher); when
+  // it does not, their process groups are recorded, and what a killed feiyu left is stopped here.
+  if (!config.sandboxContain) recordGroupsIn(stateDir);
+  const reaped = reapOrphanGroups(stateDir);
+  if (reaped) notify('groups_reaped', { n: reaped });
   // One launcher per level, made when first used: each keeps its secret listing's cache and
   // counts the placeholders its commands hold.
   const launchers = new Map<SandboxLevel, WrapCommand>();
   const launcher = (level: SandboxLevel): WrapCommand => {
     let made = launchers.get(level);
     if (!made) {
-      const { home, configDir, sandboxFeatures: features, sandboxNetwork: network } = config;
-      made = createLauncher({ level, root, home, configDir, stateDir, runtimeDir: config.env.XDG_RUNTIME_DIR, network, features });
+      const { home, configDir, sandboxFeatures: features, sandboxNetwork: network, sandboxContain: contain } = config;
+      made = createLauncher({ level, root, home, configDir, stateDir, runtimeDir: config.env.XDG_RUNTIME_DIR, network, features, contain });
       launchers.set(level, made);
     }
     return made;
@@ -224,13 +240,19 @@ async function wire(config: AppConfig): Promise<App> {
   agent.on((event) => events.emit(event));
 
   // Consumers of the event stream: the session file and the trace.
-  const onWriteError = (code: NoticeCode) => (err: Error) => notify(code, { msg: err.message, file: session.file });
-  const newWriter = () => SessionWriter.create(stateDir, root, state.model.name, onWriteError('session_write_failed'));
+  const writeEvents = (kind: 'session' | 'trace'): WriterEvents => ({
+    onError: (err) => notify(`${kind}_write_failed`, { msg: err.message, file: kind === 'session' ? session.file : '' }),
+    onRecovered: () => notify(`${kind}_write_recovered`),
+  });
+  const newWriter = () => SessionWriter.create(stateDir, root, state.model.name, writeEvents('session'));
   let session = newWriter();
   /** The one writer of `session`: a resumed or a new conversation. */
-  const useSession = (next: SessionWriter) => (session = next);
+  const useSession = (next: SessionWriter) => {
+    if (next !== session) session.close();
+    session = next;
+  };
   if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
-  const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, onError: onWriteError('trace_write_failed') });
+  const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
   events.on((event) => {
     if (event.type === 'turn_start') {
       reminder.resetForTurn();
@@ -313,12 +335,19 @@ async function wire(config: AppConfig): Promise<App> {
     setMode: (mode) => state.setMode(mode),
     setModel: (name) => state.setModel(attempt(() => selectModel(state.models, name))),
     setSandbox: (level) => state.setSandbox(level),
-    async resume(which) {
+    async resume(which, opts = {}) {
       const file = which === true ? findLastSession(stateDir, root) : findSession(stateDir, which);
       if (!file) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
       const loaded = attempt(() => loadSession(file));
       // The resumed file first: the model and mode restored below are saved to it, not to the old one.
-      useSession(SessionWriter.open(file, onWriteError('session_write_failed')));
+      // A fork is a new file that starts with the history (the original stays as it is).
+      const opened = opts.fork ? newWriter() : SessionWriter.open(file, loaded.state, writeEvents('session'));
+      if ('busy' in opened) throw new SessionBusyError(loaded.header.id, opened.pid);
+      useSession(opened);
+      if (opts.fork) {
+        for (const message of loaded.messages) opened.onEvent({ type: 'message', message });
+        notify('resume_forked', { from: loaded.header.id, id: opened.id });
+      }
       agent.reset(loaded.messages, loaded.state.totals ?? {});
       const saved = loaded.state.model ?? loaded.header.model;
       if (saved && saved !== state.model.name && state.models.models.some((m) => m.name === saved) && !config.pinned.model) {
@@ -329,7 +358,11 @@ async function wire(config: AppConfig): Promise<App> {
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
       folders.forget();
-      const changed = await restoreFiles(loaded.state.files ?? {}, ctx.files);
+      // Temporary files a killed feiyu left where the session worked are removed.
+      const records = loaded.state.files ?? {};
+      await Promise.all([...new Set(Object.keys(records).map(dirname))].map(sweepTemps));
+      const changed = await restoreFiles(records, ctx.files);
+      if (opts.fork) session.saveState({ model: state.model.name, mode: state.mode, todo: todo.items.length ? todo.items : undefined, totals: agent.totals, files: ctx.files });
       if (loaded.skipped) notify('session_skipped', { n: loaded.skipped });
       if (changed.length) notify('files_changed', { n: changed.length });
     },
@@ -364,9 +397,10 @@ async function wire(config: AppConfig): Promise<App> {
     async close() {
       await jobs.stopAll();
       trace?.close();
+      session.close();
     },
   };
-  if (config.resume) await app.resume(config.resume);
+  if (config.resume) await app.resume(config.resume, { fork: config.forkSession });
   starting = false;
   return app;
 }

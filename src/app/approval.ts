@@ -10,7 +10,10 @@ import { saveApprovals } from '../safety/approvals.js';
 import { answerDecision, CANCELLED, checkCall, headlessRefusal, type PolicyDecision, type PolicyInput } from '../safety/policy.js';
 import { parseRule, type Rule } from '../safety/rules.js';
 import type { RepoFacts } from '../safety/destructive.js';
-import type { AgentEvent, Approval, AskAnswer, PermissionMode, PlanVerdict, Tool, ToolCallBlock } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
+import type { Approval, AskAnswer, PermissionMode, PlanVerdict } from '../types/permissions.js';
+import type { Tool } from '../types/tools.js';
+import type { ToolCallBlock } from '../types/conversation.js';
 
 type AnswerOf<A extends Approval> = A extends { kind: 'call' } ? AskAnswer : PlanVerdict;
 type Waiting = { approval: Approval; settle: (answer: AskAnswer | PlanVerdict | undefined) => void };

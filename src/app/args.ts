@@ -2,7 +2,7 @@
 // (the CLI prints it and exits 2); nothing here reads files or the environment.
 
 import type { MessageKey } from '../i18n/index.js';
-import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types.js';
+import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types/permissions.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -15,6 +15,8 @@ export type CliArgs = {
   model?: string;
   /** true: the last session here; a string: that session. */
   resume?: true | string;
+  /** With resume: continue in a new session that starts with the old one's history. */
+  forkSession?: boolean;
   maxRounds?: number;
   lang?: 'en' | 'zh';
   cwd?: string;
@@ -76,6 +78,9 @@ export function parseArgs(argv: string[]): CliArgs {
       }
       case '--trust':
         args.trust = true;
+        break;
+      case '--fork-session':
+        args.forkSession = true;
         break;
       case '-h':
       case '--help':

@@ -13,7 +13,11 @@ import { allowRulesOf } from '../config/allowedtools.js';
 import type { CustomCommand } from '../config/commands.js';
 import type { LoadedModels } from '../config/keys.js';
 import { parseRule, type Rule } from '../safety/rules.js';
-import type { Decision, ModelConfig, NoticeCode, NoticeEvent, SandboxProfile, ToolCallBlock, WrapCommand } from '../types.js';
+import type { ToolCallBlock } from '../types/conversation.js';
+import type { NoticeCode, NoticeEvent } from '../types/events.js';
+import type { Decision } from '../types/permissions.js';
+import type { ModelConfig } from '../types/providers.js';
+import type { SandboxProfile, WrapCommand } from '../types/tools.js';
 
 /** A `!` line gets this long, and this much of its output is kept (head and tail). */
 const SHELL_TIMEOUT_MS = 30_000;

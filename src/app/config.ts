@@ -3,6 +3,7 @@
 // project trust, rules and saved
 // approvals, the output schema, the sandbox probe — into plain objects the wiring uses. Bad
 // configuration throws a ConfigError in the user's words (exit 2); nothing here keeps state.
+// Files that are not regular or are huge are named (FileReadError → a notice or a ConfigError).
 
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -11,24 +12,42 @@ import type { CliArgs } from './args.js';
 import { configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
 import { loadSettings, type HookSpec, type LoadedSettings, type Settings } from '../config/settings.js';
 import { effectiveSettings, projectTrustState, trustProject, type ProjectFiles } from '../config/trust.js';
-import { contextNotices, loadMarkdownContext, type MarkdownContext } from './context.js';
+import { contextNotices, fileNotice, loadMarkdownContext, type MarkdownContext } from './context.js';
 import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
+import { noticeText } from '../i18n/explain.js';
 import { approvalsFile, loadApprovals } from '../safety/approvals.js';
 import { filterEnv } from '../safety/envfilter.js';
 import type { ProviderOptions } from '../providers/stream.js';
 import { parseRule, type Rule } from '../safety/rules.js';
 import type { SandboxFeatures } from '../safety/sandbox.js';
 import { probeSandbox } from '../safety/sandboxprobe.js';
+import { FileReadError } from '../util/readfile.js';
+import { sweepTemps } from '../util/paths.js';
 import { SessionError } from '../session/store.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
-import type { HookEvent, JsonSchema, ModelConfig, NoticeEvent, PermissionMode, SandboxLevel } from '../types.js';
+import type { HookEvent, NoticeEvent } from '../types/events.js';
+import type { JsonSchema, ModelConfig } from '../types/providers.js';
+import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
 
+/** The session asked for is open in another feiyu process; it can be continued as a copy (a fork). */
+export class SessionBusyError extends ConfigError {
+  constructor(
+    readonly id: string,
+    readonly pid: number,
+  ) {
+    super(t('session.busy', { id, pid }));
+  }
+}
+
+export { fileNotice };
+
 /** A coded error from the configuration or a session file, in the user's words. */
 export function configError(err: unknown): ConfigError {
   if (err instanceof ConfigError) return err;
+  if (err instanceof FileReadError) return new ConfigError(noticeText(fileNotice(err)));
   if (err instanceof Problem) return new ConfigError(problemText(err));
   if (err instanceof SessionError) return new ConfigError(t(`session.${err.code}` as MessageKey, err.params));
   return new ConfigError(err instanceof Error ? err.message : String(err));
@@ -99,6 +118,8 @@ export type AppConfig = {
   trusted: boolean;
   /** The project's settings file as read, to ask again whether it is still trusted after /context. */
   projectSettings: Settings;
+  /** Commands run without the sandbox can still be kept from outliving feiyu (the probe found containment works). */
+  sandboxContain: boolean;
   memory: string;
   /** The user's rules, the trusted project's, and the saved "always" answers, parsed. */
   rules: { allow: Rule[]; deny: Rule[] };
@@ -115,6 +136,8 @@ export type AppConfig = {
   maxRounds?: number;
   outputSchema?: JsonSchema;
   resume?: true | string;
+  /** With resume: continue in a new session that starts with the old one's history. */
+  forkSession: boolean;
   /** What the interface says before the first prompt. */
   notices: NoticeEvent[];
 };
@@ -122,7 +145,8 @@ export type AppConfig = {
 export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppConfig> {
   const { env } = o;
   // The sandbox probe is a process of its own: start it first, so it runs while config loads. It
-  // runs with --sandbox off too: /sandbox may turn it on later, and then needs what it found.
+  // runs with --sandbox off too: /sandbox may turn it on later, and then needs what it found; and
+  // it says whether commands run without the sandbox can still be contained.
   const probing = probeSandbox();
   const start = o.start ?? readStart(args, env);
   if (start.problem || !start.root || !start.settings) throw start.problem ?? new ConfigError('no workspace');
@@ -134,12 +158,19 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   const model = models.models.length ? attempt(() => selectModel(models, args.model)) : undefined;
   const home = env.HOME || homedir();
   const places = { workspace: root, home, configDir: config };
-  const [markdown, probe, outputSchema] = await Promise.all([loadMarkdownContext(places), probing, args.outputSchema ? loadSchema(args.outputSchema) : undefined]);
+  // Temporary files a killed feiyu left mid-write in the workspace are removed while the rest loads.
+  const [markdown, probe, outputSchema] = await Promise.all([
+    loadMarkdownContext(places),
+    probing,
+    args.outputSchema ? loadSchema(args.outputSchema) : undefined,
+    sweepTemps(root),
+  ]);
   const notices: NoticeEvent[] = model ? [] : [{ type: 'notice', code: 'no_model' }];
   notices.push(...contextNotices(markdown));
+  if (models.exposed) notices.push({ type: 'notice', code: models.exposed.fixed ? 'keys_made_private' : 'keys_exposed', params: { file: models.exposed.file, mode: models.exposed.mode } });
 
   // Trust: a project's own hooks, verify:, allow rules and commands' ! lines wait for the user's yes.
-  const trust = projectTrustState(root, config, projectFiles(settings.project, markdown));
+  const trust = attempt(() => projectTrustState(root, config, projectFiles(settings.project, markdown)));
   let trusted = trust.trusted;
   if (!trusted && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
     trustProject(root, config, trust.hash);
@@ -175,6 +206,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     markdown,
     trusted,
     projectSettings: settings.project,
+    sandboxContain: probe.contain,
     memory: memory.text,
     rules: attempt(() => ({ allow: [...effective.allow, ...loadApprovals(approvals, root)].map(parseRule), deny: effective.deny.map(parseRule) })),
     approvalsFile: approvals,
@@ -187,6 +219,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     maxRounds: args.maxRounds,
     outputSchema,
     resume: args.resume,
+    forkSession: args.forkSession === true,
     notices,
   };
 }

@@ -10,7 +10,10 @@ import { loadSkills, MAX_SKILLS, SKILLS_BUDGET, type LoadedSkills } from '../con
 import { folderInstructions } from '../core/prompt.js';
 import { describeCall } from '../util/calls.js';
 import { FileReadError } from '../util/readfile.js';
-import type { NoticeCode, NoticeEvent, Tool, ToolCallBlock, ToolOutput } from '../types.js';
+import { formatSize } from '../content/filetype.js';
+import type { ToolCallBlock } from '../types/conversation.js';
+import type { NoticeCode, NoticeEvent } from '../types/events.js';
+import type { Tool, ToolOutput } from '../types/tools.js';
 
 export type MarkdownContext = { conventions: StartupConventions; skills: LoadedSkills; commands: LoadedCommands };
 
@@ -42,12 +45,16 @@ function fileNotices(files: readonly ConventionFile[], problems: readonly Conven
   ];
 }
 
+/** A file feiyu would read that is not a regular file, or is huge: which file, and what it is. */
+export function fileNotice(err: FileReadError): NoticeEvent {
+  const p = err.problem;
+  if (p.code === 'not_regular') return { type: 'notice', code: 'file_not_regular', params: { file: err.file, kind: p.kind } };
+  return { type: 'notice', code: 'file_too_big', params: { file: err.file, size: formatSize(p.size), max: formatSize(p.max) } };
+}
+
+/** A file that could not be read: not regular or too big (as for any file feiyu reads by itself), or another error. */
 function unreadableNotice(u: Unreadable): NoticeEvent {
-  if (!(u instanceof FileReadError)) return notice('instruction_unreadable', { file: u.file, why: 'unreadable', msg: u.message });
-  const p = u.problem;
-  return p.code === 'not_regular'
-    ? notice('instruction_unreadable', { file: u.file, why: 'not_regular', kind: p.kind })
-    : notice('instruction_unreadable', { file: u.file, why: 'too_big', size: count(p.size), max: count(p.max) });
+  return u instanceof FileReadError ? fileNotice(u) : notice('instruction_unreadable', { file: u.file, msg: u.message });
 }
 
 /**

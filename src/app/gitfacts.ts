@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { RepoFacts } from '../safety/destructive.js';
-import type { WrapCommand } from '../types.js';
+import type { WrapCommand } from '../types/tools.js';
 
 const TIMEOUT_MS = 10_000;
 

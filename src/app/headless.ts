@@ -5,7 +5,7 @@ import type { TurnResult } from '../core/agent.js';
 import type { App } from './app.js';
 import type { OutputFormat } from './args.js';
 import { t } from '../i18n/index.js';
-import type { AgentEvent } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
 import { inert } from '../util/text.js';
 import { findCustom, parseSlash } from '../config/commands.js';

@@ -3,7 +3,8 @@
 // every change to the one listener the wiring installs; nothing else assigns these values.
 
 import type { LoadedModels } from '../config/keys.js';
-import type { ModelConfig, PermissionMode, SandboxLevel } from '../types.js';
+import type { ModelConfig } from '../types/providers.js';
+import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
 
 export type StateChange = 'mode' | 'model' | 'sandbox';
 

@@ -8,7 +8,9 @@ import { systemPrompt } from '../core/prompt.js';
 import { taskTool } from '../delegate/task.js';
 import { TODO_PROMPT, TodoList, todoTool } from '../tools/todo.js';
 import { coreTools } from '../tools/index.js';
-import { specOf, type BeforeToolCall, type Tool, type ToolSpec } from '../types.js';
+import { specOf, type Tool } from '../types/tools.js';
+import type { BeforeToolCall } from '../types/permissions.js';
+import type { ToolSpec } from '../types/providers.js';
 import { webFetchTool } from '../tools/web.js';
 
 export type ToolOptions = {

@@ -3,13 +3,14 @@
 // writing keys.json safely (0600, atomic). Bad configuration throws a Problem at start-up;
 // this module never talks to a provider.
 
-import { readFileSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isObject, writePrivateJson } from '../util/jsonfile.js';
+import { CONFIG_FILE_MAX, readRegularFile } from '../util/readfile.js';
 import { lookupModel } from '../providers/models.js';
 import { Problem, type MessageKey } from '../i18n/index.js';
-import type { ModelConfig, WireFormat } from '../types.js';
+import type { ModelConfig, WireFormat } from '../types/providers.js';
 
 type Env = NodeJS.ProcessEnv;
 
@@ -18,8 +19,11 @@ export type KeysEntry = Omit<ModelConfig, 'contextWindow' | 'maxOutputTokens'> &
   Partial<Pick<ModelConfig, 'contextWindow' | 'maxOutputTokens'>>;
 /** keys.json as a whole. */
 export type KeysFile = { default?: string; models: KeysEntry[] };
-/** The models ready to use; `defaultName` is '' when none is configured. */
-export type LoadedModels = { models: ModelConfig[]; defaultName: string };
+/**
+ * The models ready to use; `defaultName` is '' when none is configured. `exposed`: keys.json held
+ * keys others could read (its old mode), and whether it was made 0600.
+ */
+export type LoadedModels = { models: ModelConfig[]; defaultName: string; exposed?: { file: string; mode: string; fixed: boolean } };
 
 export const DEFAULT_MODELS: Record<WireFormat, string> = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-4.1' };
 /** For models the table does not know: modest limits that real servers accept. */
@@ -30,16 +34,15 @@ export const configDir = (env: Env = process.env) => join(env.XDG_CONFIG_HOME ||
 export const stateDir = (env: Env = process.env) => join(env.XDG_STATE_HOME || join(home(env), '.local', 'state'), 'feiyu');
 export const keysPath = (env: Env = process.env) => join(configDir(env), 'keys.json');
 
-/** The configured models: keys.json when it exists, else the environment; `models` may be empty. */
+/**
+ * The configured models: keys.json when it exists, else the environment; `models` may be empty.
+ * Throws a Problem for a broken file, a FileReadError for one that is not a regular file or is
+ * huge. A keys.json holding keys that others may read is made 0600 (and says so).
+ */
 export function loadModels(env: Env = process.env): LoadedModels {
   const file = keysPath(env);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return fromEnv(env);
-    throw e;
-  }
+  const text = readRegularFile(file, CONFIG_FILE_MAX);
+  if (text === undefined) return fromEnv(env);
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -59,7 +62,21 @@ export function loadModels(env: Env = process.env): LoadedModels {
     const params = { file, name: defaultName, names: names.join(', ') };
     throw new Problem('cfg.keys_default', params);
   }
-  return { models, defaultName };
+  const exposed = keys.models.some((m) => m.apiKey) ? makePrivate(file) : undefined;
+  return exposed ? { models, defaultName, exposed } : { models, defaultName };
+}
+
+/** Makes a file that holds keys 0600 when group or others may read it; what it was, or undefined when it was private. */
+function makePrivate(file: string): LoadedModels['exposed'] {
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & 0o077) === 0) return undefined;
+  let fixed = true;
+  try {
+    chmodSync(file, 0o600);
+  } catch {
+    fixed = false;
+  }
+  return { file, mode: mode.toString(8).padStart(4, '0'), fixed };
 }
 
 function fromEnv(env: Env): LoadedModels {
@@ -90,13 +107,13 @@ function withDefaults(entry: KeysEntry): ModelConfig {
 }
 
 // What each optional field must hold; `name`, `provider` and `model` are checked first.
-const FIELD_TYPES: Record<string, 'string' | 'number' | 'boolean' | 'price'> = {
+const FIELD_TYPES: Record<string, 'string' | 'number' | 'tokens' | 'boolean' | 'price'> = {
   baseURL: 'string',
   apiKey: 'string',
   apiKeyEnv: 'string',
   vision: 'boolean',
-  contextWindow: 'number',
-  maxOutputTokens: 'number',
+  contextWindow: 'tokens',
+  maxOutputTokens: 'tokens',
   thinkingBudget: 'number',
   price: 'price',
 };
@@ -121,6 +138,9 @@ function checkKeysFile(file: string, data: unknown): KeysFile {
       if (type === 'price') {
         const ok = isObject(value) && ['input', 'output', 'cacheRead', 'cacheWrite'].every((k) => value[k] === undefined || isCount(value[k]));
         if (!ok || !isCount(value.input) || !isCount(value.output)) fail(`${at}.price`, 'expect.price');
+      } else if (type === 'tokens') {
+        // 0 would be sent as is and every request refused (or answered with nothing).
+        if (!(Number.isInteger(value) && value >= 1)) fail(`${at}.${key}`, 'expect.tokens');
       } else if (type === 'number' ? !isCount(value) : typeof value !== type) {
         fail(`${at}.${key}`, type === 'number' ? 'expect.count' : type === 'boolean' ? 'expect.boolean' : 'expect.string');
       }

@@ -3,13 +3,14 @@
 // settings throw a Problem at start-up naming the file, the field and the problem. Must not merge user and
 // project settings or decide what project settings may do: trust.ts and the CLI do that.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isObject, writePrivateJson } from '../util/jsonfile.js';
+import { isObject, updatePrivateJson } from '../util/jsonfile.js';
+import { CONFIG_FILE_MAX, FileReadError, readRegularFile } from '../util/readfile.js';
 import { Problem, type MessageKey, type ProblemParams } from '../i18n/index.js';
 import { configDir } from './keys.js';
 import { ruleError } from '../safety/rules.js';
-import { HOOK_EVENTS, PERMISSION_MODES, SANDBOX_LEVELS, type HookEvent, type PermissionMode, type SandboxLevel } from '../types.js';
+import { HOOK_EVENTS, type HookEvent } from '../types/events.js';
+import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types/permissions.js';
 
 /** One hook: `matcher` is a regular expression over tool names (PreToolUse, PostToolUse). */
 export type HookSpec = { matcher?: string; command: string; timeout?: number };
@@ -43,14 +44,14 @@ export function loadSettings(root: string, env: NodeJS.ProcessEnv = process.env)
 
 /** One settings file, validated; {} when it does not exist or is empty. */
 export function readSettings(file: string): Settings {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFile(file, CONFIG_FILE_MAX);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (err instanceof FileReadError) throw err;
     throw new Problem('settings.unreadable', { file, detail: (err as Error).message });
   }
-  if (!text.trim()) return {};
+  if (!text?.trim()) return {};
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -66,14 +67,15 @@ export function readSettings(file: string): Settings {
  */
 export function saveUserSettings(patch: Settings, env: NodeJS.ProcessEnv = process.env): Settings {
   const file = userSettingsFile(env);
-  const merged: Record<string, unknown> = { ...readSettings(file) };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) delete merged[key];
-    else merged[key] = value;
-  }
-  const settings = checked(file, merged);
-  writePrivateJson(file, merged);
-  return settings;
+  // Under the file's lock: another feiyu saving its own change at the same moment loses nothing.
+  const merged = updatePrivateJson(file, (f) => ({ ...readSettings(f) }) as Record<string, unknown>, (data) => {
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) delete data[key];
+      else data[key] = value;
+    }
+    checked(file, data);
+  });
+  return merged as Settings;
 }
 
 /** What is wrong with a settings object: a catalogue key and its parameters, the file added by the caller. */

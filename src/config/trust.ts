@@ -6,9 +6,9 @@
 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { readProjectsFile, writePrivateJson } from '../util/jsonfile.js';
+import { readProjectsFile, updatePrivateJson } from '../util/jsonfile.js';
 import type { LoadedSettings, Settings } from './settings.js';
-import { HOOK_EVENTS } from '../types.js';
+import { HOOK_EVENTS } from '../types/events.js';
 
 /** A project slash command's parts that need trust: the `!` lines it runs and the tools it allows. */
 export type GatedCommand = { name: string; shell: string[]; allowedTools: string[] };
@@ -71,9 +71,9 @@ export function projectTrustState(root: string, configDir: string, project: Proj
 
 /** Remembers that the user trusts this project with the content `hash` describes. */
 export function trustProject(root: string, configDir: string, hash: string): void {
-  const data = readTrusted(configDir);
-  data.projects[root] = { hash, trustedAt: new Date().toISOString() };
-  writePrivateJson(trustedFile(configDir), data);
+  updatePrivateJson(trustedFile(configDir), readProjectsFile<TrustedFile['projects'][string]>, (data) => {
+    data.projects[root] = { hash, trustedAt: new Date().toISOString() };
+  });
 }
 
 function readTrusted(configDir: string): TrustedFile {

@@ -9,7 +9,8 @@ import { docFormat, extractedNote, extractText } from './docs.js';
 import { formatSize, numberLine, sniffType, type Sniffed } from './filetype.js';
 import { imageTokens, prepareImage } from './images.js';
 import { openForRead, relPath, resolveInWorkspace } from '../util/paths.js';
-import { toolError, type ImageBlock, type ToolContext, type ToolOutput } from '../types.js';
+import { toolError, type ToolContext, type ToolOutput } from '../types/tools.js';
+import type { ImageBlock } from '../types/conversation.js';
 
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
 /** Documents and images are read whole into memory; past this they are refused. */

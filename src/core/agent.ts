@@ -8,23 +8,13 @@ import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './run
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
 import { Emitter } from '../util/emitter.js';
 import { describeCall } from '../util/calls.js';
-import { specOf, zeroUsage } from '../types.js';
-import type {
-  AfterToolCall,
-  AgentEvent,
-  AssistantMessage,
-  BeforeToolCall,
-  JsonSchema,
-  Message,
-  Provider,
-  ProviderEvent,
-  Tool,
-  ToolCallBlock,
-  ToolSession,
-  TurnStopReason,
-  Usage,
-  UserBlock,
-} from '../types.js';
+import { specOf } from '../types/tools.js';
+import { zeroUsage } from '../types/providers.js';
+import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
+import type { AgentEvent, TurnStopReason } from '../types/events.js';
+import type { AssistantMessage, Message, ToolCallBlock, UserBlock } from '../types/conversation.js';
+import type { JsonSchema, Provider, ProviderEvent, Usage } from '../types/providers.js';
+import type { Tool, ToolSession } from '../types/tools.js';
 
 export type AgentConfig = {
   provider: Provider;
@@ -55,6 +45,10 @@ export type Totals = Usage & { cost: number; costUnknown: boolean; requests: num
 const READ_CONCURRENCY = 4;
 /** A safety net against a stop callback that never lets the model finish. */
 const MAX_SEND_BACKS = 3;
+/** The least room for the answer a request is sent with (or the model's own limit when lower). */
+const MIN_OUTPUT = 1024;
+/** Estimates run a little under what a server counts: the room for the answer keeps this margin. */
+const ESTIMATE_MARGIN = 1.05;
 
 type Reply = Extract<ProviderEvent, { type: 'done' }>;
 
@@ -201,25 +195,24 @@ export class Agent {
    * `force` (/compact). Contract: at most one summary request per call; never throws.
    */
   async compact(signal: AbortSignal, opts: { force?: boolean; focus?: string } = {}): Promise<CompactionEvent | null> {
-    // Before the first request (or after a resume) only estimates exist: the fixed part plus the history.
-    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.system + JSON.stringify(this.toolSpecs()));
-    const added = estimateTokens(this.messages.slice(this.lastCount));
+    const contextTokens = this.contextEstimate();
     const contextWindow = this.provider.config.contextWindow;
-    if (!opts.force && !needsCompaction(base, added, contextWindow)) return null;
+    if (!opts.force && !needsCompaction(contextTokens, contextWindow)) return null;
+    const own = linked(signal);
     const result = await compactHistory({
       provider: this.provider,
       messages: this.messages,
       contextWindow,
-      contextTokens: base + added,
+      contextTokens,
       focus: opts.focus,
       todo: this.config.todo?.(),
       files: this.config.ctx.files,
       root: this.config.ctx.root,
-      signal,
+      signal: own.signal,
       force: opts.force,
       emit: (e) => this.emit(e),
       titleOf: (call) => describeCall(this.tools.get(call.name), call.input)?.title,
-    });
+    }).finally(own.dispose);
     if (!result) return null;
     if (result.usage) this.countUsage(result.usage, result.usageEstimated === true, false);
     this.messages.splice(0, this.messages.length, ...result.messages);
@@ -231,30 +224,54 @@ export class Agent {
     return result.event;
   }
 
+  /**
+   * The next request's size: the last request's reported input (before the first request, or after
+   * a resume, the estimate of the fixed part) plus the estimate of what was added since.
+   */
+  private contextEstimate(): number {
+    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.system + JSON.stringify(this.toolSpecs()));
+    return base + estimateTokens(this.messages.slice(this.lastCount));
+  }
+
+  /** Room left in the window for the answer, less a margin for what the estimate misses (JSON framing, code's denser tokens). */
+  private outputRoom(): number {
+    return this.provider.config.contextWindow - Math.ceil(this.contextEstimate() * ESTIMATE_MARGIN);
+  }
+
   private toolSpecs() {
     return [...this.tools.values()].map(specOf);
   }
 
+  /**
+   * Sends the history, compacted first when it fills the window; the answer's limit is lowered to
+   * the room left. Contract: a request that would not fit the window is never sent (a notice
+   * says why and the reply is an error).
+   */
   private async request(round: number, signal: AbortSignal): Promise<Reply> {
-    await this.compact(signal);
+    const compacted = await this.compact(signal);
     const config = this.provider.config;
+    const least = Math.min(config.maxOutputTokens, MIN_OUTPUT);
+    // The cheap step may leave too little room for the answer: summarise, once.
+    if (this.outputRoom() < least && compacted?.method !== 'summary' && !signal.aborted) await this.compact(signal, { force: true });
+    const room = this.outputRoom();
+    if (signal.aborted) return emptyReply('aborted');
+    if (room < least) {
+      this.emit({ type: 'notice', code: 'context_full', params: { tokens: this.contextEstimate(), window: config.contextWindow } });
+      return emptyReply('error');
+    }
     this.emit({ type: 'request_start', round, model: config.name });
-    const sent = this.messages.length;
-    // The SDKs leave a listener on the signal they get: give each request its own, linked to the turn's.
-    const own = new AbortController();
-    const relay = () => own.abort();
-    signal.addEventListener('abort', relay, { once: true });
-    if (signal.aborted) own.abort();
+    const own = linked(signal);
     try {
-      return await this.stream(sent, own.signal);
+      return await this.stream(this.messages.length, Math.min(config.maxOutputTokens, room), own.signal);
     } finally {
-      signal.removeEventListener('abort', relay);
+      own.dispose();
     }
   }
 
-  private async stream(sent: number, signal: AbortSignal): Promise<Reply> {
+  private async stream(sent: number, maxTokens: number, signal: AbortSignal): Promise<Reply> {
     const config = this.provider.config;
-    const stream = this.provider.stream({ system: this.system, messages: this.messages, tools: this.toolSpecs() }, signal);
+    const request = { system: this.system, messages: this.messages, tools: this.toolSpecs(), ...(maxTokens < config.maxOutputTokens ? { maxTokens } : {}) };
+    const stream = this.provider.stream(request, signal);
     for await (const event of stream) {
       if (event.type !== 'done') {
         this.emit(event);
@@ -274,7 +291,7 @@ export class Agent {
       return event;
     }
     // Unreachable by the Provider contract; kept so a faulty provider cannot crash the loop.
-    return { type: 'done', message: { role: 'assistant', content: [] }, stopReason: 'error', usage: zeroUsage() };
+    return emptyReply('error');
   }
 
   /** Adds one request's tokens to the totals and reports them; `side`: a tool's own request. */
@@ -320,6 +337,23 @@ export class Agent {
   private isRead(call: ToolCallBlock): boolean {
     return this.tools.get(call.name)?.kind === 'read';
   }
+}
+
+/**
+ * A signal of its own that aborts with `signal`, for one request: the SDKs leave a listener on
+ * the signal they get, and a turn's signal would collect one per request.
+ */
+function linked(signal: AbortSignal): { signal: AbortSignal; dispose: () => void } {
+  const own = new AbortController();
+  const relay = () => own.abort();
+  signal.addEventListener('abort', relay, { once: true });
+  if (signal.aborted) own.abort();
+  return { signal: own.signal, dispose: () => signal.removeEventListener('abort', relay) };
+}
+
+/** A reply for a request that was not sent (or a provider that broke its contract). */
+function emptyReply(stopReason: 'error' | 'aborted'): Reply {
+  return { type: 'done', message: { role: 'assistant', content: [] }, stopReason, usage: zeroUsage() };
 }
 
 function textOf(message: AssistantMessage): string {

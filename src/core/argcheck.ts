@@ -4,7 +4,7 @@
 // and compile). It reports errors in Ajv's shape and coerces scalars as Ajv's coerceTypes does.
 // Contract: compileSubset returns null for a schema outside the subset; schema.ts then uses Ajv.
 
-import type { JsonSchema } from '../types.js';
+import type { JsonSchema } from '../types/providers.js';
 
 /** One problem, shaped like Ajv's errors so one function words both. */
 export type SchemaError = { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string };

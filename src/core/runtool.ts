@@ -4,18 +4,11 @@
 import { capOutput } from '../util/cap.js';
 import { describeCall } from '../util/calls.js';
 import { validateArgs } from './schema.js';
-import { toolError } from '../types.js';
-import type {
-  AfterToolCall,
-  AgentEvent,
-  BeforeToolCall,
-  Tool,
-  ToolCallBlock,
-  ToolGrant,
-  ToolOutput,
-  ToolResultBlock,
-  ToolSession,
-} from '../types.js';
+import { toolError } from '../types/tools.js';
+import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
+import type { AgentEvent } from '../types/events.js';
+import type { Tool, ToolGrant, ToolOutput, ToolSession } from '../types/tools.js';
+import type { ToolCallBlock, ToolResultBlock } from '../types/conversation.js';
 
 export type ToolRunner = {
   tools: ReadonlyMap<string, Tool>;

@@ -4,7 +4,8 @@
 // beyond its subset, and structured output). Checkers are cached per schema object.
 
 import { compileSubset, type SchemaError, type SubsetCheck } from './argcheck.js';
-import { toolError, type JsonSchema, type Tool } from '../types.js';
+import { toolError, type Tool } from '../types/tools.js';
+import type { JsonSchema } from '../types/providers.js';
 
 type Validate = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
 type AjvInstance = { compile(schema: JsonSchema): Validate };

@@ -4,7 +4,9 @@
 // writes, runs commands or fetches, so nothing it reads can make it act.
 
 import { Agent } from '../core/agent.js';
-import { toolError, type BeforeToolCall, type ProviderError, type Tool, type ToolContext, type ToolOutput, type ToolSession, type Usage } from '../types.js';
+import { toolError, type Tool, type ToolContext, type ToolOutput, type ToolSession } from '../types/tools.js';
+import type { BeforeToolCall } from '../types/permissions.js';
+import type { ProviderError, Usage } from '../types/providers.js';
 
 export type TaskOptions = {
   /** The sub-agent's tools (read_file, list_files, search). Only `read` tools are ever given to it. */

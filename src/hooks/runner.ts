@@ -6,7 +6,10 @@
 import { runInGroup, shellQuote, type Ending } from '../util/process.js';
 import { Problem } from '../i18n/index.js';
 import type { HookSpec } from '../config/settings.js';
-import type { AgentEvent, CommandFailure, Decision, HookEvent, ToolCallBlock, ToolOutput } from '../types.js';
+import type { AgentEvent, CommandFailure, HookEvent } from '../types/events.js';
+import type { Decision } from '../types/permissions.js';
+import type { ToolCallBlock } from '../types/conversation.js';
+import type { ToolOutput } from '../types/tools.js';
 
 const HOOK_TIMEOUT_S = 60;
 const VERIFY_TIMEOUT_S = 120;

@@ -15,6 +15,7 @@ Options:
   --sandbox LEVEL             off | workspace | strict
   --model NAME                a model name from keys.json
   --resume [ID]               continue the last session here, or that one
+  --fork-session              with --resume: continue in a new session, the original left as it is
   --max-rounds N              tool rounds per message (default 25)
   --lang en|zh                interface language
   -C, --cwd DIR               the workspace (default: the current directory)
@@ -59,6 +60,7 @@ Options:
   'expect.seconds_or_off': 'a number of seconds (0 turns it off)',
   'expect.boolean': 'a boolean',
   'expect.count': 'a number ≥ 0',
+  'expect.tokens': 'a whole number of tokens ≥ 1',
   'expect.provider': '"anthropic" or "openai"',
   'expect.price': 'an object with numbers input and output',
   'cfg.keys_json': '{file} is not valid JSON: {detail}',
@@ -68,6 +70,16 @@ Options:
   'cfg.keys_default': '{file}: the default "{name}" is not one of the models ({names})',
   'cfg.model_unknown': 'No model named "{name}"; configured: {names}',
   'cfg.no_models': 'No model is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or add a model to keys.json.',
+  'file.not_regular': '{file} is {kind}, not a regular file: feiyu did not read it.',
+  'file.too_big': '{file} is {size}, more than the {max} feiyu reads there: it was not read.',
+  'history.unused': 'The input history is off this session: {why}',
+  'file.kind_folder': 'a folder',
+  'file.kind_FIFO': 'a named pipe (FIFO)',
+  'file.kind_socket': 'a socket',
+  'file.kind_device': 'a device',
+  'file.kind_special_file': 'a special file',
+  'keys.mode_fixed': '{file} holds API keys but others could read it (mode {mode}): feiyu made it private (0600).',
+  'keys.mode_open': '{file} holds API keys but others can read it (mode {mode}), and feiyu could not change that: run chmod 600 {file}',
   'cli.not_implemented': '{flag} is not available in this version yet.',
 
   'err.auth': 'The model "{model}" rejected the API key (HTTP {status}). Check {keySource}, then try again.',
@@ -108,6 +120,7 @@ Options:
   'notice.usage_estimated': 'The server reported no token usage; the figures are estimates.',
   'notice.schema_retry': 'The answer did not match the output schema; asking the model once more.',
   'notice.schema_failed': 'The answer still does not match the output schema.',
+  'notice.context_full': 'The conversation does not fit the model\'s context window even after compaction ({tokens} of {window} tokens), so nothing was sent. Start a new conversation (/clear), or choose a model with a larger window.',
 
   'sum.lines': '{n} lines',
   'sum.lines_one': '1 line',
@@ -189,6 +202,7 @@ Options:
   'trust.trusted': 'Project trusted.',
   'cost.title': 'Tasks in this directory, last {days} days:',
   'cost.none': 'No tasks in this directory in the last {days} days.',
+  'cost.earlier': '… {n} earlier tasks, counted in the sums below',
   'cost.task': '{when}  {cost}  rounds {rounds} · {input} in · {output} out · {cached} cached  {request}',
   'cost.untitled': '(outside a request, e.g. /compact)',
   'cost.per_day': 'Per day:',
@@ -200,16 +214,21 @@ Options:
   'session.session_unreadable': 'Cannot read the session {file}: {detail}',
   'session.skipped': '{n} unreadable lines of the session were skipped (the process was probably killed mid-write).',
   'session.files_changed': '{n} files changed since this session was saved; the model will read them again before editing.',
-  'session.write_failed': 'Cannot write the session file {file}: {msg}. This conversation is no longer being saved.',
+  'session.write_failed': 'Cannot write the session file {file}: {msg}. feiyu tries again with the next message and writes what was missed.',
+  'session.write_recovered': 'The session file is being written again; nothing was lost.',
+  'session.busy': 'Session {id} is open in another feiyu (process {pid}). Continue it as a new session with --resume {id} --fork-session, or close the other one first.',
   'resume.not_found': 'No session {id} found.',
   'resume.model': 'The session continues with its model, {name} ({id}).',
   'resume.none': 'No earlier sessions in this directory.',
   'resume.item': '{n}. {when}  rounds {rounds} · {cost}  {request}',
   'resume.pick': 'Resume which session? Number, or Enter to cancel > ',
   'resume.resumed': 'Resumed session {id}: {messages} messages, {cost} so far.',
+  'resume.forked': 'Session {from} is open elsewhere: it continues here as a new session, {id}.',
+  'resume.fork_ask': 'It is open in another feiyu. Continue it here as a new session (a fork)? [y/N] ',
   'clear.confirm': 'Start a new conversation and delete this session\'s file? [y/N] ',
   'clear.done': 'New conversation.',
-  'trace.write_failed': 'Cannot write the trace log: {msg}. Logging is off for the rest of this run.',
+  'trace.write_failed': 'Cannot write the trace log: {msg}. feiyu tries again with the next event.',
+  'trace.write_recovered': 'The trace log is being written again.',
   'compact.elide': 'Context compacted: {elided} old tool results cut to stubs ({before} → {after} tokens).',
   'compact.summary': 'Context compacted: {removed} messages replaced by a summary ({before} → {after} tokens).',
   'compact.drop': 'Context compacted: the summary failed ({error}), so the {removed} oldest messages were dropped ({before} → {after} tokens).',
@@ -243,6 +262,7 @@ Options:
   'lang.zh': '简体中文 (Chinese)',
   'lang.current': 'The interface language is {lang}. /lang en or /lang zh switches it.',
   'lang.set': 'Interface language: {lang}. Saved in your settings.',
+  'lang.set_unsaved': 'Interface language: {lang}, for this session only.',
   'lang.not_saved': 'Could not save the language in your settings: {msg}',
   'spin.line': '{what} · {secs} s · {tokens} tokens · Ctrl+C cancels',
   'spin.waiting': 'waiting for the model',
@@ -302,6 +322,7 @@ Options:
   'sandbox.cannot': 'The sandbox cannot be turned on: {why}',
   'todo.empty': 'The todo list is empty.',
   'jobs.none': 'No background jobs.',
+  'jobs.reaped': 'Stopped {n} process groups that a feiyu killed earlier had left running.',
   'jobs.running': 'running {secs} s',
   'jobs.exited': 'exited {code}',
   'jobs.killed': 'killed ({signal})',

@@ -2,7 +2,8 @@
 // what to do next, how often it was tried and when the server said to come back), notices, hook
 // failures and verify results. Shared by the REPL and headless mode; words come from the catalogue.
 
-import type { AgentEvent, CommandFailure, ModelConfig, NoticeCode, NoticeEvent, ProviderError } from '../types.js';
+import type { AgentEvent, CommandFailure, NoticeCode, NoticeEvent } from '../types/events.js';
+import type { ModelConfig, ProviderError } from '../types/providers.js';
 import { t, type MessageKey } from './index.js';
 
 /** A provider failure in plain words. `now` is for tests: the clock time a retry-after points to. */
@@ -66,11 +67,20 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   todo_reminded: 'todo.reminded',
   stop_hook_sent_back: 'hook.sent_back',
   prompt_blocked: 'hook.prompt_blocked',
+  context_full: 'notice.context_full',
   session_write_failed: 'session.write_failed',
+  session_write_recovered: 'session.write_recovered',
   trace_write_failed: 'trace.write_failed',
+  trace_write_recovered: 'trace.write_recovered',
   resume_model: 'resume.model',
+  resume_forked: 'resume.forked',
   session_skipped: 'session.skipped',
   files_changed: 'session.files_changed',
+  file_not_regular: 'file.not_regular',
+  file_too_big: 'file.too_big',
+  keys_made_private: 'keys.mode_fixed',
+  keys_exposed: 'keys.mode_open',
+  groups_reaped: 'jobs.reaped',
   instructions_cut: 'files.instructions_cut',
   instructions_import_refused: 'files.import_refused',
   instruction_unreadable: 'files.unreadable',
@@ -90,7 +100,6 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
 /** Notices whose `why` is a code, and the catalogue prefix that words it. */
 const WHY_PREFIX: Partial<Record<NoticeCode, string>> = {
   instructions_import_refused: 'files.import_why_',
-  instruction_unreadable: 'files.unread_why_',
   skill_skipped: 'files.skip_why_',
   command_skipped: 'files.skip_why_',
   command_file_skipped: 'files.file_why_',
@@ -109,6 +118,8 @@ export function noticeText(n: NoticeEvent, headless = false): string {
   if (n.code === 'max_rounds' && headless) return t('notice.max_rounds_headless', params);
   const why = WHY_PREFIX[n.code];
   if (why) return t(NOTICE_KEYS[n.code], { ...params, why: t(`${why}${params.why}` as MessageKey, params) });
+  // A file's kind (FIFO, device…) is a word of the interface language too.
+  if (n.code === 'file_not_regular') return t('file.not_regular', { ...params, kind: t(`file.kind_${String(params.kind).replace(' ', '_')}` as MessageKey) });
   return t(NOTICE_KEYS[n.code], params);
 }
 

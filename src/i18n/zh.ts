@@ -17,6 +17,7 @@ export const zh: Record<keyof typeof en, string> = {
   --sandbox 级别              off | workspace | strict
   --model 名称                keys.json 中的模型名称
   --resume [ID]               继续本目录上一次的会话，或指定的会话
+  --fork-session              与 --resume 一起用：在新会话中继续，原会话保持不变
   --max-rounds N              每条消息的工具轮数上限（默认 25）
   --lang en|zh                界面语言
   -C, --cwd 目录              工作区（默认：当前目录）
@@ -61,6 +62,7 @@ export const zh: Record<keyof typeof en, string> = {
   'expect.seconds_or_off': '秒数（0 表示关闭）',
   'expect.boolean': '布尔值',
   'expect.count': '不小于 0 的数',
+  'expect.tokens': '不小于 1 的整数（token 数）',
   'expect.provider': '"anthropic" 或 "openai"',
   'expect.price': '含数值 input 和 output 的对象',
   'cfg.keys_json': '{file} 不是有效的 JSON：{detail}',
@@ -70,6 +72,16 @@ export const zh: Record<keyof typeof en, string> = {
   'cfg.keys_default': '{file}：默认模型“{name}”不在已配置的模型中（{names}）',
   'cfg.model_unknown': '没有名为“{name}”的模型；已配置：{names}',
   'cfg.no_models': '尚未配置模型：请设置 ANTHROPIC_API_KEY 或 OPENAI_API_KEY，或在 keys.json 中添加模型。',
+  'file.not_regular': '{file} 是{kind}，不是普通文件：feiyu 没有读取它。',
+  'file.too_big': '{file} 有 {size}，超过 feiyu 在此处读取的上限 {max}：没有读取。',
+  'history.unused': '本次会话不使用输入历史：{why}',
+  'file.kind_folder': '文件夹',
+  'file.kind_FIFO': '命名管道（FIFO）',
+  'file.kind_socket': '套接字',
+  'file.kind_device': '设备文件',
+  'file.kind_special_file': '特殊文件',
+  'keys.mode_fixed': '{file} 保存着 API 密钥，但其他用户可以读取（权限 {mode}）：feiyu 已把它改为仅本人可读写（0600）。',
+  'keys.mode_open': '{file} 保存着 API 密钥，其他用户可以读取（权限 {mode}），feiyu 无法修改：请运行 chmod 600 {file}',
   'cli.not_implemented': '此版本暂不支持 {flag}。',
 
   'err.auth': '模型“{model}”拒绝了 API 密钥（HTTP {status}）。请检查{keySource}后重试。',
@@ -110,6 +122,7 @@ export const zh: Record<keyof typeof en, string> = {
   'notice.usage_estimated': '服务器未报告 token 用量，以下数字为估算值。',
   'notice.schema_retry': '回答不符合输出 schema，再请模型修正一次。',
   'notice.schema_failed': '回答仍不符合输出 schema。',
+  'notice.context_full': '即使压缩之后，对话仍超出模型的上下文窗口（{tokens} / {window} 个 token），因此没有发送。请开始新的对话（/clear），或换用窗口更大的模型。',
 
   'sum.lines': '{n} 行',
   'sum.lines_one': '1 行',
@@ -191,6 +204,7 @@ export const zh: Record<keyof typeof en, string> = {
   'trust.trusted': '已信任本项目。',
   'cost.title': '本目录最近 {days} 天的任务：',
   'cost.none': '最近 {days} 天本目录没有任务。',
+  'cost.earlier': '… 更早的 {n} 个任务，已计入下面的合计',
   'cost.task': '{when}  {cost}  {rounds} 轮 · 输入 {input} · 输出 {output} · 缓存 {cached}  {request}',
   'cost.untitled': '（不属于任何请求，如 /compact）',
   'cost.per_day': '按天：',
@@ -202,16 +216,21 @@ export const zh: Record<keyof typeof en, string> = {
   'session.session_unreadable': '无法读取会话 {file}：{detail}',
   'session.skipped': '已跳过会话中 {n} 行无法读取的内容（进程可能在写入时被终止）。',
   'session.files_changed': '自会话保存以来有 {n} 个文件已改变，模型会在编辑前重新读取。',
-  'session.write_failed': '无法写入会话文件 {file}：{msg}。此后的对话不会被保存。',
+  'session.write_failed': '无法写入会话文件 {file}：{msg}。feiyu 会在下一条消息时重试，并补写遗漏的内容。',
+  'session.write_recovered': '会话文件已恢复写入，没有丢失任何内容。',
+  'session.busy': '会话 {id} 正在另一个 feiyu（进程 {pid}）中打开。可以用 --resume {id} --fork-session 作为新会话继续，或先关闭另一个。',
   'resume.not_found': '找不到会话 {id}。',
   'resume.model': '会话继续使用它原来的模型 {name}（{id}）。',
   'resume.none': '当前目录没有以前的会话。',
   'resume.item': '{n}. {when}  {rounds} 轮 · {cost}  {request}',
   'resume.pick': '恢复哪个会话？输入编号，回车取消 > ',
   'resume.resumed': '已恢复会话 {id}：{messages} 条消息，累计 {cost}。',
+  'resume.forked': '会话 {from} 在别处打开着：它在这里作为新会话 {id} 继续。',
+  'resume.fork_ask': '它正在另一个 feiyu 中打开。要在这里作为新会话（分叉）继续吗？[y/N] ',
   'clear.confirm': '开始新对话并删除当前会话文件？[y/N] ',
   'clear.done': '已开始新对话。',
-  'trace.write_failed': '无法写入跟踪日志：{msg}。本次运行余下部分不再记录日志。',
+  'trace.write_failed': '无法写入跟踪日志：{msg}。feiyu 会在下一个事件时重试。',
+  'trace.write_recovered': '跟踪日志已恢复写入。',
   'compact.elide': '上下文已压缩：{elided} 个旧工具结果已替换为占位标记（{before} → {after} tokens）。',
   'compact.summary': '上下文已压缩：{removed} 条消息已替换为摘要（{before} → {after} tokens）。',
   'compact.drop': '上下文已压缩：摘要失败（{error}），已丢弃最早的 {removed} 条消息（{before} → {after} tokens）。',
@@ -245,6 +264,7 @@ export const zh: Record<keyof typeof en, string> = {
   'lang.zh': '简体中文',
   'lang.current': '界面语言：{lang}。/lang en 或 /lang zh 可切换。',
   'lang.set': '界面语言：{lang}。已保存到设置。',
+  'lang.set_unsaved': '界面语言：{lang}，仅限本次会话。',
   'lang.not_saved': '无法把语言保存到设置：{msg}',
   'spin.line': '{what} · {secs} 秒 · {tokens} tokens · Ctrl+C 取消',
   'spin.waiting': '等待模型',
@@ -304,6 +324,7 @@ export const zh: Record<keyof typeof en, string> = {
   'sandbox.cannot': '无法开启沙箱：{why}',
   'todo.empty': '待办清单为空。',
   'jobs.none': '没有后台任务。',
+  'jobs.reaped': '已停止 {n} 个进程组：它们是之前被强行结束的 feiyu 留下的。',
   'jobs.running': '已运行 {secs} 秒',
   'jobs.exited': '已退出，退出码 {code}',
   'jobs.killed': '已终止（{signal}）',

@@ -5,7 +5,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { resolveApiKey } from './models.js';
 import type { Attempt, Draft } from './draft.js';
-import { zeroUsage, type AssistantBlock, type Message, type ModelConfig, type ProviderEvent, type ProviderRequest, type Usage, type UserBlock } from '../types.js';
+import { zeroUsage, type ModelConfig, type ProviderEvent, type ProviderRequest, type Usage } from '../types/providers.js';
+import type { AssistantBlock, Message, UserBlock } from '../types/conversation.js';
 
 type Wire = Anthropic.MessageParam;
 type WireBlock = Anthropic.ContentBlockParam;

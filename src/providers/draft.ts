@@ -2,7 +2,8 @@
 // (anthropic.ts, openai.ts): content blocks, tool calls whose JSON is still arriving, usage, and
 // when the server was last heard from (the idle timeout).
 
-import type { AssistantBlock, ProviderEvent, ProviderRequest, ToolCallBlock, Usage } from '../types.js';
+import type { AssistantBlock, ToolCallBlock } from '../types/conversation.js';
+import type { ProviderEvent, ProviderRequest, Usage } from '../types/providers.js';
 import { isObject } from '../util/jsonfile.js';
 
 /**

@@ -2,7 +2,7 @@
 // cost of a usage record. Owns no I/O and no configuration: keys.ts fills configs from it.
 // Prices are USD per million tokens, public list prices as of late 2025; a keys.json `price` wins.
 
-import type { ModelConfig, Price, Usage } from '../types.js';
+import type { ModelConfig, Price, Usage } from '../types/providers.js';
 
 /** What the built-in table knows about a model family. */
 export type KnownModel = { contextWindow: number; maxOutputTokens: number; vision: boolean; price: Price };

@@ -12,7 +12,8 @@ import type {
 } from 'openai/resources/chat/completions';
 import { resolveApiKey } from './models.js';
 import type { Attempt, Draft } from './draft.js';
-import type { AssistantBlock, ImageBlock, ModelConfig, ProviderEvent, ProviderRequest, ToolCallBlock, Usage, UserBlock } from '../types.js';
+import type { AssistantBlock, ImageBlock, ToolCallBlock, UserBlock } from '../types/conversation.js';
+import type { ModelConfig, ProviderEvent, ProviderRequest, Usage } from '../types/providers.js';
 
 export async function open(config: ModelConfig): Promise<Attempt> {
   const { default: OpenAI } = await import('openai');

@@ -2,7 +2,7 @@
 // is worth another attempt, and how long to wait (backoff, retry-after). Pure decisions plus an
 // abortable sleep; it never sends a request and never throws.
 
-import type { ProviderError } from '../types.js';
+import type { ProviderError } from '../types/providers.js';
 
 export type RetryPolicy = { maxAttempts: number; maxTotalMs: number; baseDelayMs: number };
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, maxTotalMs: 60_000, baseDelayMs: 1000 };

@@ -6,17 +6,8 @@
 import { Draft, type Attempt } from './draft.js';
 import { estimateTokens } from '../util/tokens.js';
 import { DEFAULT_RETRY, describeFailure, retryDelay, sleep, type ProviderFailure, type RetryPolicy } from './retry.js';
-import {
-  zeroUsage,
-  type AssistantBlock,
-  type ModelConfig,
-  type Provider,
-  type ProviderError,
-  type ProviderEvent,
-  type ProviderRequest,
-  type StopReason,
-  type Usage,
-} from '../types.js';
+import { zeroUsage, type ModelConfig, type Provider, type ProviderError, type ProviderEvent, type ProviderRequest, type StopReason, type Usage } from '../types/providers.js';
+import type { AssistantBlock } from '../types/conversation.js';
 
 /** Each wire module exports `open`: loads its SDK, builds a client, returns the attempt function. */
 type WireModule = { open(config: ModelConfig): Promise<Attempt> };

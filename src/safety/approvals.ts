@@ -3,7 +3,7 @@
 // Reads and writes the file only; the policy suggests the rules and the app decides to save them.
 
 import { join } from 'node:path';
-import { readProjectsFile, writePrivateJson } from '../util/jsonfile.js';
+import { readProjectsFile, updatePrivateJson } from '../util/jsonfile.js';
 
 type Entry = { allow: string[] };
 
@@ -15,10 +15,13 @@ export function loadApprovals(file: string, root: string): string[] {
   return allow.filter((r) => typeof r === 'string');
 }
 
-/** Adds `rules` to this workspace's entry (0600, atomic); rules already there are kept once. */
+/**
+ * Adds `rules` to this workspace's entry (0600, atomic); rules already there are kept once. Under
+ * the file's lock: another feiyu saving at the same moment loses nothing.
+ */
 export function saveApprovals(file: string, root: string, rules: string[]): void {
-  const data = readProjectsFile<Entry>(file);
-  const entry = (data.projects[root] ??= { allow: [] });
-  entry.allow = [...new Set([...entry.allow, ...rules])];
-  writePrivateJson(file, data);
+  updatePrivateJson(file, readProjectsFile<Entry>, (data) => {
+    const entry = (data.projects[root] ??= { allow: [] });
+    entry.allow = [...new Set([...entry.allow, ...rules])];
+  });
 }

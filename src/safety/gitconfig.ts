@@ -4,9 +4,10 @@
 // analysis (program-valued keys, bash/gitconfig.ts) act on what it reads. Must not run git, and
 // must not decide anything.
 
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { CONFIG_FILE_MAX, readRegularFile } from '../util/readfile.js';
 
 /** Where a worktree's repository data lives; `dotGit` is the workspace's .git (a folder or a file). */
 export type GitLayout = { dotGit: string; dotGitKind: 'dir' | 'file'; gitDir: string; commonDir: string };
@@ -19,8 +20,6 @@ export type GitConfigEntry = { key: string; value: string; file: string };
 
 /** How deep includes are followed. */
 export const MAX_INCLUDES = 10;
-/** Larger than any real config: such a file is not read. */
-const MAX_CONFIG_BYTES = 1 << 20;
 
 export const kindOf = (path: string): 'dir' | 'file' | null => {
   try {
@@ -32,17 +31,15 @@ export const kindOf = (path: string): 'dir' | 'file' | null => {
 };
 
 /**
- * A small regular file's text; 'missing' when there is none; null when it cannot be read, is not a
- * regular file or is too large to be a config. A FIFO or a device would block the reader, or never end.
+ * A small regular file's text (readRegularFile: opened without waiting, checked on the open file);
+ * 'missing' when there is none; null when it cannot be read, is not a regular file or is larger
+ * than any real config. A FIFO or a device would block the reader, or never end.
  */
 export function readConfigText(path: string): string | 'missing' | null {
   try {
-    const st = statSync(path);
-    if (!st.isFile() || st.size > MAX_CONFIG_BYTES) return null;
-    return readFileSync(path, 'utf8');
+    return readRegularFile(path, CONFIG_FILE_MAX) ?? 'missing';
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : null;
+    return (err as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'missing' : null;
   }
 }
 

@@ -15,19 +15,21 @@ import { destructiveOf, type Loss, type RepoFacts } from './destructive.js';
 import { gitLayout } from './gitconfig.js';
 import { needsGitWrite, profileFor } from './profile.js';
 import { hooksPathOf, protectedPath } from './protected.js';
-import type { AskAnswer, AskRequest, PermissionMode, SandboxProfile, Tool, ToolCallBlock } from '../types.js';
+import type { AskAnswer, AskRequest, PermissionMode } from '../types/permissions.js';
+import type { SandboxProfile, Tool } from '../types/tools.js';
+import type { ToolCallBlock } from '../types/conversation.js';
 
 /** Why the user is asked; the interface translates it with `reasonParams`. */
 export type AskReasonCode = BashReasonCode | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule';
 
-/** The policy's question: an AskRequest (types.ts) whose reason is one of its codes. */
+/** The policy's question: an AskRequest (types/permissions.ts) whose reason is one of its codes. */
 export type PolicyAsk = AskRequest & { reasonCode: AskReasonCode };
 
 export type AllowCode = 'read' | 'meta' | 'allowlist' | 'rule' | 'auto_mode' | 'user_yes' | 'user_always' | 'user_auto';
 export type DenyCode = 'secret' | 'deny_rule' | 'plan_mode' | 'readonly_mode' | 'headless' | 'user_no' | 'cancelled';
 
 /**
- * A Decision (types.ts) with a code for the interface and the trace; an allowed bash command
+ * A Decision (types/permissions.ts) with a code for the interface and the trace; an allowed bash command
  * carries the sandbox profile it may run in (read-only when allowed as read-only).
  */
 export type PolicyDecision =

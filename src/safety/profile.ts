@@ -5,7 +5,7 @@
 
 import { basename } from 'node:path';
 import type { BashAnalysis } from './bash/analysis.js';
-import type { SandboxProfile } from '../types.js';
+import type { SandboxProfile } from '../types/tools.js';
 
 /** git subcommands that write no repository of the workspace (clone makes a new one beside it). */
 const NO_REPO_WRITE = new Set(['clone', 'help', 'version', 'ls-remote', 'archive']);

@@ -15,7 +15,8 @@
 // Must not decide whether a command may run, and never falls back to running one unsandboxed.
 
 import { BASH } from '../util/process.js';
-import type { SandboxLevel, SandboxProfile } from '../types.js';
+import type { SandboxLevel } from '../types/permissions.js';
+import type { SandboxProfile } from '../types/tools.js';
 
 /** By absolute path: never a bwrap found on a PATH that may point into the workspace. */
 export const BWRAP = '/usr/bin/bwrap';

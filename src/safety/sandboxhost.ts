@@ -2,18 +2,21 @@
 // files listed afresh, the home folder's credentials, the repository's layout and hooks folder),
 // creates the placeholders of missing protected paths and removes them when the command ends, and
 // returns the argv, environment and release of one launch. With the sandbox off it still gives
-// read-only commands the git hardening. Must not decide which profile a command gets.
+// read-only commands the git hardening and no agent socket, and runs every command contained
+// (contain.ts) when bwrap allows it. Must not decide which profile a command gets.
 
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
+import { containArgv } from './contain.js';
 import { gitLayout } from './gitconfig.js';
 import { gitHardeningEnv } from './githarden.js';
 import { hooksPathOf, protectedPaths } from './protected.js';
 import { buildBwrapArgv, type BwrapPlan, type SandboxFeatures } from './sandbox.js';
 import { homeSecrets, kind, linkedInodes, WorkspaceScanner } from './secretfiles.js';
 import { plainBash } from '../util/process.js';
-import type { Launch, LaunchRequest, SandboxLevel } from '../types.js';
+import type { Launch, LaunchRequest } from '../types/tools.js';
+import type { SandboxLevel } from '../types/permissions.js';
 
 export type SandboxOptions = {
   level: SandboxLevel;
@@ -28,6 +31,8 @@ export type SandboxOptions = {
   /** The user opted into the host network at the workspace level. */
   network: boolean;
   features: SandboxFeatures;
+  /** The level `off` runs commands contained (the probe found that containment works). */
+  contain: boolean;
 };
 
 /** System files that only root can read, and that a command run as root must not. */
@@ -35,10 +40,17 @@ const SYSTEM_SECRETS = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers'];
 
 const contains = (outer: string, inner: string): boolean => inner === outer || inner.startsWith(outer.endsWith(sep) ? outer : outer + sep);
 
-/** The launcher for a level; `off` runs bash directly (read-only commands still get the git hardening). */
+/**
+ * The launcher for a level. `off` runs bash without the sandbox, in the containment where it works
+ * (else the caller records the process groups); read-only commands still get the git hardening.
+ */
 export function createLauncher(o: SandboxOptions): (req: LaunchRequest) => Launch {
+  if (o.level === 'off' && !o.contain) return (req) => plainBash(req.command, envFor(req, o.root));
   if (o.level === 'off') {
-    return (req) => plainBash(req.command, envFor(req, o.root));
+    return (req) => {
+      const [file, ...args] = containArgv(req.command, req.cwd);
+      return { file: file!, args, env: envFor(req, o.root), release: () => {} };
+    };
   }
   const level = o.level;
   const scanner = new WorkspaceScanner(o.root);

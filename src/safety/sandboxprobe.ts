@@ -1,14 +1,18 @@
 // The start-up probe: runs bwrap once with the flags of the tightest profile and checks, from
 // inside, that a program it starts has no effective capability, that /proc shows only the
-// sandbox's own processes and that kernel settings (/proc/sys) cannot be written. It tries a user namespace that cannot make more first, then a user
-// namespace, then none (root, or a setuid bwrap). Failure means "sandbox unavailable".
-// Must not run commands for the tools.
+// sandbox's own processes and that kernel settings (/proc/sys) cannot be written. It tries a user
+// namespace that cannot make more first, then a user namespace, then none (root, or a setuid
+// bwrap). Failure means "sandbox unavailable". Beside it, whether the containment of --sandbox off
+// works (contain.ts). Must not run commands for the tools.
 
 import { spawn } from 'node:child_process';
+import { probeContainment } from './contain.js';
 import { BWRAP, buildBwrapArgv, type SandboxFeatures } from './sandbox.js';
 
 export type ProbeReason = 'bwrap_missing' | 'userns_disabled' | 'bwrap_failed' | 'bwrap_unconfined';
-export type ProbeResult = { ok: true; features: SandboxFeatures } | { ok: false; reasonCode: ProbeReason; detail: string };
+type SandboxFinding = { ok: true; features: SandboxFeatures } | { ok: false; reasonCode: ProbeReason; detail: string };
+/** The sandbox's finding, and `contain`: commands run without the sandbox can still be kept from outliving feiyu. */
+export type ProbeResult = SandboxFinding & { contain: boolean };
 
 const OK = 'feiyu-sandbox-ok';
 // bash is the program bwrap starts (execve): its own status shows what any command gets. Builtins
@@ -51,9 +55,15 @@ function attempt(bwrap: string, features: SandboxFeatures, timeoutMs: number): P
  * Probes bwrap (by absolute path). The first way that works and confines decides the features;
  * when none does, the reason of the most telling failure: not installed, user namespaces
  * refused, running but not confining (capabilities kept, the host's /proc), or something else.
+ * The containment check runs at the same time (a process of its own).
  */
 export async function probeSandbox(bwrap = BWRAP, timeoutMs = 5000): Promise<ProbeResult> {
-  let failure: Extract<ProbeResult, { ok: false }> | undefined;
+  const [finding, contain] = await Promise.all([findSandbox(bwrap, timeoutMs), probeContainment(bwrap, timeoutMs)]);
+  return { ...finding, contain };
+}
+
+async function findSandbox(bwrap: string, timeoutMs: number): Promise<SandboxFinding> {
+  let failure: Extract<SandboxFinding, { ok: false }> | undefined;
   for (const features of TRIES) {
     const a = await attempt(bwrap, features, timeoutMs);
     if (a.spawnError) {

@@ -1,10 +1,11 @@
 // The /cost report: tasks (one user request and everything it caused) of the last days in one
 // workspace, read from the trace, so it spans sessions and restarts; and its lines for the
-// interface, worded through a translate function. Reads the logs only; never writes.
+// interface, worded through a translate function. Reads the logs only, line by line, parsing only
+// the lines it counts: time is linear in the logs' size and memory does not grow with it.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { logsDir } from './trace.js';
+import { forEachLine } from '../util/lines.js';
 import { isObject } from '../util/jsonfile.js';
 import { formatCost, localDate, localDateTime } from '../util/text.js';
 
@@ -27,8 +28,10 @@ export type CostSum = { tasks: number; rounds: number; input: number; output: nu
 
 export type CostReport = {
   days: number;
-  /** Oldest first. */
+  /** The latest tasks (at most SHOWN_TASKS), oldest first… */
   tasks: TaskCost[];
+  /** …and how many before them are counted in the sums but not listed. */
+  earlier: number;
   /** Days with tasks, oldest first; `day` is the local YYYY-MM-DD of the tasks' start. */
   perDay: (CostSum & { day: string })[];
   total: CostSum;
@@ -38,19 +41,37 @@ export type CostReport = {
 
 type LogLine = { [key: string]: unknown; type?: unknown; run_id?: unknown; ts?: unknown; root?: unknown };
 
+/** Tasks listed one by one; the sums count every task. */
+const SHOWN_TASKS = 50;
+/** The events the report counts; every other line is skipped unparsed. */
+const COUNTED = ['turn_start', 'request_start', 'usage', 'turn_end'];
+
 /** The report for `root` over the `days` calendar days up to `now`. Unreadable lines are skipped. */
 export function costReport(stateDir: string, root: string, now = new Date(), days = 7): CostReport {
-  const tasks: TaskCost[] = [];
+  const shown: TaskCost[] = [];
+  let earlier = 0;
   const open = new Map<unknown, TaskCost>();
   const unpriced = new Set<string>();
+  const byDay = new Map<string, CostSum & { day: string }>();
+  const total = emptySum();
+  /** A task is added to the sums once it is over (its turn ended, the run went on to another, or the logs end). */
+  const finish = (task: TaskCost) => {
+    const day = localDate(new Date(task.when));
+    if (!byDay.has(day)) byDay.set(day, { day, ...emptySum() });
+    addTo(byDay.get(day)!, task);
+    addTo(total, task);
+  };
   const newTask = (run: unknown, when: string, request: string) => {
     const task: TaskCost = { when, request, rounds: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
-    tasks.push(task);
+    const before = open.get(run);
+    if (before) finish(before);
     open.set(run, task);
+    shown.push(task);
+    if (shown.length > SHOWN_TASKS) (shown.shift(), earlier++);
     return task;
   };
-  for (const r of readRecords(stateDir, now, days)) {
-    if (r.root !== root || typeof r.ts !== 'string') continue;
+  eachRecord(stateDir, root, now, days, (r) => {
+    if (r.root !== root || typeof r.ts !== 'string') return;
     const task = open.get(r.run_id);
     switch (r.type) {
       case 'turn_start':
@@ -74,44 +95,44 @@ export function costReport(stateDir: string, root: string, now = new Date(), day
         break;
       }
       case 'turn_end':
-        if (task && typeof r.rounds === 'number') task.rounds = r.rounds;
+        if (!task) break;
+        if (typeof r.rounds === 'number') task.rounds = r.rounds;
+        finish(task);
         open.delete(r.run_id);
         break;
     }
-  }
-  const byDay = new Map<string, CostSum & { day: string }>();
-  for (const task of tasks) {
-    const day = localDate(new Date(task.when));
-    if (!byDay.has(day)) byDay.set(day, { day, ...emptySum() });
-    addTo(byDay.get(day)!, task);
-  }
-  const total = emptySum();
-  for (const task of tasks) addTo(total, task);
+  });
+  for (const task of open.values()) finish(task);
   const perDay = [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day));
-  return { days, tasks, perDay, total, unpriced: [...unpriced].sort() };
+  return { days, tasks: shown, earlier, perDay, total, unpriced: [...unpriced].sort() };
 }
 
-/** The lines of the daily files in the window, in order (runs crossing midnight continue in the next file). */
-function readRecords(stateDir: string, now: Date, days: number): LogLine[] {
-  const records: LogLine[] = [];
+/**
+ * The counted records of `root` in the daily files of the window, in order (runs crossing
+ * midnight continue in the next file). Lines that cannot be one (another type, another root:
+ * feiyu writes `type` first and `root` verbatim) are not parsed at all.
+ */
+function eachRecord(stateDir: string, root: string, now: Date, days: number, fn: (record: LogLine) => void): void {
+  const rootField = `"root":${JSON.stringify(root)}`;
+  const prefixes = COUNTED.map((type) => `{"type":"${type}"`);
+  const skip = (text: string, at: number) => text.startsWith('{"type":"', at) && !prefixes.some((p) => text.startsWith(p, at));
   for (let d = days - 1; d >= 0; d--) {
     const day = localDate(new Date(now.getFullYear(), now.getMonth(), now.getDate() - d));
-    let text: string;
     try {
-      text = readFileSync(join(logsDir(stateDir), `${day}.jsonl`), 'utf8');
+      forEachLine(join(logsDir(stateDir), `${day}.jsonl`), (line) => {
+        if (!line.includes(rootField)) return;
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch {
+          return; // a torn line
+        }
+        if (isObject(value)) fn(value as LogLine);
+      }, skip);
     } catch {
-      continue;
-    }
-    for (const line of text.split('\n')) {
-      try {
-        const value: unknown = JSON.parse(line);
-        if (isObject(value)) records.push(value as LogLine);
-      } catch {
-        // a torn or empty line
-      }
+      // no log that day
     }
   }
-  return records;
 }
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -132,7 +153,7 @@ function addTo(sum: CostSum, task: TaskCost): void {
 // ---------------------------------------------------------------------------------------------
 // Rendering
 
-export type CostKey = 'cost.title' | 'cost.none' | 'cost.task' | 'cost.untitled' | 'cost.per_day' | 'cost.day' | 'cost.total' | 'cost.unpriced';
+export type CostKey = 'cost.title' | 'cost.none' | 'cost.earlier' | 'cost.task' | 'cost.untitled' | 'cost.per_day' | 'cost.day' | 'cost.total' | 'cost.unpriced';
 export type Translate = (key: CostKey, params?: { [name: string]: string | number }) => string;
 
 const REQUEST_CHARS = 60;
@@ -141,6 +162,7 @@ const REQUEST_CHARS = 60;
 export function formatCostReport(report: CostReport, t: Translate): string[] {
   if (report.tasks.length === 0) return [t('cost.none', { days: report.days })];
   const lines = [t('cost.title', { days: report.days })];
+  if (report.earlier > 0) lines.push('  ' + t('cost.earlier', { n: report.earlier }));
   for (const task of report.tasks) {
     const request = task.request ? shorten(task.request) : t('cost.untitled');
     lines.push('  ' + t('cost.task', { when: shortTime(task.when), cost: formatCost(task.cost), ...tokens(task), rounds: task.rounds, request }));

@@ -1,12 +1,37 @@
-// Finding sessions: this workspace's sessions listed for /resume (newest first, named by their
-// first request), the last one, or one by its id or a unique prefix. Reads session files only;
-// store.ts writes and loads them.
+// Finding sessions to resume: this workspace's sessions newest first, each read once and in one
+// streaming pass (a header check first, so other workspaces' files are not read at all), the last
+// one, or one by its id or a unique prefix. Reads session files only; store.ts writes and loads them.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { forEachLine } from '../util/lines.js';
+import { callsOf, isHeader, parseRecord, SESSION_FORMAT, sessionsDir, type SessionHeader } from './store.js';
 import { isObject } from '../util/jsonfile.js';
-import { callsOf, loadSession, parseRecord, readBytes, sessionsDir, type LoadedSession } from './store.js';
-import type { Message } from '../types.js';
+import type { Message } from '../types/conversation.js';
+
+/** This workspace's sessions that hold at least one message, most recently updated first; at most `limit`. */
+export function listSessions(stateDir: string, root: string, limit = Infinity): SessionInfo[] {
+  const infos: SessionInfo[] = [];
+  for (const candidate of candidates(stateDir, root)) {
+    if (infos.length >= limit) break;
+    const info = scan(candidate.file, candidate.header, candidate.updated);
+    if (info) infos.push(info);
+  }
+  return infos;
+}
+
+/** The file of this workspace's most recently updated session, or null. */
+export function findLastSession(stateDir: string, root: string): string | null {
+  return listSessions(stateDir, root, 1)[0]?.file ?? null;
+}
+
+/** The file of the session with this id (or a unique prefix of it), in any workspace, or null. */
+export function findSession(stateDir: string, id: string): string | null {
+  const names = sessionFiles(stateDir);
+  const exact = names.find((n) => n === `${id}.jsonl`);
+  const matches = exact ? [exact] : names.filter((n) => id !== '' && n.startsWith(id));
+  return matches.length === 1 ? join(sessionsDir(stateDir), matches[0]!) : null;
+}
 
 export type SessionInfo = {
   id: string;
@@ -22,54 +47,61 @@ export type SessionInfo = {
   cost: number | null;
 };
 
-/** This workspace's sessions that hold at least one message, most recently updated first. */
-export function listSessions(stateDir: string, root: string): SessionInfo[] {
-  const infos: SessionInfo[] = [];
+type Candidate = { file: string; header: SessionHeader; updated: string };
+
+/** This root's session files that this version can read, newest first, by their header alone. */
+function candidates(stateDir: string, root: string): Candidate[] {
+  const out: Candidate[] = [];
   for (const name of sessionFiles(stateDir)) {
     const file = join(sessionsDir(stateDir), name);
-    // The header alone says whose session it is: only this root's files are read whole.
-    if (parseRecord(firstLine(file))?.root !== root) continue;
-    let loaded: LoadedSession;
-    try {
-      loaded = loadSession(file);
-    } catch {
-      continue;
-    }
-    const { header, state } = loaded;
-    const { firstRequest, rounds } = wholeHistory(file);
-    if (firstRequest === undefined) continue;
-    infos.push({
-      id: header.id,
-      file,
-      created: header.created,
-      updated: statSync(file).mtime.toISOString(),
-      firstRequest,
-      rounds,
-      cost: state.totals && !state.totals.costUnknown ? state.totals.cost : null,
-    });
+    const header = headerOf(file);
+    if (header?.root !== root || header.version > SESSION_FORMAT) continue;
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st) out.push({ file, header, updated: st.mtime.toISOString() });
   }
-  return infos.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
+  return out.sort((a, b) => b.updated.localeCompare(a.updated) || b.header.id.localeCompare(a.header.id));
+}
+
+function headerOf(file: string): SessionHeader | undefined {
+  let header: SessionHeader | undefined;
+  try {
+    forEachLine(file, (line) => {
+      const record = parseRecord(line);
+      if (record && isHeader(record)) header = record;
+      return false;
+    });
+  } catch {
+    // unreadable: not listed
+  }
+  return header;
 }
 
 /**
- * The first request and the tool rounds of a session over its whole file: a compaction starts
- * the loaded history over at a summary, but the listing names what the user first asked.
+ * One pass over a session file: its first request and tool rounds over the whole file (a
+ * compaction starts the loaded history over at a summary, but the listing names what the user
+ * first asked) and its saved cost. Undefined when it holds no request.
  */
-function wholeHistory(file: string): { firstRequest?: string; rounds: number } {
+function scan(file: string, header: SessionHeader, updated: string): SessionInfo | undefined {
   let firstRequest: string | undefined;
+  let cost: number | null = null;
   // A compaction writes the kept messages again: a round is counted once, by its first call's id.
   const rounds = new Set<string>();
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const record = parseRecord(line);
-    if (record?.type !== 'message' || !isObject(record.message)) continue;
-    const message = record.message as Message;
-    if (!Array.isArray(message.content)) continue;
-    const first = callsOf(message)[0];
-    if (first) rounds.add(first.id);
-    const text = message.role === 'user' ? message.content.find((b) => b.type === 'text') : undefined;
-    if (firstRequest === undefined && text?.type === 'text' && text.text.trim()) firstRequest = text.text.trim().split('\n')[0]!;
+  try {
+    forEachLine(file, (line) => {
+      const record = parseRecord(line);
+      if (record?.type === 'state' && isObject(record.totals)) cost = record.totals.costUnknown || typeof record.totals.cost !== 'number' ? null : record.totals.cost;
+      if (record?.type !== 'message' || !isObject(record.message) || !Array.isArray(record.message.content)) return;
+      const message = record.message as Message;
+      const first = callsOf(message)[0];
+      if (first) rounds.add(first.id);
+      const text = message.role === 'user' ? message.content.find((b) => b.type === 'text') : undefined;
+      if (firstRequest === undefined && text?.type === 'text' && text.text.trim()) firstRequest = text.text.trim().split('\n')[0]!;
+    });
+  } catch {
+    return undefined;
   }
-  return { firstRequest, rounds: rounds.size };
+  if (firstRequest === undefined) return undefined;
+  return { id: header.id, file, created: header.created, updated, firstRequest, rounds: rounds.size, cost };
 }
 
 function sessionFiles(stateDir: string): string[] {
@@ -78,25 +110,4 @@ function sessionFiles(stateDir: string): string[] {
   } catch {
     return [];
   }
-}
-
-function firstLine(file: string): string {
-  try {
-    return readBytes(file, 0, 8192).split('\n')[0]!;
-  } catch {
-    return '';
-  }
-}
-
-/** The file of this workspace's most recently updated session, or null. */
-export function findLastSession(stateDir: string, root: string): string | null {
-  return listSessions(stateDir, root)[0]?.file ?? null;
-}
-
-/** The file of the session with this id (or a unique prefix of it), in any workspace, or null. */
-export function findSession(stateDir: string, id: string): string | null {
-  const names = sessionFiles(stateDir);
-  const exact = names.find((n) => n === `${id}.jsonl`);
-  const matches = exact ? [exact] : names.filter((n) => id !== '' && n.startsWith(id));
-  return matches.length === 1 ? join(sessionsDir(stateDir), matches[0]!) : null;
 }

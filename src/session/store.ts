@@ -1,24 +1,35 @@
 // Sessions: one append-only JSONL file per conversation under <state>/sessions/ — written as each
-// message completes and loaded back robustly (torn lines, interrupted tool calls, other versions);
-// listing.ts finds them. Never writes image data; a failed write never throws into the caller (it
-// is reported once through onError). Knows nothing of the interface: errors carry codes.
+// message completes by the one process that holds its lock, loaded back robustly (torn lines,
+// interrupted tool calls, other versions). Never writes image data; a failed write never throws
+// into the caller: it is reported once and retried with the next write, nothing missed.
+// Knows nothing of the interface: errors carry codes. Finding sessions is listing.ts.
 
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { chmodSync, unlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Totals } from '../core/agent.js';
 import { imagePlaceholder } from '../core/compact.js';
-import { fileVersion } from '../util/paths.js';
-import { isObject } from '../util/jsonfile.js';
 import { interruptedResult } from '../core/runtool.js';
-import type { AgentEvent, FileVersion, Message, PermissionMode, ToolCallBlock, UserBlock } from '../types.js';
+import { forEachLine } from '../util/lines.js';
+import { isObject } from '../util/jsonfile.js';
+import { fileVersion } from '../util/paths.js';
+import { LineFile } from '../util/linefile.js';
+import { acquireLock, type Held } from '../util/lock.js';
+import type { AgentEvent } from '../types/events.js';
+import type { FileVersion } from '../types/tools.js';
+import type { Message, ToolCallBlock, UserBlock } from '../types/conversation.js';
+import type { PermissionMode } from '../types/permissions.js';
 
 /** The format this version writes and the newest it reads. */
 export const SESSION_FORMAT = 1;
 
 export type SessionHeader = { type: 'header'; version: number; id: string; root: string; created: string; model: string };
 
-/** What a session restores besides the conversation. State lines are merged in order: a later field wins. */
+/**
+ * What a session restores besides the conversation. State lines are merged in order: a later
+ * field wins; the read records come as changes (`filesChanged`, `filesDropped`) folded in order,
+ * or, from older versions, as a whole list (`files`).
+ */
 export type SessionState = {
   model?: string;
   mode?: PermissionMode;
@@ -56,10 +67,24 @@ export class SessionError extends Error {
 
 export const sessionsDir = (stateDir: string) => join(stateDir, 'sessions');
 
+export type WriterEvents = {
+  /** A write failed: reported once per spell of failures; the next write tries again. */
+  onError?: (error: Error) => void;
+  /** A write succeeded after failures: everything missed is on disk now. */
+  onRecovered?: () => void;
+};
+
+/** Another live process has the session open. */
+export type SessionBusy = { busy: true; pid: number };
+
+const lockOf = (file: string) => file.replace(/\.jsonl$/, '.lock');
+
 /**
  * Appends one session's lines. The file is created with the first message (header, state saved so
- * far and the message in one write), so a run that never sends anything leaves no file.
- * Contract: each write is whole lines in one append, so a kill loses at most the line in flight.
+ * far and the message in one write), so a run that never sends anything leaves no file. The
+ * process that writes a session holds its lock (`<id>.lock`) until close().
+ * Contract: each write is whole lines in one append, so a kill loses at most the line in flight;
+ * a failed write is kept and appended again before the next one.
  */
 export class SessionWriter {
   private started: boolean;
@@ -67,32 +92,48 @@ export class SessionWriter {
   private pending: Record<string, unknown>[] = [];
   /** The JSON last written per state field, so unchanged fields are not written again. */
   private readonly written = new Map<string, string>();
-  error: Error | undefined;
+  /** The read records as last written: state lines carry only what changed since. */
+  private savedFiles = new Map<string, string>();
+  private readonly out: LineFile;
+  private lock: Held | undefined;
 
   private constructor(
     readonly id: string,
     readonly file: string,
     private readonly header: SessionHeader | null,
-    private readonly onError?: (error: Error) => void,
+    events: WriterEvents,
   ) {
     this.started = header === null;
+    this.out = new LineFile(file, { exclusive: true, ...events });
   }
 
-  static create(stateDir: string, root: string, model: string, onError?: (error: Error) => void): SessionWriter {
+  static create(stateDir: string, root: string, model: string, events: WriterEvents = {}): SessionWriter {
     const now = new Date();
     const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
     const id = `${stamp}-${randomBytes(3).toString('hex')}`;
     const header: SessionHeader = { type: 'header', version: SESSION_FORMAT, id, root, created: now.toISOString(), model };
-    return new SessionWriter(id, join(sessionsDir(stateDir), `${id}.jsonl`), header, onError);
+    return new SessionWriter(id, join(sessionsDir(stateDir), `${id}.jsonl`), header, events);
   }
 
-  /** For resume: appends to an existing session file (load it first with loadSession). */
-  static open(file: string, onError?: (error: Error) => void): SessionWriter {
-    chmodSync(file, 0o600);
-    // A torn last line has no newline: end it, so the next line is not glued to it.
-    const { size } = statSync(file);
-    if (size > 0 && readBytes(file, size - 1, 1) !== '\n') appendFileSync(file, '\n');
-    return new SessionWriter(basename(file, '.jsonl'), file, null, onError);
+  /**
+   * For resume: appends to an existing session file (load it first with loadSession, and pass its
+   * state so only changes are written). Returns SessionBusy when another live process has it open.
+   */
+  static open(file: string, saved: SessionState, events: WriterEvents = {}): SessionWriter | SessionBusy {
+    let lock: Held | undefined;
+    try {
+      const got = acquireLock(lockOf(file));
+      if ('heldBy' in got) return { busy: true, pid: got.heldBy };
+      lock = got;
+      chmodSync(file, 0o600);
+    } catch {
+      // A read-only folder: the first write reports it, and each later one tries again.
+    }
+    const writer = new SessionWriter(basename(file, '.jsonl'), file, null, events);
+    writer.lock = lock;
+    for (const [key, value] of Object.entries(saved)) if (key !== 'files') writer.written.set(key, JSON.stringify(value));
+    writer.savedFiles = new Map(Object.entries(saved.files ?? {}).map(([real, v]) => [real, JSON.stringify(v)]));
+    return writer;
   }
 
   /** Feed every AgentEvent: messages are appended; a compaction starts the history over. */
@@ -108,8 +149,11 @@ export class SessionWriter {
     const line: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(state)) {
       if (value === undefined) continue;
-      const plain = value instanceof Map ? Object.fromEntries(value) : value;
-      const json = JSON.stringify(plain) ?? 'null';
+      if (key === 'files') {
+        Object.assign(line, this.filesDelta(value as ReadonlyMap<string, FileVersion>));
+        continue;
+      }
+      const json = JSON.stringify(value) ?? 'null';
       if (this.written.get(key) === json) continue;
       this.written.set(key, json);
       line[key] = JSON.parse(json); // a snapshot: the caller's objects change later
@@ -117,14 +161,35 @@ export class SessionWriter {
     if (Object.keys(line).length > 0) this.write({ type: 'state', ...line });
   }
 
+  /** The read records added or changed, and those dropped, since the last state line. */
+  private filesDelta(files: ReadonlyMap<string, FileVersion>): { filesChanged?: Record<string, FileVersion>; filesDropped?: string[] } {
+    const changed: Record<string, FileVersion> = {};
+    const now = new Map<string, string>();
+    for (const [real, version] of files) {
+      const json = JSON.stringify(version);
+      now.set(real, json);
+      if (this.savedFiles.get(real) !== json) changed[real] = JSON.parse(json);
+    }
+    const dropped = [...this.savedFiles.keys()].filter((real) => !now.has(real));
+    this.savedFiles = now;
+    return { ...(Object.keys(changed).length ? { filesChanged: changed } : {}), ...(dropped.length ? { filesDropped: dropped } : {}) };
+  }
+
   /** Deletes the file (/clear); the writer writes nothing more. */
   delete(): void {
-    this.stopped = true;
+    this.close();
     try {
       unlinkSync(this.file);
     } catch {
       // never written, or already gone
     }
+  }
+
+  /** Lets the session go: nothing more is written, and another process may open it. */
+  close(): void {
+    this.stopped = true;
+    this.lock?.release();
+    this.lock = undefined;
   }
 
   private write(record: { type: string; [field: string]: unknown }): void {
@@ -133,32 +198,19 @@ export class SessionWriter {
       this.pending.push(record);
       return;
     }
-    try {
-      let records: Record<string, unknown>[] = [record];
-      if (!this.started) {
-        mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-        records = [this.header as SessionHeader, ...this.pending, record];
-      }
-      appendFileSync(this.file, records.map((r) => JSON.stringify(r) + '\n').join(''), { mode: 0o600 });
+    let records: Record<string, unknown>[] = [record];
+    if (!this.started) {
       this.started = true;
+      records = [this.header as SessionHeader, ...this.pending, record];
       this.pending = [];
-    } catch (e) {
-      this.stopped = true;
-      this.error = e instanceof Error ? e : new Error(String(e));
-      this.onError?.(this.error);
+      try {
+        const got = acquireLock(lockOf(this.file));
+        if ('release' in got) this.lock = got;
+      } catch {
+        // the folder cannot be written: the append below says so
+      }
     }
-  }
-}
-
-/** Up to `length` bytes of `file` from `position`, as text. */
-export function readBytes(file: string, position: number, length: number): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(length);
-    const n = readSync(fd, buffer, 0, length, position);
-    return buffer.subarray(0, n).toString('utf8');
-  } finally {
-    closeSync(fd);
+    this.out.append(records.map((r) => JSON.stringify(r)));
   }
 }
 
@@ -179,44 +231,68 @@ function withoutImages(message: Message): Message {
 
 /** Reads a session. Throws a SessionError for a file that is not a session or is from a newer format. */
 export function loadSession(file: string): LoadedSession {
-  let text: string;
+  let pieces: Message[] = [];
+  const state: SessionState = {};
+  const files = new Map<string, FileVersion>();
+  let badMessages = 0;
+  const { header, skipped } = walkSession(file, (record) => {
+    if (record.type === 'reset') pieces = [];
+    if (record.type === 'state') foldState(state, files, record);
+    if (record.type !== 'message') return;
+    const message = validMessage(record.message);
+    if (message) pieces.push(message);
+    else badMessages++;
+  });
+  if (files.size > 0 || state.files) state.files = Object.fromEntries(files);
+  return { header, messages: repair(pieces), state, skipped: skipped + badMessages };
+}
+
+/**
+ * Streams a session file: checks its header (the first readable line), then gives `each` every
+ * later record in order. Returns the header and how many lines could not be read.
+ */
+export function walkSession(file: string, each: (record: Record<string, unknown>) => void): { header: SessionHeader; skipped: number } {
+  let header: SessionHeader | undefined;
+  let skipped = 0;
   try {
-    text = readFileSync(file, 'utf8');
+    forEachLine(file, (line) => {
+      if (line.trim() === '') return;
+      const record = parseRecord(line);
+      if (!record) return void skipped++;
+      if (header) return each(record);
+      if (!isHeader(record)) throw new SessionError('session_invalid', { file }, `${file} is not a feiyu session`);
+      if (record.version > SESSION_FORMAT) {
+        const params = { id: record.id, version: record.version, supported: SESSION_FORMAT };
+        throw new SessionError('session_newer', params, `session ${record.id} was written by a newer feiyu (format ${record.version}); this version reads format ${SESSION_FORMAT}`);
+      }
+      header = record;
+    });
   } catch (e) {
+    if (e instanceof SessionError) throw e;
     const detail = (e as Error).message;
     throw new SessionError('session_unreadable', { file, detail }, `cannot read session ${file}: ${detail}`);
   }
-  const lines = text.split('\n').filter((line) => line.trim() !== '');
-  let skipped = 0;
-  const records: Record<string, unknown>[] = [];
-  for (const line of lines) {
-    const record = parseRecord(line);
-    if (record) records.push(record);
-    else skipped++;
-  }
-  const header = records.shift();
-  if (!isHeader(header)) throw new SessionError('session_invalid', { file }, `${file} is not a feiyu session`);
-  if (header.version > SESSION_FORMAT) {
-    const params = { id: header.id, version: header.version, supported: SESSION_FORMAT };
-    throw new SessionError('session_newer', params, `session ${header.id} was written by a newer feiyu (format ${header.version}); this version reads format ${SESSION_FORMAT}`);
-  }
-  let pieces: Message[] = [];
-  const state: SessionState = {};
-  for (const record of records) {
-    if (record.type === 'reset') pieces = [];
-    if (record.type === 'state') {
-      const { type: _type, ...fields } = record;
-      Object.assign(state, fields);
-    }
-    if (record.type !== 'message') continue;
-    const message = validMessage(record.message);
-    if (message) pieces.push(message);
-    else skipped++;
-  }
-  return { header, messages: repair(pieces), state, skipped };
+  if (!header) throw new SessionError('session_invalid', { file }, `${file} is not a feiyu session`);
+  return { header, skipped };
 }
 
-/** A line of a session file as a record with a `type`, or undefined. */
+/** Merges one state line into `state`; the read records go into `files`, in the order they were last read. */
+export function foldState(state: SessionState, files: Map<string, FileVersion>, record: Record<string, unknown>): void {
+  const { type: _type, files: whole, filesChanged, filesDropped, ...fields } = record;
+  Object.assign(state, fields);
+  if (isObject(whole)) {
+    files.clear();
+    for (const [real, version] of Object.entries(whole)) files.set(real, version as FileVersion);
+  }
+  if (isObject(filesChanged)) {
+    for (const [real, version] of Object.entries(filesChanged)) {
+      files.delete(real);
+      files.set(real, version as FileVersion);
+    }
+  }
+  if (Array.isArray(filesDropped)) for (const real of filesDropped) files.delete(String(real));
+}
+
 export function parseRecord(line: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(line);
@@ -226,7 +302,8 @@ export function parseRecord(line: string): Record<string, unknown> | undefined {
   }
 }
 
-function isHeader(v: unknown): v is SessionHeader {
+
+export function isHeader(v: unknown): v is SessionHeader {
   return (
     isObject(v) && v.type === 'header' && Number.isInteger(v.version) && v.version >= 1 &&
     typeof v.id === 'string' && typeof v.root === 'string' && typeof v.created === 'string' && typeof v.model === 'string'
@@ -290,7 +367,6 @@ function pushMerged(out: Message[], m: Message): void {
   else out.push({ role: m.role, content: [...m.content] } as Message);
 }
 
-/** The tool calls of a message (none for a user message). */
 export const callsOf = (m: Message): ToolCallBlock[] => (m.role === 'assistant' ? m.content.filter((b): b is ToolCallBlock => b.type === 'tool_call') : []);
 
 /**

@@ -1,13 +1,14 @@
 // The trace: every AgentEvent of a run appended to <state>/logs/<YYYY-MM-DD>.jsonl (local date)
 // with run_id, ts and root, and pruning of old daily files. Streaming deltas are left out (the
-// completed messages carry their text). Never throws into the caller: a failed write stops the
-// log and is reported once.
+// completed messages carry their text). Never throws into the caller: a failed write is reported
+// once and the lines wait for the next write (up to a limit); a torn line is ended first.
 
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentEvent } from '../types.js';
+import { LineFile } from '../util/linefile.js';
 import { localDate } from '../util/text.js';
+import type { AgentEvent } from '../types/events.js';
 
 export type TraceOptions = {
   stateDir: string;
@@ -21,8 +22,10 @@ export type TraceOptions = {
   version: string;
   /** The permission mode at start. */
   mode: string;
-  /** Called once, when a write fails and logging stops. */
+  /** Called when a write fails (once until one succeeds again)… */
   onError?: (error: Error) => void;
+  /** …and when one does. */
+  onRecovered?: () => void;
   /** For tests: the time of each event. */
   clock?: () => Date;
 };
@@ -31,15 +34,15 @@ export type Trace = {
   readonly runId: string;
   write(event: AgentEvent): void;
   close(): void;
-  /** Set when a write failed; nothing is logged after it. */
-  readonly error: Error | undefined;
 };
+
+/** Lines kept for the retry while the disk is full; older ones are given up. */
+const MAX_PENDING = 2000;
 
 /** Events too many to log one by one: the completed message, tool call and turn_end carry them. */
 const UNLOGGED: ReadonlySet<AgentEvent['type']> = new Set(['text_delta', 'thinking_delta', 'toolcall_start', 'toolcall_delta']);
 
 export const logsDir = (stateDir: string) => join(stateDir, 'logs');
-
 
 /** Opens the run's trace and writes its run_start line; null when FEIYU_NO_LOG is set. */
 export function openTrace(opts: TraceOptions): Trace | null {
@@ -48,25 +51,19 @@ export function openTrace(opts: TraceOptions): Trace | null {
   const clock = opts.clock ?? (() => new Date());
   const runId = opts.runId ?? randomUUID();
   const dir = logsDir(opts.stateDir);
-  let error: Error | undefined;
   let closed = false;
+  let file: LineFile | undefined;
   const append = (record: Record<string, unknown>, at: Date) => {
-    if (error || closed) return;
-    try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      appendFileSync(join(dir, `${localDate(at)}.jsonl`), JSON.stringify(record) + '\n', { mode: 0o600 });
-    } catch (e) {
-      error = e instanceof Error ? e : new Error(String(e));
-      opts.onError?.(error);
-    }
+    if (closed) return;
+    const path = join(dir, `${localDate(at)}.jsonl`);
+    // Other processes write the same daily file: a torn tail is ended, never cut back.
+    if (file?.file !== path) file = new LineFile(path, { maxPending: MAX_PENDING, onError: opts.onError, onRecovered: opts.onRecovered });
+    file.append([JSON.stringify(record)]);
   };
   const start = clock();
   append({ type: 'run_start', run_id: runId, ts: start.toISOString(), root: opts.root, model: opts.model, version: opts.version, mode: opts.mode }, start);
   return {
     runId,
-    get error() {
-      return error;
-    },
     write(event) {
       const logged = forLog(event);
       if (!logged) return;
@@ -84,11 +81,6 @@ function forLog(event: AgentEvent): Record<string, unknown> | null {
   if (UNLOGGED.has(event.type)) return null;
   // User pieces repeat turn_start and tool_result (and may hold images); assistant messages carry the text.
   if (event.type === 'message') return event.message.role === 'assistant' ? event : null;
-  if (event.type === 'tool_result' && event.change) {
-    // Whole files before and after each edit would make the log grow by their size: sizes say enough.
-    const { path, before, after } = event.change;
-    return { ...event, change: { path, beforeBytes: before === null ? null : Buffer.byteLength(before), afterBytes: Buffer.byteLength(after) } };
-  }
   // A preview repeats the call's arguments (a whole file for write_file): the input is logged once.
   if (event.type === 'tool_call' && event.preview) {
     const { preview: _, ...call } = event;
@@ -97,6 +89,11 @@ function forLog(event: AgentEvent): Record<string, unknown> | null {
   if (event.type === 'approval' && event.approval.kind === 'call' && event.approval.request.preview) {
     const { preview: _, ...request } = event.approval.request;
     return { ...event, approval: { ...event.approval, request } };
+  }
+  if (event.type === 'tool_result' && event.change) {
+    // Whole files before and after each edit would make the log grow by their size: sizes say enough.
+    const { path, before, after } = event.change;
+    return { ...event, change: { path, beforeBytes: before === null ? null : Buffer.byteLength(before), afterBytes: Buffer.byteLength(after) } };
   }
   return event;
 }

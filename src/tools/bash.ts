@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { ANSI, placeOf, runInGroup, shellQuote } from '../util/process.js';
-import { inside } from '../util/paths.js';
-import { toolError, type Tool, type ToolContext, type ToolGrant, type ToolOutput } from '../types.js';
+import { inside, workspaceGone } from '../util/paths.js';
+import { toolError, type Tool, type ToolContext, type ToolGrant, type ToolOutput } from '../types/tools.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -20,6 +20,8 @@ async function bashTool(args: BashArgs, ctx: ToolContext, grant?: ToolGrant): Pr
   if (typeof args.command !== 'string' || args.command.trim() === '') return toolError('command is empty');
   if (args.command.includes('\0')) return toolError('command contains a NUL byte');
   const timeoutS = Math.min(MAX_TIMEOUT_S, Math.max(1, Number(args.timeout) || DEFAULT_TIMEOUT_S));
+  const gone = await workspaceGone(ctx.root);
+  if (gone) return toolError(gone);
   const notes: string[] = [];
   const shell = ctx.shell;
   const cwdOk = await stat(shell.cwd).then((st) => st.isDirectory(), () => false);

@@ -1,20 +1,20 @@
-// The finding tools: list_files (fast-glob + .gitignore) and search (ripgrep, with a plain-JS
-// fallback that walks the same files). Both skip .git, node_modules and ignored files.
+// The finding tools: list_files (fast-glob + .gitignore, walk.ts) and search (ripgrep, with a
+// plain-JS fallback that walks the same files). Both skip .git, node_modules and ignored files,
+// and stop at a time limit with what they found, saying so.
 // Must not read files on ripgrep's path: its speed is the point of using it.
 
 import { spawn } from 'node:child_process';
 import { readFile, realpath, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { inside, relPath, resolveInWorkspace } from '../util/paths.js';
 import { expandBraces } from '../safety/bash/expand.js';
 import { SECRET_SEARCH_EXCLUDES, secretFileKind } from '../safety/secrets.js';
-import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types.js';
+import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types/tools.js';
+import { SKIPPED, TIME_LIMIT_MS, walkFiles, type Walk } from './walk.js';
 
 const MAX_FILES = 500;
 const MAX_MATCHES = 200;
 const MAX_COLUMNS = 300;
-/** Folders never walked below the starting folder; given as `path` they are searched all the same. */
-const SKIPPED = ['.git', 'node_modules'];
 const SECRET_GLOBS = SECRET_SEARCH_EXCLUDES.flatMap((g) => [`**/${g}`, `**/${g}/**`]);
 
 /**
@@ -24,77 +24,6 @@ const SECRET_GLOBS = SECRET_SEARCH_EXCLUDES.flatMap((g) => [`**/${g}`, `**/${g}/
 function leavesFolder(glob: string): boolean {
   const variants = expandBraces(glob.replace(/^!/, ''));
   return variants === null || variants.some((g) => /^[/~]|(^|\/)\.\.(\/|$)/.test(g));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Walking the workspace
-
-type IgnoreTest = (rel: string) => boolean;
-
-/**
- * Files under `dir` matching `pattern` and none of `exclude` (globs relative to `dir`), as sorted root-relative paths,
- * without .git, node_modules and what .gitignore files ignore (the root's, .git/info/exclude,
- * those between the root and `dir`, and nested ones).
- */
-export async function walkFiles(root: string, dir: string, pattern: string, exclude: string[] = []): Promise<string[]> {
-  const fg = (await import('fast-glob')).default;
-  const options = { cwd: dir, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore: SKIPPED.map((d) => `**/${d}/**`) };
-  const [found, nested] = await Promise.all([fg(pattern, { ...options, ignore: [...options.ignore, ...exclude] }), fg('**/.gitignore', options)]);
-  const base = relPath(root, dir);
-  const toRoot = (p: string): string => (base === '.' ? p : `${base}/${p}`);
-  const ignored = await gitignores(root, base, nested.map(toRoot));
-  const contained = await containedIn(root, dir, found);
-  return contained.map(toRoot).filter((p) => !ignored(p)).sort();
-}
-
-/**
- * The results that lie in the workspace, by path and by the real path of their folder: a glob may
- * still spell its way out, or pass through a symbolic link to a folder (`links/out/*`).
- */
-async function containedIn(root: string, dir: string, found: string[]): Promise<string[]> {
-  const folders = new Map<string, Promise<boolean>>();
-  const folderInside = (folder: string): Promise<boolean> => {
-    let known = folders.get(folder);
-    if (!known) {
-      known = realpath(folder).then((real) => inside(root, real), () => false);
-      folders.set(folder, known);
-    }
-    return known;
-  };
-  const keep = await Promise.all(found.map(async (p) => {
-    const abs = resolve(dir, p);
-    return inside(root, abs) && (await folderInside(dirname(abs)));
-  }));
-  return found.filter((_, i) => keep[i]);
-}
-
-async function gitignores(root: string, base: string, nested: string[]): Promise<IgnoreTest> {
-  const ignore = (await import('ignore')).default;
-  const above = base === '.' ? [] : base.split('/').map((_, i, parts) => `${parts.slice(0, i).join('/')}/.gitignore`.replace(/^\//, ''));
-  const files = [...new Set(['.gitignore', '.git/info/exclude', ...above, ...nested])];
-  const rules = new Map<string, ReturnType<typeof ignore>>();
-  await Promise.all(
-    files.map(async (file) => {
-      const text = await readFile(join(root, file), 'utf8').catch(() => '');
-      if (!text) return;
-      const owner = file === '.git/info/exclude' ? '' : file.slice(0, file.lastIndexOf('/') + 1).replace(/\/$/, '');
-      rules.set(owner, (rules.get(owner) ?? ignore()).add(text));
-    }),
-  );
-  if (rules.size === 0) return () => false;
-  // Deeper files override shallower ones, as in git: a later un-ignore wins.
-  return (rel) => {
-    const parts = rel.split('/');
-    let ignored = false;
-    for (let d = 0; d < parts.length; d++) {
-      const ig = rules.get(parts.slice(0, d).join('/'));
-      if (!ig) continue;
-      const result = ig.test(parts.slice(d).join('/'));
-      if (result.ignored) ignored = true;
-      else if (result.unignored) ignored = false;
-    }
-    return ignored;
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -110,11 +39,20 @@ async function listFilesTool(args: ListArgs, ctx: ToolContext): Promise<ToolOutp
   const shown = relPath(ctx.root, r.real);
   if (!r.exists) return toolError(`folder ${shown} does not exist`);
   if (!r.isDir) return toolError(`${shown} is a file, not a folder; read it with read_file`);
-  const files = await walkFiles(ctx.root, r.real, pattern);
-  if (files.length === 0) return { output: `No files match ${pattern} in ${shown}`, summary: { key: 'files', n: 0 } };
+  const { files, partial, unapplied } = await walkFiles(ctx.root, r.real, pattern);
+  const notes = walkNotes('listing', partial, unapplied);
+  if (files.length === 0) return { output: [`No files match ${pattern} in ${shown}`, ...notes].join('\n'), summary: { key: 'files', n: 0 } };
   const lines = files.slice(0, MAX_FILES);
   if (files.length > MAX_FILES) lines.push(`[… ${files.length - MAX_FILES} more files not shown; narrow the pattern or path]`);
-  return { output: lines.join('\n'), summary: { key: 'files', n: files.length } };
+  return { output: [...lines, ...notes].join('\n'), summary: { key: 'files', n: files.length } };
+}
+
+/** What the model must know about a result that is not the whole answer. */
+function walkNotes(what: 'listing' | 'search', partial: boolean | undefined, unapplied: string[] = []): string[] {
+  const notes: string[] = [];
+  if (partial) notes.push(`[the ${what} stopped after ${TIME_LIMIT_MS / 1000} s: this is what was found until then, not everything; narrow the path, pattern or glob]`);
+  if (unapplied.length) notes.push(`[.gitignore rules not applied (${unapplied.join('; ')}): files they would hide may be listed]`);
+  return notes;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,10 +66,12 @@ export type SearchQuery = {
   glob?: string;
   ignoreCase?: boolean;
   signal?: AbortSignal;
+  /** When to stop and return what was found (default: TIME_LIMIT_MS from now). */
+  deadline?: number;
 };
 
-/** The first matching lines (as path:line:text, root-relative) and how many there were in all. */
-export type SearchResult = { lines: string[]; total: number } | { error: string };
+/** The first matching lines (as path:line:text, root-relative) and how many there were in all; `partial` when the time limit cut it short. */
+export type SearchResult = { lines: string[]; total: number; partial?: boolean } | { error: string };
 
 /**
  * Searches with the ripgrep at `rgPath`; null when it cannot be started, so the caller falls back.
@@ -156,6 +96,11 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
     let total = 0;
     let pending: Buffer = Buffer.alloc(0);
     let stderr = '';
+    let partial = false;
+    const timer = setTimeout(() => {
+      partial = true;
+      child.kill('SIGKILL');
+    }, Math.max(0, (q.deadline ?? Date.now() + TIME_LIMIT_MS) - Date.now()));
     child.stdout.on('data', (chunk: Buffer) => {
       const buf = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
       let start = 0;
@@ -174,10 +119,12 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
       if (stderr.length < 4000) stderr += chunk.toString('utf8');
     });
     child.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
       if (err.name === 'AbortError') resolve({ error: '[interrupted]' });
       else resolve(child.pid === undefined ? null : { error: `search failed: ${err.message}` });
     });
     child.on('close', (code) => {
+      clearTimeout(timer);
       // Globs that leave nothing to search (every match a secret) are no matches, not a failure.
       if (code === 2 && kept.length === 0 && /No files were searched/.test(stderr)) return resolve({ lines: [], total: 0 });
       if (code === 2 && kept.length === 0) {
@@ -188,7 +135,8 @@ export function searchWithRg(rgPath: string, q: SearchQuery): Promise<SearchResu
       // ripgrep finishes files in any order: sort by path (a stable sort keeps each file's lines in order).
       const path = (line: string): string => line.slice(0, line.indexOf('\0'));
       kept.sort((a, b) => (path(a) < path(b) ? -1 : path(a) > path(b) ? 1 : 0));
-      resolve({ lines: kept.map((l) => l.replace('\0', ':').replace(/\r$/, '')), total });
+      const lines = kept.map((l) => l.replace('\0', ':').replace(/\r$/, ''));
+      resolve(partial ? { lines, total, partial } : { lines, total });
     });
   });
 }
@@ -235,15 +183,20 @@ export async function searchWithJs(q: SearchQuery): Promise<SearchResult> {
   const target = join(q.root, q.target);
   const { anchored, pattern, exclude } = jsGlob(q.glob);
   const under = (p: string): boolean => q.target === '.' || p.startsWith(`${q.target}/`);
-  const files = (await stat(target)).isFile()
-    ? [q.target]
-    : anchored
-      ? (await walkFiles(q.root, q.root, pattern, [...exclude, ...SECRET_GLOBS])).filter(under)
-      : await walkFiles(q.root, target, pattern, [...exclude, ...SECRET_GLOBS]);
+  const deadline = q.deadline ?? Date.now() + TIME_LIMIT_MS;
+  const walk: Walk = (await stat(target)).isFile()
+    ? { files: [q.target], partial: false, unapplied: [] }
+    : await walkFiles(q.root, anchored ? q.root : target, pattern, [...exclude, ...SECRET_GLOBS], deadline);
+  const files = anchored ? walk.files.filter(under) : walk.files;
+  let partial = walk.partial;
   const lines: string[] = [];
   let total = 0;
   for (const file of files) {
     if (q.signal?.aborted) return { error: '[interrupted]' };
+    if (Date.now() > deadline) {
+      partial = true;
+      break;
+    }
     // What is read must be a workspace file that is not a secret, after links too.
     const real = await realpath(join(q.root, file)).catch(() => '');
     if (!inside(q.root, real) || isSecretResult(q.root, file) || secretFileKind(real)) continue;
@@ -259,7 +212,7 @@ export async function searchWithJs(q: SearchQuery): Promise<SearchResult> {
       if (lines.length < MAX_MATCHES) lines.push(`${file}:${i + 1}:${shown}`);
     });
   }
-  return { lines, total };
+  return partial ? { lines, total, partial } : { lines, total };
 }
 
 type SearchArgs = { pattern: string; path?: string; glob?: string; ignore_case?: boolean };
@@ -275,10 +228,11 @@ async function searchTool(args: SearchArgs, ctx: ToolContext): Promise<ToolOutpu
   const rgPath = process.env.FEIYU_RG_PATH || (await import('@vscode/ripgrep').then((m) => m.rgPath, () => ''));
   const result = (rgPath && (await searchWithRg(rgPath, q))) || (await searchWithJs(q));
   if ('error' in result) return toolError(result.error);
-  if (result.total === 0) return { output: `No matches for ${args.pattern} in ${target}`, summary: { key: 'matches', n: 0 } };
+  const notes = walkNotes('search', result.partial);
+  if (result.total === 0) return { output: [`No matches for ${args.pattern} in ${target}`, ...notes].join('\n'), summary: { key: 'matches', n: 0 } };
   const lines = [...result.lines];
   if (result.total > lines.length) lines.push(`[… ${result.total - lines.length} more matching lines not shown; narrow the pattern, path or glob]`);
-  return { output: lines.join('\n'), summary: { key: 'matches', n: result.total } };
+  return { output: [...lines, ...notes].join('\n'), summary: { key: 'matches', n: result.total } };
 }
 
 /** The folder a search covers: the one given, else the workspace. */

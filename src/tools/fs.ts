@@ -7,7 +7,7 @@ import { decode, encode, formatSize, numberLine, SNIFF_BYTES, sniffType, splitLi
 import { MAX_LINES, pageLines, pageRange, readContent } from '../content/read.js';
 import { extractedRefusal } from '../content/docs.js';
 import { checkFresh, openForRead, relPath, resolveForRead, resolveInWorkspace, versionOf, writeInside } from '../util/paths.js';
-import { toolError, type FileChange, type Tool, type ToolContext, type ToolOutput } from '../types.js';
+import { toolError, type FileChange, type Tool, type ToolContext, type ToolOutput } from '../types/tools.js';
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 

@@ -5,7 +5,7 @@
 import { bash } from './bash.js';
 import { listFiles, search } from './find.js';
 import { editFileTool, readFileTool, writeFileTool } from './fs.js';
-import type { Tool } from '../types.js';
+import type { Tool } from '../types/tools.js';
 
 /** Contract: names and order are stable (read_file, list_files, search, write_file, edit_file, bash), so the prompt cache holds. */
 export function coreTools(): Tool[] {

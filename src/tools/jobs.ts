@@ -7,7 +7,7 @@ import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { ANSI, KILL_GRACE_MS, placeOf, shellQuote, signalGroup, spawnInGroup } from '../util/process.js';
 import { countNewlines } from '../util/cap.js';
-import { toolError, type BackgroundJobs, type SandboxProfile, type Tool, type ToolContext, type ToolOutput } from '../types.js';
+import { toolError, type BackgroundJobs, type SandboxProfile, type Tool, type ToolContext, type ToolOutput } from '../types/tools.js';
 
 /** Unread output bytes kept per job; past this the oldest go, and the next read says how many lines. */
 export const JOB_BUFFER_BYTES = 1 << 20;

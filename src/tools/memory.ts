@@ -4,11 +4,12 @@
 // (the model does) nor touch any other file.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readRegularFile } from '../util/readfile.js';
 import { writeFileAtomic } from '../util/paths.js';
 import { localDate } from '../util/text.js';
 import { basename, join } from 'node:path';
-import { toolError, type Tool } from '../types.js';
+import { toolError, type Tool } from '../types/tools.js';
 
 export type MemoryScope = 'project' | 'user';
 
@@ -37,9 +38,12 @@ export function notesFile(stateDir: string, root: string, scope: MemoryScope): s
   return file;
 }
 
+/** Past this a notes file is not one feiyu wrote: it is not read. */
+const MAX_NOTES_BYTES = 1 << 20;
+
 function readLines(file: string): string[] {
   try {
-    return readFileSync(file, 'utf8').split('\n');
+    return (readRegularFile(file, MAX_NOTES_BYTES) ?? '').split('\n');
   } catch {
     return [];
   }

@@ -3,7 +3,8 @@
 // with the plan as its result. Must not ask the user itself or set the mode other than through
 // the injected callbacks.
 
-import { toolError, type PlanVerdict, type Tool } from '../types.js';
+import { toolError, type Tool } from '../types/tools.js';
+import type { PlanVerdict } from '../types/permissions.js';
 
 export type PlanOptions = {
   /** Shows the plan and asks the user (the REPL). Absent: headless, the run ends with the plan. */

@@ -2,7 +2,7 @@
 // saves it, and a reminder sends the model back once per user message when it tries to finish with
 // items still open. Must not print: the REPL renders `items` when onChange fires.
 
-import { toolError, type Tool } from '../types.js';
+import { toolError, type Tool } from '../types/tools.js';
 
 export type TodoStatus = 'pending' | 'in_progress' | 'done';
 export type TodoItem = { content: string; status: TodoStatus };

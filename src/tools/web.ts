@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream';
 import { htmlToMarkdown } from '../content/docs.js';
 import { sniffType } from '../content/filetype.js';
 import { estimateTokens } from '../util/tokens.js';
-import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types.js';
+import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types/tools.js';
 import { oneShot } from '../util/oneshot.js';
 
 const MAX_BYTES = 5 * 1024 * 1024;

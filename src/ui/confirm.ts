@@ -9,7 +9,8 @@ import { hasKey, t } from '../i18n/index.js';
 import type { LineInput } from './input.js';
 import { inside } from '../util/paths.js';
 import { showCodePoints } from '../util/text.js';
-import type { AskAnswer, AskRequest, CallPreview, FileChange, PlanVerdict } from '../types.js';
+import type { AskAnswer, AskRequest, PlanVerdict } from '../types/permissions.js';
+import type { CallPreview, FileChange } from '../types/tools.js';
 import { color, type Renderer } from './render.js';
 
 export type Io = { ui: Renderer; input: LineInput; app?: { root: string } };

@@ -5,12 +5,15 @@
 
 import { join } from 'node:path';
 import type { App } from '../app/app.js';
+import { fileNotice } from '../app/config.js';
+import { noticeText } from '../i18n/explain.js';
 import { completer, findCommand, type Session } from './commands/index.js';
 import { approvePlan, askPermission } from './confirm.js';
 import { History } from './history.js';
 import { t } from '../i18n/index.js';
 import { LineInput } from './input.js';
-import { PERMISSION_MODES, type AgentEvent } from '../types.js';
+import { PERMISSION_MODES } from '../types/permissions.js';
+import type { AgentEvent } from '../types/events.js';
 import { Renderer } from './render.js';
 import { UndoStack } from './undo.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
@@ -34,15 +37,17 @@ export class Repl implements Session {
   private running: AbortController | undefined;
   private lastInterrupt = 0;
   private notes: string[] = [];
+  private readonly history: History;
 
   constructor(private readonly o: ReplOptions) {
     const app = (this.app = o.app);
     this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals }, app.env);
     this.undo = new UndoStack(app.root);
+    this.history = new History(join(app.stateDir, 'history'));
     this.input = new LineInput({
       input: o.input,
       output: o.output,
-      history: new History(join(app.stateDir, 'history')),
+      history: this.history,
       completer: completer(app.root, () => app.markdown.commands.commands),
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
@@ -60,6 +65,7 @@ export class Repl implements Session {
   async run(): Promise<void> {
     for (const line of welcomeLines(this.app, this.o.version, this.ui.paint)) this.ui.line(line);
     for (const n of this.app.notices) this.ui.handle(n);
+    if (this.history.problem) this.ui.warn(t('history.unused', { why: noticeText(fileNotice(this.history.problem)) }));
     // The message from the command line shows as if typed at the prompt.
     if (this.o.initialMessage) this.ui.line(promptFor(this.app.mode, this.ui.paint) + this.o.initialMessage);
     let next = this.o.initialMessage ?? (await this.nextMessage());

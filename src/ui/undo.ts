@@ -1,14 +1,25 @@
 // /undo: the files each turn wrote or edited, as they were before the turn, put back on request
 // (the latest turn first) in each file's own encoding, BOM and line endings. A file changed again
-// since the turn is left alone. Changes made through bash are not seen here.
+// since the turn is left alone. Changes made through bash are not seen here. Memory is bounded:
+// the latest turns only, and of each file the text before the turn and a hash of the text after.
 
+import { createHash } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { decode, encode, sniffType } from '../content/filetype.js';
 import { writeAtomic } from '../util/paths.js';
-import type { AgentEvent, FileVersion } from '../types.js';
+import type { AgentEvent } from '../types/events.js';
+import type { FileVersion } from '../types/tools.js';
 
+/** `after` is a hash: enough to tell whether the file is still as the turn left it. */
 type Change = { shown: string; before: string | null; after: string };
+
+/** Turns kept for /undo… */
+export const UNDO_TURNS = 20;
+/** …and at most this much text in all (the oldest turns go first). */
+const UNDO_CHARS = 16 << 20;
+
+const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export type UndoResult = { restored: string[]; skipped: { path: string; why: 'changed' | 'failed' }[] };
 
@@ -27,7 +38,7 @@ export class UndoStack {
       const abs = resolve(this.root, path);
       // The first write of a turn holds the state before it; later ones only move `after`.
       const seen = this.current.get(abs);
-      this.current.set(abs, seen ? { ...seen, after } : { shown: path, before, after });
+      this.current.set(abs, seen ? { ...seen, after: hashOf(after) } : { shown: path, before, after: hashOf(after) });
     }
     if (event.type === 'turn_end') this.close();
   }
@@ -62,6 +73,14 @@ export class UndoStack {
   private close(): void {
     if (this.current?.size) this.turns.push(this.current);
     this.current = undefined;
+    let chars = 0;
+    for (let i = this.turns.length - 1; i >= 0; i--) {
+      for (const change of this.turns[i]!.values()) chars += change.before?.length ?? 0;
+      if (this.turns.length - i > UNDO_TURNS || (chars > UNDO_CHARS && i < this.turns.length - 1)) {
+        this.turns.splice(0, i + 1);
+        break;
+      }
+    }
   }
 }
 
@@ -72,7 +91,7 @@ async function restore(abs: string, change: Change): Promise<'restored' | 'chang
   });
   if (!bytes) return 'changed';
   const sniffed = sniffType(bytes);
-  if (sniffed.kind !== 'text' || decode(bytes, sniffed.encoding, false) !== change.after) return 'changed';
+  if (sniffed.kind !== 'text' || hashOf(decode(bytes, sniffed.encoding, false)) !== change.after) return 'changed';
   if (change.before === null) await unlink(abs);
   else await writeAtomic(abs, encode(change.before, sniffed.encoding));
   return 'restored';

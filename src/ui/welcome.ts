@@ -6,7 +6,7 @@ import type { App } from '../app/app.js';
 import { getLang, t } from '../i18n/index.js';
 import { unsandboxedWhy } from '../i18n/explain.js';
 import { color, type Paint } from './render.js';
-import type { PermissionMode } from '../types.js';
+import type { PermissionMode } from '../types/permissions.js';
 import { inert } from '../util/text.js';
 
 export function welcomeLines(app: App, version: string, paint: Paint): string[] {

@@ -1,7 +1,7 @@
 // How a tool call describes itself, safely: the tool's describe() on arguments that may be
 // malformed, with only well-typed fields kept. Shared by runTool, the policy and compaction.
 
-import type { CallDescription, Tool } from '../types.js';
+import type { CallDescription, Tool } from '../types/tools.js';
 
 /** The call's description, or undefined when its tool has none or fails on these arguments. */
 export function describeCall(tool: Tool | undefined, input: Record<string, unknown>): CallDescription | undefined {

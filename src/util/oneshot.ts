@@ -2,7 +2,7 @@
 // For the side requests (a compaction summary, a question about a web page, a key's test). Never
 // throws: the provider stream does not.
 
-import { zeroUsage, type Provider, type ProviderError, type ProviderEvent, type StopReason, type Usage } from '../types.js';
+import { zeroUsage, type Provider, type ProviderError, type ProviderEvent, type StopReason, type Usage } from '../types/providers.js';
 
 export type OneShotResult = { text: string; stopReason: StopReason; usage: Usage; usageEstimated: boolean; error?: ProviderError };
 

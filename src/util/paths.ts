@@ -1,14 +1,17 @@
 // Workspace confinement and read-before-write records: every path a tool touches goes through
-// resolveInWorkspace, every read of the workspace through openForRead, every write through
-// checkFresh and writeInside. Reads and writes are race-free: what is checked is the open
-// descriptor (its real path through /proc/self/fd, its inode), not a name that a symbolic link
-// swapped in afterwards could redirect. Must not decode or format file contents.
+// resolveInWorkspace (which refuses when the workspace itself is gone, rather than re-create it),
+// every read of the workspace through openForRead, every write through checkFresh and writeInside.
+// Reads and writes are race-free: what is checked is the open descriptor (its real path through
+// /proc/self/fd, its inode), not a name that a symbolic link swapped in afterwards could redirect.
+// Temporary files carry the writer's pid, so a later run can tell a killed process's leftovers and
+// remove them. Must not decode or format file contents.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, constants, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readFile, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { FileVersion } from '../types.js';
+import { processAlive } from './lock.js';
+import type { FileVersion } from '../types/tools.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
 
@@ -31,6 +34,8 @@ export async function resolveInWorkspace(root: string, p: string): Promise<Resol
   if (p.includes('\0')) return { ok: false, error: 'path contains a NUL byte' };
   const abs = resolve(root, p);
   if (!inside(root, abs)) return { ok: false, error: `path ${p} is outside the workspace ${root}` };
+  const gone = await workspaceGone(root);
+  if (gone) return { ok: false, error: gone };
   const found = await realpathOfDeepest(abs);
   if ('error' in found) return { ok: false, error: `path ${p}: ${found.error}` };
   const { real, exists } = found;
@@ -43,6 +48,16 @@ export async function resolveInWorkspace(root: string, p: string): Promise<Resol
     return { ok: false, error: `path ${p} is a ${specialKind(st)}; only regular files and folders can be used` };
   }
   return { ok: true, abs, real, exists, isDir: st.isDirectory() };
+}
+
+/**
+ * Why the workspace cannot be used any more (its folder was deleted or moved), or null. Every tool
+ * checks: a write must not re-create a deleted workspace, a command must not fail obscurely.
+ */
+export async function workspaceGone(root: string): Promise<string | null> {
+  const st = await stat(root).catch(() => undefined);
+  if (st?.isDirectory()) return null;
+  return `the workspace folder ${root} no longer exists (deleted or moved); nothing was done. Tell the user: feiyu must be restarted in an existing folder`;
 }
 
 /**
@@ -149,7 +164,7 @@ export function writeFileAtomic(file: string, data: string | Buffer, o: { privat
       // A new file: the default mode.
     }
   }
-  const tmp = join(dir, `.${basename(file)}.feiyu-${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(dir, tempName(basename(file)));
   try {
     writeFileSync(tmp, data, { flag: 'wx', ...(o.private && { mode: 0o600 }) });
     if (mode !== undefined) chmodSync(tmp, mode);
@@ -163,6 +178,7 @@ export function writeFileAtomic(file: string, data: string | Buffer, o: { privat
 /** Writes a workspace file atomically (writeFileAtomic), keeping its mode; returns the new version. */
 export async function writeAtomic(real: string, bytes: Buffer): Promise<FileVersion> {
   writeFileAtomic(real, bytes);
+  await sweepTemps(dirname(real));
   return versionOf(bytes, await stat(real));
 }
 
@@ -251,7 +267,7 @@ export async function writeInside(root: string, real: string, bytes: Buffer): Pr
   const dir = await openDirInside(root, dirname(real));
   const at = (name: string): string => (FD_PATHS ? `${fdPath(dir)}/${name}` : join(dirname(real), name));
   const name = basename(real);
-  const tmp = at(`.${name}.feiyu-${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = at(tempName(name));
   let created = false;
   try {
     const before = await lstat(at(name)).catch(() => undefined);
@@ -266,6 +282,7 @@ export async function writeInside(root: string, real: string, bytes: Buffer): Pr
       await file.close();
     }
     await rename(tmp, at(name));
+    await sweepTemps(at(''));
     return versionOf(bytes, st);
   } catch (err) {
     if (created) await unlink(tmp).catch(() => {});
@@ -273,4 +290,19 @@ export async function writeInside(root: string, real: string, bytes: Buffer): Pr
   } finally {
     await dir.close();
   }
+}
+
+/** Temporary files of writeFileAtomic and writeInside: `.<name>.feiyu-<pid>-<8 hex>.tmp`, beside the file they become. */
+const tempName = (name: string): string => `.${name}.feiyu-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+const TEMP_NAME = /^\..+\.feiyu-(\d+)-[0-9a-f]{8}\.tmp$/;
+
+/** Removes from `dir` the temporary files of feiyu processes that are gone (killed mid-write). Returns their names. */
+export async function sweepTemps(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const stale = names.filter((name) => {
+    const pid = Number(TEMP_NAME.exec(name)?.[1] ?? 0);
+    return pid > 0 && pid !== process.pid && !processAlive(pid);
+  });
+  await Promise.all(stale.map((name) => unlink(join(dir, name)).catch(() => {})));
+  return stale;
 }

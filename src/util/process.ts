@@ -6,7 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { capOutput, countNewlines, OUTPUT_CAP } from './cap.js';
-import type { Launch, SandboxProfile, ToolContext, WrapCommand } from '../types.js';
+import { forgetGroup, noteGroup } from './groups.js';
+import type { Launch, SandboxProfile, ToolContext, WrapCommand } from '../types/tools.js';
 
 /** Bytes of output kept at each end; the middle of a runaway output is counted, not stored. */
 const KEEP_BYTES = 128 * 1024;
@@ -108,6 +109,12 @@ export function spawnInGroup(script: string, place: Place, fds: number, stdin = 
   const child = spawn(launch.file, launch.args, { argv0, cwd: place.cwd, env: launch.env, stdio, detached: true });
   child.once('exit', launch.release);
   child.once('error', launch.release);
+  // Recorded (when containment is unavailable) so that the next start can stop what a killed feiyu left.
+  const pid = child.pid;
+  if (pid !== undefined) {
+    noteGroup(pid);
+    child.once('close', () => forgetGroup(pid));
+  }
   return child;
 }
 

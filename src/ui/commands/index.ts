@@ -14,7 +14,7 @@ import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
 import { saveUserSettings } from '../../config/settings.js';
-import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../../types.js';
+import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../../types/permissions.js';
 import { color } from '../render.js';
 import { modeName } from '../welcome.js';
 import { table } from '../width.js';
@@ -164,13 +164,15 @@ function langCommand(arg: string, s: Session): void {
   const { app, ui } = s;
   if (arg !== 'en' && arg !== 'zh') return ui.line(t('lang.current', { lang: t(getLang() === 'zh' ? 'lang.zh' : 'lang.en') }));
   setLang(arg);
+  let saved = true;
   try {
     saveUserSettings({ lang: arg }, app.env);
   } catch (err) {
+    saved = false;
     ui.fail(t('lang.not_saved', { msg: err instanceof Problem ? problemText(err) : (err as Error).message }));
   }
   s.refreshPrompt();
-  ui.line(t('lang.set', { lang: t(arg === 'zh' ? 'lang.zh' : 'lang.en') }));
+  ui.line(t(saved ? 'lang.set' : 'lang.set_unsaved', { lang: t(arg === 'zh' ? 'lang.zh' : 'lang.en') }));
 }
 
 function todoCommand(_arg: string, s: Session): void {

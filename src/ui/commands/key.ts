@@ -10,7 +10,7 @@ import { DEFAULT_MODELS, keysPath, saveKeys, type KeysEntry, type KeysFile } fro
 import { lookupModel } from '../../providers/models.js';
 import { createProvider } from '../../providers/stream.js';
 import { oneShot } from '../../util/oneshot.js';
-import type { ModelConfig, WireFormat } from '../../types.js';
+import type { ModelConfig, WireFormat } from '../../types/providers.js';
 import { color } from '../render.js';
 import { explainError } from '../../i18n/explain.js';
 import { table } from '../width.js';

@@ -2,7 +2,7 @@
 // /undo and /memory. Each prints through the Renderer and asks through the Io of the Session.
 
 import { spawnSync } from 'node:child_process';
-import { ConfigError } from '../../app/config.js';
+import { ConfigError, SessionBusyError } from '../../app/config.js';
 import type { Session } from './session-type.js';
 import { estimateTokens } from '../../core/compact.js';
 import { instructionText, skillList } from '../../core/prompt.js';
@@ -14,7 +14,8 @@ import { costReport, formatCostReport } from '../../session/costreport.js';
 import { t } from '../../i18n/index.js';
 import { addNote, deleteNote, listNotes, notesFile } from '../../tools/memory.js';
 import { listSessions } from '../../session/listing.js';
-import { specOf, type Message } from '../../types.js';
+import { specOf } from '../../types/tools.js';
+import type { Message } from '../../types/conversation.js';
 import { color } from '../render.js';
 import { formatCost, localDateTime } from '../../util/text.js';
 import { table, truncate } from '../width.js';
@@ -51,7 +52,7 @@ export async function clearCommand(_arg: string, s: Session): Promise<void> {
 
 export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   const { app, ui, input } = s;
-  const sessions = listSessions(app.stateDir, app.root)
+  const sessions = listSessions(app.stateDir, app.root, 11)
     .filter((info) => info.id !== app.session.id)
     .slice(0, 10);
   if (!sessions.length) return ui.note(t('resume.none'));
@@ -64,7 +65,7 @@ export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   if (!picked) return;
   try {
     // What it says about the resumed session comes as notices on the event stream.
-    await app.resume(picked.id);
+    await resumeOrFork(s, picked.id);
   } catch (err) {
     return ui.fail(err instanceof ConfigError ? err.message : String(err));
   }
@@ -72,6 +73,16 @@ export async function resumeCommand(_arg: string, s: Session): Promise<void> {
   s.refreshPrompt();
   const totals = app.agent.totals;
   ui.line(t('resume.resumed', { id: picked.id, messages: app.agent.messages.length, cost: formatCost(totals.costUnknown ? null : totals.cost) }));
+}
+
+/** Resumes the session, or when another feiyu has it open and the user agrees, a fork of it. */
+async function resumeOrFork(s: Session, id: string): Promise<void> {
+  try {
+    return await s.app.resume(id);
+  } catch (err) {
+    if (!(err instanceof SessionBusyError) || !(await confirm(s, t('resume.fork_ask')))) throw err;
+    return s.app.resume(id, { fork: true });
+  }
 }
 
 /** Tokens of the tool results in `messages`, and of everything else. */

@@ -1,0 +1,38 @@
+// /undo's memory is bounded: the latest 20 turns are kept, older ones let go; a kept turn still
+// restores its files, and a file changed since (told by a hash of the text the turn left) is not touched.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UNDO_TURNS, UndoStack } from '../src/ui/undo.js';
+import type { AgentEvent } from '../src/types/events.js';
+import { workspace } from './tools-helpers.js';
+
+/** One turn writing `after` over `before` in `path`, as the agent reports it. */
+const turn = (path: string, before: string | null, after: string): AgentEvent[] => [
+  { type: 'turn_start', text: 'edit' },
+  { type: 'tool_result', id: 'c', name: 'write_file', output: 'ok', isError: false, durationMs: 1, change: { path, before, after } },
+  { type: 'turn_end', stopReason: 'end', text: '', rounds: 1 },
+];
+
+describe('/undo', () => {
+  it('keeps the latest turns only, and restores them newest first', async () => {
+    const ctx = await workspace();
+    const undo = new UndoStack(ctx.root);
+    const version = (n: number) => `version ${n}\n`;
+    for (let n = 1; n <= 30; n++) {
+      await writeFile(join(ctx.root, 'a.txt'), version(n));
+      for (const e of turn('a.txt', version(n - 1), version(n))) undo.observe(e);
+    }
+    const restored: string[] = [];
+    for (let result = await undo.undo(ctx.files); result; result = await undo.undo(ctx.files)) restored.push(await readFile(join(ctx.root, 'a.txt'), 'utf8'));
+    expect(restored).toEqual(Array.from({ length: UNDO_TURNS }, (_, i) => version(29 - i)));
+  });
+
+  it('leaves a file changed since its turn alone', async () => {
+    const ctx = await workspace({ 'b.txt': 'mine\n' });
+    const undo = new UndoStack(ctx.root);
+    for (const e of turn('b.txt', 'old\n', 'new\n')) undo.observe(e);
+    expect(await undo.undo(ctx.files)).toEqual({ restored: [], skipped: [{ path: 'b.txt', why: 'changed' }] });
+    expect(await readFile(join(ctx.root, 'b.txt'), 'utf8')).toBe('mine\n');
+  });
+});
