@@ -83,6 +83,37 @@ describe('finding commands', () => {
     expect(findCustom(loaded.commands, 'other:component')).toBeUndefined();
   });
 
+  it('loads a command whose front matter is broken, as Claude Code does, and says which line is wrong', () => {
+    const places = fresh({
+      // The closing --- forgotten: nothing of it is read, allowed-tools included.
+      'ws/.claude/commands/fix-issue.md': '---\ndescription: Fix a GitHub issue\nallowed-tools: Bash(gh issue view:*)\n\nFix issue $ARGUMENTS following our coding standards.\n',
+      'ws/.claude/commands/explain.md': '---\ndescription: Explain the code\nthis line is not yaml\nargument-hint: [file]\n---\nExplain @$1\n',
+      'ws/.claude/commands/test.md': '---\ndescription: "Run the tests\nmodel: haiku\n---\nRun the tests.\n',
+      // What YAML itself refuses (a bracket value with a colon) is read here, and comments are no mistake.
+      'ws/.claude/commands/fine.md': '---\n# a comment\ndescription: "Fine" # a trailing comment\n\nargument-hint: [optional: some value]\n---\nbody\n',
+    });
+    const loaded = loadCommands(places);
+    expect(loaded.commands.map(({ name, description, argumentHint, allowedTools, model, body }) => ({ name, description, argumentHint, allowedTools, model, body }))).toEqual([
+      { name: 'explain', description: 'Explain the code', argumentHint: '[file]', allowedTools: [], model: undefined, body: 'Explain @$1\n' },
+      { name: 'fine', description: 'Fine', argumentHint: '[optional: some value]', allowedTools: [], model: undefined, body: 'body\n' },
+      {
+        name: 'fix-issue',
+        description: 'description: Fix a GitHub issue',
+        argumentHint: undefined,
+        allowedTools: [],
+        model: undefined,
+        body: '---\ndescription: Fix a GitHub issue\nallowed-tools: Bash(gh issue view:*)\n\nFix issue $ARGUMENTS following our coding standards.\n',
+      },
+      { name: 'test', description: '"Run the tests', argumentHint: undefined, allowedTools: [], model: 'haiku', body: 'Run the tests.\n' },
+    ]);
+    expect(loaded.broken).toEqual([
+      { file: '.claude/commands/explain.md', line: 3, why: 'bad_line' },
+      { file: '.claude/commands/fix-issue.md', line: 1, why: 'unclosed' },
+      { file: '.claude/commands/test.md', line: 2, why: 'unclosed_quote' },
+    ]);
+    expect(loaded.problems).toEqual([]);
+  });
+
   it('parses the line a user types', () => {
     expect(parseSlash('/review-pr 456 high alice')).toEqual({ name: 'review-pr', arg: '456 high alice' });
     expect(parseSlash('/frontend:component  Button ')).toEqual({ name: 'frontend:component', arg: 'Button' });

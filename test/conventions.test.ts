@@ -148,6 +148,7 @@ describe('@imports', () => {
     });
     const { conventions } = await loadConventions(places);
     expect(conventions.files.map((f) => f.shown)).toEqual(['AGENTS.md', 'd1.md', 'd2.md', 'd3.md', 'd4.md', 'd5.md']);
+    expect(conventions.problems[0]).toEqual({ ref: `${outside}/x.md`, from: 'AGENTS.md', code: 'outside' });
     expect(conventions.problems.map((p) => [p.ref, p.code])).toEqual([
       [`${outside}/x.md`, 'outside'],
       ['.env', 'secret'],
@@ -159,20 +160,28 @@ describe('@imports', () => {
     expect(conventions.files.map((f) => f.text).join('\n')).not.toMatch(/TOKEN=secret|^KEY$|^outside$|^\{\}$/m);
   });
 
-  it('survives a cycle and lets the user file import its neighbours in the config folder', async () => {
+  it('survives a cycle and says where it is; a file naming itself or a file taken twice is no cycle; the user file imports its neighbours in the config folder', async () => {
     const places = fresh({
       '.config/feiyu/FEIYU.md': '@rules.md',
       '.config/feiyu/rules.md': 'my rules @FEIYU.md',
-      'repo/pkg/app/AGENTS.md': '@a.md',
-      'repo/pkg/app/a.md': 'a @b.md',
+      'repo/pkg/app/AGENTS.md': 'Keep @AGENTS.md short. @a.md @shared.md',
+      'repo/pkg/app/a.md': 'a @b.md @shared.md',
       'repo/pkg/app/b.md': 'b @a.md @AGENTS.md',
+      'repo/pkg/app/shared.md': 'shared',
     });
-    expect((await shownFiles(places)).map((f) => [f.shown, f.scope])).toEqual([
+    const { conventions } = await loadConventions(places);
+    expect(conventions.files.map((f) => [f.shown, f.scope])).toEqual([
       ['~/.config/feiyu/FEIYU.md', 'user'],
       ['~/.config/feiyu/rules.md', 'user'],
       ['AGENTS.md', 'project'],
       ['a.md', 'project'],
       ['b.md', 'project'],
+      ['shared.md', 'project'],
+    ]);
+    expect(conventions.problems).toEqual([
+      { ref: 'FEIYU.md', from: '~/.config/feiyu/rules.md', code: 'cycle' },
+      { ref: 'a.md', from: 'b.md', code: 'cycle' },
+      { ref: 'AGENTS.md', from: 'b.md', code: 'cycle' },
     ]);
   });
 

@@ -62,6 +62,31 @@ describe('instruction files', () => {
     expect(systemOf(0)).toContain('# Project conventions (from ../AGENTS.md)');
     expect(systemOf(0)).toContain('[… AGENTS.md is cut here: 19692 of 44892 characters');
   });
+  it('says once on stderr what is wrong in files written for Claude Code, and goes on with the rest', async () => {
+    await files(work, {
+      'CLAUDE.md': '# Project\n\n@docs/architecture.md\n@/etc/passwd\n@docs/dump.md\n\nKeep @CLAUDE.md up to date.\n',
+      'docs/architecture.md': 'Layers: ui, app, core. See @conventions.md',
+      'docs/conventions.md': 'Two spaces. Back to @architecture.md',
+      'docs/dump.md': 'log line\n'.repeat(150_000),
+      '.claude/commands/fix-issue.md': '---\ndescription: Fix a GitHub issue\nallowed-tools: Bash(gh issue view:*)\n\nFix issue $ARGUMENTS.\n',
+      '.claude/skills/notes/SKILL.md': '# Notes\n\nHow we take meeting notes.\n',
+    });
+    server.enqueue({ text: 'ok' });
+    const r = await run(['-p', '/fix-issue 12']);
+    expect(r.code).toBe(0);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      // Imports depth first: docs/architecture.md's own before the next line of CLAUDE.md.
+      '@architecture.md in docs/conventions.md was not imported: it imports docs/conventions.md itself, directly or through other files (an import cycle; each file is read once).',
+      '@/etc/passwd in CLAUDE.md was not imported: it is outside the project and your home folder.',
+      'docs/dump.md is 1.3 MB, more than the 1.0 MB feiyu reads there: it was not read.',
+      'Skill .claude/skills/notes/SKILL.md was skipped: it does not start with front matter (a --- line, name: and description:, a --- line).',
+      ".claude/commands/fix-issue.md: the front matter that --- opens on line 1 is never closed by another --- line, so none of it is read (description, allowed-tools, model): the whole file is the command's text.",
+    ]);
+    expect(systemOf(0)).toContain('Layers: ui, app, core.');
+    expect(systemOf(0)).toContain('Two spaces.');
+    expect(systemOf(0)).not.toMatch(/root:|log line/);
+    expect(JSON.parse(firstUserText())[0].text).toBe('/fix-issue 12\n\n---\ndescription: Fix a GitHub issue\nallowed-tools: Bash(gh issue view:*)\n\nFix issue 12.');
+  });
 });
 
 describe('/context', () => {

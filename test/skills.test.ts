@@ -64,6 +64,26 @@ describe('finding skills', () => {
     expect(loaded.readRoots).toEqual([join(places.configDir, 'skills', 'commit'), join(places.home, '.claude', 'skills', 'review')]);
   });
 
+  it('says why a SKILL.md with no front matter, or one never closed, is skipped, and lists one with a stray line', () => {
+    const places = fresh({
+      'ws/.claude/skills/notes/SKILL.md': '# Notes\n\nHow we take meeting notes.\n',
+      'ws/.claude/skills/unclosed/SKILL.md': '---\nname: unclosed\ndescription: Never closed.\n\n# Unclosed\n',
+      'ws/.claude/skills/stray/SKILL.md': "---\nname: stray\ndescription: 'Release checklist'\n  - not a list here\nversion 2\n---\n# Stray\n",
+      'ws/.claude/skills/crlf/SKILL.md': '---\r\nname: crlf\r\ndescription: Written on Windows.\r\n---\r\nbody\r\n',
+    });
+    const loaded = loadSkills(places);
+    expect(loaded.skills.map((s) => [s.name, s.description])).toEqual([
+      ['crlf', 'Written on Windows.'],
+      ['stray', 'Release checklist'],
+    ]);
+    expect(loaded.problems).toEqual([
+      { file: '.claude/skills/notes/SKILL.md', code: 'no_front_matter' },
+      { file: '.claude/skills/unclosed/SKILL.md', code: 'unclosed_front_matter' },
+    ]);
+    // The first thing wrong is named: a line after a value closed on its own (line 5 is wrong too).
+    expect(loaded.broken).toEqual([{ file: '.claude/skills/stray/SKILL.md', line: 4, why: 'bad_line' }]);
+  });
+
   it('refuses a project skill folder that links out of the project; follows the user\'s links', () => {
     const places = fresh({ 'elsewhere/x/SKILL.md': skill('x', 'linked in'), 'dotfiles/y/SKILL.md': skill('y', 'from dotfiles') });
     mkdirSync(join(places.workspace, '.claude', 'skills'), { recursive: true });

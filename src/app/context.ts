@@ -5,7 +5,7 @@
 // Words nothing itself: core/prompt.ts writes for the model, the catalogue for the user.
 
 import { loadCommands, type LoadedCommands } from '../config/commands.js';
-import { CONVENTIONS_BUDGET, loadConventions, SUBFOLDER_BUDGET, SubfolderConventions, type ConventionFile, type ConventionPlaces, type ConventionProblem, type StartupConventions, type Unreadable } from '../config/conventions.js';
+import { CONVENTIONS_BUDGET, loadConventions, SUBFOLDER_BUDGET, shownUnreadable, SubfolderConventions, type ConventionFile, type ConventionPlaces, type ConventionProblem, type StartupConventions, type Unreadable } from '../config/conventions.js';
 import { loadSkills, MAX_SKILLS, SKILLS_BUDGET, type LoadedSkills } from '../config/skills.js';
 import { folderInstructions } from '../core/prompt.js';
 import { describeCall } from '../util/calls.js';
@@ -18,13 +18,20 @@ import type { Tool, ToolOutput } from '../types/tools.js';
 export type MarkdownContext = { conventions: StartupConventions; skills: LoadedSkills; commands: LoadedCommands };
 
 export async function loadMarkdownContext(places: ConventionPlaces): Promise<MarkdownContext> {
-  return { conventions: await loadConventions(places), skills: loadSkills(places), commands: loadCommands(places) };
+  const skills = loadSkills(places);
+  const commands = loadCommands(places);
+  // Files named as the rest of the interface names them (relative to the workspace, ~/…).
+  return {
+    conventions: await loadConventions(places),
+    skills: { ...skills, unreadable: shownUnreadable(skills.unreadable, places) },
+    commands: { ...commands, unreadable: shownUnreadable(commands.unreadable, places) },
+  };
 }
 
 const notice = (code: NoticeCode, params: NoticeEvent['params']): NoticeEvent => ({ type: 'notice', code, params });
 const count = (n: number): string => n.toLocaleString('en-US');
 
-/** What the interface says about a load: cuts, refused imports, unreadable files, skipped skills and commands. */
+/** What the interface says about a load: cuts, refused imports and cycles, unreadable files, skipped skills and commands, broken front matter. */
 export function contextNotices(loaded: MarkdownContext): NoticeEvent[] {
   const { conventions, skills, commands } = loaded;
   const out = [
@@ -32,6 +39,7 @@ export function contextNotices(loaded: MarkdownContext): NoticeEvent[] {
     ...[...conventions.unreadable, ...skills.unreadable, ...commands.unreadable].map(unreadableNotice),
     ...skills.problems.map((p) => notice('skill_skipped', { file: p.file, why: p.code })),
     ...commands.problems.map((p) => notice('command_skipped', { file: p.file, why: p.code })),
+    ...[...skills.broken, ...commands.broken].map((b) => notice('front_matter_broken', { file: b.file, line: b.line, why: b.why })),
   ];
   if (skills.shortened) out.push(notice('skills_shortened', { n: skills.shortened, budget: count(SKILLS_BUDGET) }));
   if (skills.omitted) out.push(notice('skills_omitted', { n: skills.omitted, max: MAX_SKILLS }));

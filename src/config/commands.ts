@@ -5,7 +5,7 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { fieldText, parseFrontMatter } from './frontmatter.js';
+import { fieldText, parseFrontMatter, type BrokenFrontMatter, type FrontMatterProblem } from './frontmatter.js';
 import { shellSpans } from './mdrefs.js';
 import { readInstructionFile, realOf, type Unreadable } from './conventions/walk.js';
 import { shownPath, type ConventionPlaces } from './conventions.js';
@@ -32,7 +32,13 @@ export type CustomCommand = {
 
 export type CommandProblem = { file: string; code: 'outside' | 'bad_name' | 'duplicate' };
 
-export type LoadedCommands = { commands: CustomCommand[]; problems: CommandProblem[]; unreadable: Unreadable[] };
+export type LoadedCommands = {
+  commands: CustomCommand[];
+  problems: CommandProblem[];
+  /** Commands loaded although their front matter is broken (as Claude Code does: what it cannot read it leaves out). */
+  broken: BrokenFrontMatter[];
+  unreadable: Unreadable[];
+};
 
 /** A command name: segments of letters, digits, `_`, `.` and `-`, joined by `:`. */
 export const COMMAND_NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_.-]*(?::[\p{L}\p{N}_][\p{L}\p{N}_.-]*)*$/u;
@@ -53,7 +59,7 @@ export function commandFolders(places: ConventionPlaces): { dir: string; source:
 }
 
 export function loadCommands(places: ConventionPlaces): LoadedCommands {
-  const out: LoadedCommands = { commands: [], problems: [], unreadable: [] };
+  const out: LoadedCommands = { commands: [], problems: [], broken: [], unreadable: [] };
   const names = new Set<string>();
   let budget = MAX_FILES;
   for (const { dir, source } of commandFolders(places)) {
@@ -78,14 +84,17 @@ export function loadCommands(places: ConventionPlaces): LoadedCommands {
       const text = readInstructionFile(real, out.unreadable);
       if (text === undefined) continue;
       names.add(name);
-      out.commands.push(parseCommand(name, text, { source, from: shownPath(places, dir), file: shown }));
+      const { command, problem } = parseCommand(name, text, { source, from: shownPath(places, dir), file: shown });
+      out.commands.push(command);
+      if (problem) out.broken.push({ file: shown, line: problem.line, why: problem.code });
     }
   }
   return out;
 }
 
-export function parseCommand(name: string, text: string, where: Pick<CustomCommand, 'source' | 'from' | 'file'>): CustomCommand {
-  const { fields, raw, body } = parseFrontMatter(text);
+/** The command a file holds, and what is wrong with its front matter when something is. */
+export function parseCommand(name: string, text: string, where: Pick<CustomCommand, 'source' | 'from' | 'file'>): { command: CustomCommand; problem?: FrontMatterProblem } {
+  const { fields, raw, body, problem } = parseFrontMatter(text);
   const command: CustomCommand = {
     name,
     ...where,
@@ -98,7 +107,7 @@ export function parseCommand(name: string, text: string, where: Pick<CustomComma
   if (hint) command.argumentHint = hint;
   const model = fieldText(fields, 'model');
   if (model && model !== 'inherit') command.model = model;
-  return command;
+  return problem ? { command, problem } : { command };
 }
 
 /** A line that starts with a slash command: its name (without the slash) and what follows; null for a message. */
@@ -142,8 +151,9 @@ function splitTools(value: string | string[] | undefined): string[] {
 /** A hint written in quotes ("[file]") is shown without them. */
 const unquoted = (text: string): string => (/^(["']).*\1$/.test(text) ? text.slice(1, -1) : text);
 
+/** The first line of text (a `---` of front matter never closed is none). */
 function firstLine(body: string): string {
-  const line = body.split('\n').find((l) => l.trim()) ?? '';
+  const line = body.split('\n').find((l) => l.trim() && l.trim() !== '---') ?? '';
   const text = line.replace(/^#+\s*/, '').trim();
   return text.length > 100 ? `${text.slice(0, 99)}…` : text;
 }

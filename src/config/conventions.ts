@@ -11,6 +11,7 @@ import { CONVENTIONS_BUDGET, fitBudget, SUBFOLDER_BUDGET, type Cut } from './con
 import { withImports, type ImportPlace, type ImportProblem, type Part } from './conventions/imports.js';
 import { foldersBetween, projectRootOf, readInstructionFile, readLevel, realOf, type Unreadable } from './conventions/walk.js';
 import { inside } from '../util/paths.js';
+import { FileReadError } from '../util/readfile.js';
 
 export { CONVENTIONS_BUDGET, SUBFOLDER_BUDGET, type Cut } from './conventions/budget.js';
 export type { Unreadable } from './conventions/walk.js';
@@ -35,6 +36,15 @@ export type ConventionFile = {
 
 /** A reference not imported, with the importing file as shown. */
 export type ConventionProblem = ImportProblem;
+
+/** What could not be read, each named as shown. */
+export function shownUnreadable(unreadable: readonly Unreadable[], places: Pick<ConventionPlaces, 'workspace' | 'home'> & { project?: string }): Unreadable[] {
+  return unreadable.map((u) => (u instanceof FileReadError ? new FileReadError(shownPath(places, u.file), u.problem) : { ...u, file: shownPath(places, u.file) }));
+}
+
+function shownProblems(problems: readonly ImportProblem[], places: ConventionPlaces & { project?: string }): ConventionProblem[] {
+  return problems.map((p) => ({ ...p, from: shownPath(places, p.from) }));
+}
 
 export type Conventions = {
   files: ConventionFile[];
@@ -67,7 +77,7 @@ export async function loadConventions(places: ConventionPlaces): Promise<Startup
   };
   const shown = { ...places, project };
   const files = fitted(collected.parts, CONVENTIONS_BUDGET, shown, (i) => (i < userCount ? 'user' : 'project'));
-  return { conventions: { files, ignored: shownIgnored(collected, shown), problems: collected.problems, verify }, unreadable, seen };
+  return { conventions: { files, ignored: shownIgnored(collected, shown), problems: shownProblems(collected.problems, shown), verify }, unreadable: shownUnreadable(unreadable, shown), seen };
 }
 
 type Collected = { parts: Part[]; problems: ImportProblem[]; ignored: { path: string; used: string }[] };
@@ -169,7 +179,7 @@ export class SubfolderConventions {
     }
     if (!collected.parts.length && !collected.problems.length && !unreadable.length) return null;
     const files = fitted(collected.parts, SUBFOLDER_BUDGET, this.places, () => 'project');
-    return { files, problems: collected.problems, unreadable, verify: unique(collected.parts.flatMap((p) => verifyLines(p.text))) };
+    return { files, problems: shownProblems(collected.problems, this.places), unreadable: shownUnreadable(unreadable, this.places), verify: unique(collected.parts.flatMap((p) => verifyLines(p.text))) };
   }
 }
 

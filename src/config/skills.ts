@@ -5,7 +5,7 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fieldText, parseFrontMatter } from './frontmatter.js';
+import { fieldText, parseFrontMatter, type BrokenFrontMatter, type FrontMatterProblem } from './frontmatter.js';
 import { readInstructionFile, realOf, type Unreadable } from './conventions/walk.js';
 import { shownPath, type ConventionPlaces } from './conventions.js';
 import { inside } from '../util/paths.js';
@@ -30,11 +30,14 @@ export type Skill = {
   source: 'project' | 'user';
 };
 
-export type SkillProblem = { file: string; code: 'no_description' | 'duplicate' | 'outside' };
+/** Why a skill was skipped: its SKILL.md has no front matter, one never closed, no description; another has its name; it links out. */
+export type SkillProblem = { file: string; code: 'no_front_matter' | 'unclosed_front_matter' | 'no_description' | 'duplicate' | 'outside' };
 
 export type LoadedSkills = {
   skills: Skill[];
   problems: SkillProblem[];
+  /** Skills listed although a line of their front matter is broken. */
+  broken: BrokenFrontMatter[];
   unreadable: Unreadable[];
   /** Skills left without a description by the budget, and left out by the count. */
   shortened: number;
@@ -54,7 +57,7 @@ export function skillFolders(places: ConventionPlaces): { dir: string; source: S
 }
 
 export function loadSkills(places: ConventionPlaces): LoadedSkills {
-  const out: LoadedSkills = { skills: [], problems: [], unreadable: [], shortened: 0, omitted: 0, readRoots: [] };
+  const out: LoadedSkills = { skills: [], problems: [], broken: [], unreadable: [], shortened: 0, omitted: 0, readRoots: [] };
   const names = new Set<string>();
   for (const { dir, source } of skillFolders(places)) {
     for (const folder of subfolders(dir)) {
@@ -68,17 +71,16 @@ export function loadSkills(places: ConventionPlaces): LoadedSkills {
       }
       const text = readInstructionFile(join(real, 'SKILL.md'), out.unreadable);
       if (text === undefined) continue;
-      const { fields } = parseFrontMatter(text);
+      const shown = shownPath(places, file);
+      const { fields, problem } = parseFrontMatter(text);
       const name = oneLine(fieldText(fields, 'name') ?? basename(folder)).slice(0, 64);
       const description = fieldText(fields, 'description');
-      if (!description) {
-        out.problems.push({ file: shownPath(places, file), code: 'no_description' });
+      const skipped = skipWhy(text, problem, description, names.has(name));
+      if (skipped || !description) {
+        out.problems.push({ file: shown, code: skipped ?? 'no_description' });
         continue;
       }
-      if (names.has(name)) {
-        out.problems.push({ file: shownPath(places, file), code: 'duplicate' });
-        continue;
-      }
+      if (problem) out.broken.push({ file: shown, line: problem.line, why: problem.code });
       names.add(name);
       if (out.skills.length >= MAX_SKILLS) {
         out.omitted++;
@@ -97,6 +99,14 @@ export function loadSkills(places: ConventionPlaces): LoadedSkills {
     out.shortened++;
   }
   return out;
+}
+
+/** Why a SKILL.md cannot be listed, if it cannot. */
+function skipWhy(text: string, problem: FrontMatterProblem | undefined, description: string | undefined, taken: boolean): SkillProblem['code'] | undefined {
+  if (text.split('\n', 1)[0]!.trim() !== '---') return 'no_front_matter';
+  if (problem?.code === 'unclosed') return 'unclosed_front_matter';
+  if (!description) return 'no_description';
+  return taken ? 'duplicate' : undefined;
 }
 
 /** The skill folders in `dir` (symbolic links to folders too), sorted by name; none when `dir` is missing. */

@@ -298,7 +298,7 @@ Options:
   'cmd.compact': 'compact the conversation now, optionally keeping a focus',
   'cmd.clear': 'start a new conversation (deletes this session\'s file)',
   'cmd.resume': 'continue an earlier session of this directory',
-  'cmd.context': 'reload the conventions file and show what fills the context',
+  'cmd.context': 'reload the instruction files, skills and commands; show what fills the context',
   'cmd.sandbox': 'show the sandbox level, or change it (off, workspace, strict)',
   'cmd.todo': 'show the model\'s todo list',
   'cmd.memory': 'list the remembered notes; add TEXT, rm N, edit [user]',

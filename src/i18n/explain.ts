@@ -89,6 +89,7 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   skills_shortened: 'files.skills_shortened',
   skills_omitted: 'files.skills_omitted',
   command_skipped: 'files.command_skipped',
+  front_matter_broken: 'files.front_matter_broken',
   command_untrusted: 'files.command_untrusted',
   command_unknown_tools: 'files.command_unknown_tools',
   command_model_unknown: 'files.command_model_unknown',
@@ -102,6 +103,7 @@ const WHY_PREFIX: Partial<Record<NoticeCode, string>> = {
   instructions_import_refused: 'files.import_why_',
   skill_skipped: 'files.skip_why_',
   command_skipped: 'files.skip_why_',
+  front_matter_broken: 'files.front_why_',
   command_file_skipped: 'files.file_why_',
 };
 

@@ -300,7 +300,7 @@ export const zh: Record<keyof typeof en, string> = {
   'cmd.compact': '立即压缩对话，可指定要保留的重点',
   'cmd.clear': '开始新对话（删除当前会话文件）',
   'cmd.resume': '继续本目录以前的某个会话',
-  'cmd.context': '重新加载项目约定文件，并显示上下文由什么占用',
+  'cmd.context': '重新加载说明文件、技能和命令，并显示上下文由什么占用',
   'cmd.sandbox': '查看或更改沙箱级别（off、workspace、strict）',
   'cmd.todo': '显示模型的待办清单',
   'cmd.memory': '列出记住的笔记；add 文本、rm 编号、edit [user]',

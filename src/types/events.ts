@@ -60,6 +60,7 @@ export type NoticeCode =
   | 'skills_shortened'
   | 'skills_omitted'
   | 'command_skipped'
+  | 'front_matter_broken'
   | 'command_untrusted'
   | 'command_unknown_tools'
   | 'command_model_unknown'

@@ -1,7 +1,8 @@
 // `@path` imports inside instruction files (Claude's syntax): relative to the importing file, `~/`
 // for the home folder; confined to the project and the home folder, never a secret (keys,
 // credentials, feiyu's own settings), regular files only, at most five imports deep, each file
-// once (so cycles end). The imported text follows the file that imports it; the reference stays.
+// once (a cycle ends, and is said). The imported text follows the file that imports it; the
+// reference stays.
 
 import { lstatSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -20,8 +21,11 @@ export type ImportPlace = {
   configDir: string;
 };
 
-/** A reference that was not imported, and why; `missing` ones are shown by /context only. */
-export type ImportProblem = { ref: string; from: string; code: 'outside' | 'secret' | 'depth' | 'missing' };
+/**
+ * A reference that was not imported, and why: `cycle` when it leads back to a file that (through
+ * others) imports the one naming it; `missing` ones are shown by /context only.
+ */
+export type ImportProblem = { ref: string; from: string; code: 'outside' | 'secret' | 'depth' | 'cycle' | 'missing' };
 
 /** A file found by the walk or imported: `importedBy` is the importing file's path. */
 export type Part = FoundFile & { importedBy?: string };
@@ -34,7 +38,10 @@ export type ImportResult = { parts: Part[]; problems: ImportProblem[] };
  */
 export function withImports(file: FoundFile, place: ImportPlace, seen: Set<string>, unreadable: Unreadable[]): ImportResult {
   const out: ImportResult = { parts: [], problems: [] };
-  seen.add(realOf(file.path) ?? file.path);
+  const top = realOf(file.path) ?? file.path;
+  seen.add(top);
+  // The realpaths from the file found down to the one being read: a reference to one of them is a cycle.
+  const chain = [top];
   visit(file, undefined, 0);
   return out;
 
@@ -47,14 +54,22 @@ export function withImports(file: FoundFile, place: ImportPlace, seen: Set<strin
         out.problems.push({ ref: ref.path, from: current.path, code: found.code });
         continue;
       }
-      if (seen.has(found.real)) continue;
+      // A file naming itself ("keep @CLAUDE.md up to date") is no cycle worth a word.
+      if (chain.slice(0, -1).includes(found.real)) {
+        out.problems.push({ ref: ref.path, from: current.path, code: 'cycle' });
+        continue;
+      }
+      if (seen.has(found.real) || found.real === chain.at(-1)) continue;
       if (depth + 1 > MAX_IMPORT_DEPTH) {
         out.problems.push({ ref: ref.path, from: current.path, code: 'depth' });
         continue;
       }
       seen.add(found.real);
       const text = readInstructionFile(found.real, unreadable);
-      if (text !== undefined) visit({ path: found.real, text }, current.path, depth + 1);
+      if (text === undefined) continue;
+      chain.push(found.real);
+      visit({ path: found.real, text }, current.path, depth + 1);
+      chain.pop();
     }
   }
 }
