@@ -134,18 +134,20 @@ describe('@imports', () => {
     ]);
   });
 
-  it('refuses what is outside the project and home, secrets, and more than five deep; lists what is missing', async () => {
+  it('refuses what is outside the project and home, secrets, what is not text, and more than five deep; lists what is missing', async () => {
     const outside = mkdtempSync(join(base, 'outside-'));
     writeFileSync(join(outside, 'x.md'), 'outside');
     const chain = Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`repo/pkg/app/d${i}.md`, `level ${i} @d${i + 1}.md`]));
     const places = fresh({
-      'repo/pkg/app/AGENTS.md': `@${outside}/x.md @.env @~/.ssh/id_rsa @~/.config/feiyu/keys.json @d1.md @nothing/here.md`,
+      'repo/pkg/app/AGENTS.md': `@${outside}/x.md @.env @~/.ssh/id_rsa @~/.config/feiyu/keys.json @d1.md @nothing/here.md @diagram.png`,
       'repo/pkg/app/.env': 'TOKEN=secret',
       '.ssh/id_rsa': 'KEY',
       '.config/feiyu/keys.json': '{}',
       ...chain,
       'repo/pkg/app/d7.md': 'too deep',
     });
+    // A picture named in passing ("see @diagram.png"): a PNG's first bytes.
+    writeFileSync(join(places.workspace, 'diagram.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
     const { conventions } = await loadConventions(places);
     expect(conventions.files.map((f) => f.shown)).toEqual(['AGENTS.md', 'd1.md', 'd2.md', 'd3.md', 'd4.md', 'd5.md']);
     expect(conventions.problems[0]).toEqual({ ref: `${outside}/x.md`, from: 'AGENTS.md', code: 'outside' });
@@ -156,6 +158,7 @@ describe('@imports', () => {
       ['~/.config/feiyu/keys.json', 'secret'],
       ['d6.md', 'depth'],
       ['nothing/here.md', 'missing'],
+      ['diagram.png', 'binary'],
     ]);
     expect(conventions.files.map((f) => f.text).join('\n')).not.toMatch(/TOKEN=secret|^KEY$|^outside$|^\{\}$/m);
   });

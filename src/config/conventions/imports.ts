@@ -1,6 +1,6 @@
 // `@path` imports inside instruction files (Claude's syntax): relative to the importing file, `~/`
 // for the home folder; confined to the project and the home folder, never a secret (keys,
-// credentials, feiyu's own settings), regular files only, at most five imports deep, each file
+// credentials, feiyu's own settings), regular text files only, at most five imports deep, each file
 // once (a cycle ends, and is said). The imported text follows the file that imports it; the
 // reference stays.
 
@@ -25,7 +25,7 @@ export type ImportPlace = {
  * A reference that was not imported, and why: `cycle` when it leads back to a file that (through
  * others) imports the one naming it; `missing` ones are shown by /context only.
  */
-export type ImportProblem = { ref: string; from: string; code: 'outside' | 'secret' | 'depth' | 'cycle' | 'missing' };
+export type ImportProblem = { ref: string; from: string; code: 'outside' | 'secret' | 'depth' | 'cycle' | 'binary' | 'missing' };
 
 /** A file found by the walk or imported: `importedBy` is the importing file's path. */
 export type Part = FoundFile & { importedBy?: string };
@@ -67,6 +67,11 @@ export function withImports(file: FoundFile, place: ImportPlace, seen: Set<strin
       seen.add(found.real);
       const text = readInstructionFile(found.real, unreadable);
       if (text === undefined) continue;
+      // "See @docs/architecture.png" names a picture: its bytes are no instructions.
+      if (isBinary(text)) {
+        out.problems.push({ ref: ref.path, from: current.path, code: 'binary' });
+        continue;
+      }
       chain.push(found.real);
       visit({ path: found.real, text }, current.path, depth + 1);
       chain.pop();
@@ -97,6 +102,13 @@ function resolveRef(ref: string, from: string, place: ImportPlace): Resolved | u
 function isSecret(real: string, place: ImportPlace): boolean {
   if (inside(place.configDir, real)) return !real.endsWith('.md');
   return secretFileKind(real, place.home) !== null;
+}
+
+/** Text decoded from a file that is not text: a NUL, or more than 1% of bytes that are no UTF-8. */
+function isBinary(text: string): boolean {
+  if (text.includes('\0')) return true;
+  const invalid = text.match(/\uFFFD/g)?.length ?? 0;
+  return invalid > text.length / 100;
 }
 
 function exists(path: string): boolean {
