@@ -4,8 +4,13 @@
 // call against one without, the first tool call of a process, a page of a 9 MB file; and its long
 // sessions: list_files under a huge .gitignore, resume and /cost at three sizes (state.mjs), the
 // REPL's memory over 150 messages (repl-memory.mjs); and the sandbox's probe, secret listing and launch.
+// With a corpus (`npm run bench -- --corpus DIR [--localize FILE]`, or FEIYU_BENCH_CORPUS and
+// FEIYU_BENCH_LOCALIZE) the code index is measured too; `--scale N` also times it on N copies of
+// the corpus side by side; `--only codeindex` measures only the index.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { codeIndexBench } from './codeindex.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -316,36 +321,43 @@ async function sandboxCosts() {
 const rows = [];
 const row = (what, value, target, ok) => rows.push([what, value, target, ok ? 'ok' : 'OVER']);
 
-const s = await startup();
-row('start-up to prompt (median of 10)', `${s.ms.toFixed(0)} ms`, '≤ 150 ms', s.ms <= 150);
-row('bare `node -e 0` (reference)', `${s.bare.toFixed(0)} ms`, '', true);
-row('resident memory at idle prompt', `${s.rssMb.toFixed(1)} MB`, '≤ 80 MB', s.rssMb <= 80);
-const tk = await fixedTokens();
-row(`fixed tokens per request (system + ${tk.count} tools, o200k)`, `${tk.system + tk.tools} (${tk.system} + ${tk.tools})`, '≤ 1,500', tk.system + tk.tools <= 1500);
-const sk = await skillTokens();
-row('skills in the prompt: heading / each skill beyond name + description', `${sk.heading} / ${sk.perSkill} tokens`, '≤ 45 / ≤ 3', sk.heading <= 45 && sk.perSkill <= 3);
-const sb = await sandboxCosts();
-row(`sandbox probe, in parallel with config loading (${sb.probeOk ? 'works' : 'unavailable'})`, `${sb.probe.toFixed(0)} ms`, '', true);
-row(`secret listing, ${sb.folders.toLocaleString('en-US')} folders (${sb.secrets} secrets): first / again`, `${sb.first.toFixed(0)} / ${sb.again.toFixed(0)} ms`, 'again ≤ 50 ms', sb.again <= 50);
-row('one sandboxed launch prepared (listing, masks, argv)', `${sb.launch.toFixed(0)} ms`, '≤ 60 ms', sb.launch <= 60);
-const sr = await searchRatio().catch((err) => ({ error: err.message }));
-if ('error' in sr) row('search: tool vs raw rg', 'ripgrep missing', '', true);
-else row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
-const gi = await bigGitignore();
-row('list_files, 3,000 files, 100,000-line .gitignore', `${gi.toFixed(0)} ms`, '≤ 2,000 ms', gi <= 2000);
-for (const r of stateRows((await internals()).bundle)) row(...r);
-const mem = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'repl-memory.mjs'), '150'], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
-const m = mem.rssMb;
-row('REPL resident memory: start → 150 messages (→ 20 s idle)', `${m[0].toFixed(0)} → ${m[150].toFixed(0)} MB (→ ${m.idle.toFixed(0)})`, '≤ 200 MB', m[150] <= 200);
-const k = mem.keptMb;
-row('REPL heap kept after 50 → 150 messages', `${k[50].toFixed(1)} → ${k[150].toFixed(1)} MB`, 'grows ≤ 1 MB', k[150] - k[50] <= 1);
-const hb = await headlessBashRatio();
-row('headless run: one bash call vs none (wall)', `${hb.one.toFixed(0)} / ${hb.none.toFixed(0)} ms = ${(hb.one / hb.none).toFixed(2)}`, '≤ 1.2', hb.one / hb.none <= 1.2);
-row('  the same, feiyu process CPU', `${hb.oneCpu.toFixed(0)} / ${hb.noneCpu.toFixed(0)} ms = ${(hb.oneCpu / hb.noneCpu).toFixed(2)}`, '', true);
-const ft = await firstToolCall();
-row('first tool call of a process (second call)', `${ft.first.toFixed(1)} ms (${ft.second.toFixed(1)} ms)`, '≤ 20 ms', ft.first <= 20);
-const rp = await readPage();
-row(`read_file 200 lines of a ${rp.mb.toFixed(1)} MB file: first / last page`, `${rp.first.toFixed(1)} / ${rp.last.toFixed(1)} ms`, '≤ 20 ms', Math.max(rp.first, rp.last) <= 20);
+const { values: opts } = parseArgs({ options: { corpus: { type: 'string' }, localize: { type: 'string' }, only: { type: 'string' }, scale: { type: 'string' } } });
+const corpus = opts.corpus ?? process.env.FEIYU_BENCH_CORPUS;
+const localize = opts.localize ?? process.env.FEIYU_BENCH_LOCALIZE;
+
+if (opts.only !== 'codeindex') {
+  const s = await startup();
+  row('start-up to prompt (median of 10)', `${s.ms.toFixed(0)} ms`, '≤ 150 ms', s.ms <= 150);
+  row('bare `node -e 0` (reference)', `${s.bare.toFixed(0)} ms`, '', true);
+  row('resident memory at idle prompt', `${s.rssMb.toFixed(1)} MB`, '≤ 80 MB', s.rssMb <= 80);
+  const tk = await fixedTokens();
+  row(`fixed tokens per request (system + ${tk.count} tools, o200k)`, `${tk.system + tk.tools} (${tk.system} + ${tk.tools})`, '≤ 1,500', tk.system + tk.tools <= 1500);
+  const sk = await skillTokens();
+  row('skills in the prompt: heading / each skill beyond name + description', `${sk.heading} / ${sk.perSkill} tokens`, '≤ 45 / ≤ 3', sk.heading <= 45 && sk.perSkill <= 3);
+  const sb = await sandboxCosts();
+  row(`sandbox probe, in parallel with config loading (${sb.probeOk ? 'works' : 'unavailable'})`, `${sb.probe.toFixed(0)} ms`, '', true);
+  row(`secret listing, ${sb.folders.toLocaleString('en-US')} folders (${sb.secrets} secrets): first / again`, `${sb.first.toFixed(0)} / ${sb.again.toFixed(0)} ms`, 'again ≤ 50 ms', sb.again <= 50);
+  row('one sandboxed launch prepared (listing, masks, argv)', `${sb.launch.toFixed(0)} ms`, '≤ 60 ms', sb.launch <= 60);
+  const sr = await searchRatio().catch((err) => ({ error: err.message }));
+  if ('error' in sr) row('search: tool vs raw rg', 'ripgrep missing', '', true);
+  else row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
+  const gi = await bigGitignore();
+  row('list_files, 3,000 files, 100,000-line .gitignore', `${gi.toFixed(0)} ms`, '≤ 2,000 ms', gi <= 2000);
+  for (const r of stateRows((await internals()).bundle)) row(...r);
+  const mem = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'repl-memory.mjs'), '150'], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
+  const m = mem.rssMb;
+  row('REPL resident memory: start → 150 messages (→ 20 s idle)', `${m[0].toFixed(0)} → ${m[150].toFixed(0)} MB (→ ${m.idle.toFixed(0)})`, '≤ 200 MB', m[150] <= 200);
+  const k = mem.keptMb;
+  row('REPL heap kept after 50 → 150 messages', `${k[50].toFixed(1)} → ${k[150].toFixed(1)} MB`, 'grows ≤ 1 MB', k[150] - k[50] <= 1);
+  const hb = await headlessBashRatio();
+  row('headless run: one bash call vs none (wall)', `${hb.one.toFixed(0)} / ${hb.none.toFixed(0)} ms = ${(hb.one / hb.none).toFixed(2)}`, '≤ 1.2', hb.one / hb.none <= 1.2);
+  row('  the same, feiyu process CPU', `${hb.oneCpu.toFixed(0)} / ${hb.noneCpu.toFixed(0)} ms = ${(hb.oneCpu / hb.noneCpu).toFixed(2)}`, '', true);
+  const ft = await firstToolCall();
+  row('first tool call of a process (second call)', `${ft.first.toFixed(1)} ms (${ft.second.toFixed(1)} ms)`, '≤ 20 ms', ft.first <= 20);
+  const rp = await readPage();
+  row(`read_file 200 lines of a ${rp.mb.toFixed(1)} MB file: first / last page`, `${rp.first.toFixed(1)} / ${rp.last.toFixed(1)} ms`, '≤ 20 ms', Math.max(rp.first, rp.last) <= 20);
+}
+if (corpus) await codeIndexBench(corpus, localize, row, Number(opts.scale ?? process.env.FEIYU_BENCH_SCALE ?? 1));
 
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'value', 'target', ''], ...rows].map((r) => r[i].length)));
 const fmt = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');

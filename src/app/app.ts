@@ -28,6 +28,7 @@ import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../
 import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools, promptExtras } from './toolset.js';
+import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
@@ -109,6 +110,9 @@ export interface App {
   newSession(): void;
   /** Reads keys.json again after /key changed it; the current model stays until setModel. */
   reloadModels(): void;
+  /** The code index, when the settings and the workspace turn it on (for /index); null when off. */
+  readonly codeIndex: CodeIndexLink | null;
+  readonly codeIndexSetting: CodeIndexSetting;
   /** Stops what the session started and closes the files. */
   close(): Promise<void>;
 }
@@ -197,12 +201,15 @@ async function wire(config: AppConfig): Promise<App> {
   const hooks = attempt(() =>
     createHookRunner({ hooks: config.hooks, verify: config.verify, root, sessionId: () => session.id, env: config.env, emit: (event) => events.emit(event) }),
   );
+  /** The code index's tools, once it has loaded (an optional module). */
+  const indexTools: Tool[] = [];
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
     policy: decide,
     jobs,
     todo,
     stateDir,
+    laterReadTools: () => indexTools,
     plan: {
       approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
       restoreMode: () => state.leavePlanMode(),
@@ -238,6 +245,20 @@ async function wire(config: AppConfig): Promise<App> {
     outputSchema: config.outputSchema,
   });
   agent.on((event) => events.emit(event));
+  const codeIndex = linkCodeIndex({
+    setting: config.codeIndex,
+    root,
+    stateDir,
+    env: config.env,
+    addTools: (more) => {
+      indexTools.push(...more);
+      tools.push(...more);
+      agent.addTools(more);
+    },
+    onEvent: (listener) => agent.on(listener),
+    notify,
+    announce: config.interactive,
+  });
 
   // Consumers of the event stream: the session file and the trace.
   const writeEvents = (kind: 'session' | 'trace'): WriterEvents => ({
@@ -301,6 +322,9 @@ async function wire(config: AppConfig): Promise<App> {
         notify('no_model');
         return null;
       }
+      // The code index decides whether it is on within moments of its start: its tools are in the first request or never.
+      codeIndex?.start();
+      await codeIndex?.settled;
       const gate = await hooks.userPromptSubmit(text, signal);
       if (gate.block) {
         notify('prompt_blocked', { reason: gate.block });
@@ -394,8 +418,11 @@ async function wire(config: AppConfig): Promise<App> {
       // The first model added takes over from the stand-in at once.
       if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
+    codeIndex,
+    codeIndexSetting: config.codeIndex,
     async close() {
       await jobs.stopAll();
+      await codeIndex?.close();
       trace?.close();
       session.close();
     },

@@ -127,6 +127,8 @@ export type AppConfig = {
   hooks: Partial<Record<HookEvent, HookSpec[]>>;
   verify: string[];
   allowPrivate: string[];
+  /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
+  codeIndex: 'auto' | 'on' | 'off';
   /** How the model's provider is made: settings' `streamIdleTimeout` (seconds) as milliseconds. */
   providerOptions: ProviderOptions;
   /** A person answers questions (the REPL); false: headless, questions are refused. */
@@ -213,6 +215,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     hooks: effective.hooks,
     verify: [...conventionsVerify.user, ...(trusted ? conventionsVerify.project : []), ...effective.verify],
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
+    codeIndex: effective.merged.codeIndex ?? 'auto',
     providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
     interactive: !args.print,
     pinned: { model: args.model !== undefined, mode: args.mode !== undefined },

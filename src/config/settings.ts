@@ -28,6 +28,8 @@ export type Settings = {
   verify?: string;
   /** Seconds a model's reply may stay silent before the request is stopped (default 120; 0 = never). */
   streamIdleTimeout?: number;
+  /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
+  codeIndex?: 'auto' | 'on' | 'off';
 };
 
 export type LoadedSettings = { user: Settings; project: Settings; userFile: string; projectFile: string };
@@ -99,6 +101,7 @@ function validate(data: unknown): Found | null {
     enumField('mode', PERMISSION_MODES) ??
     enumField('sandbox', SANDBOX_LEVELS) ??
     enumField('lang', ['en', 'zh']) ??
+    enumField('codeIndex', ['auto', 'on', 'off']) ??
     (data.verify === undefined || typeof data.verify === 'string' ? null : mustBe('verify', 'expect.command')) ??
     (data.streamIdleTimeout === undefined || (typeof data.streamIdleTimeout === 'number' && data.streamIdleTimeout >= 0)
       ? null

@@ -85,6 +85,11 @@ export class Agent {
     this.lastCount = 0;
   }
 
+  /** Offers more tools from the next request on (an optional module that finished loading). */
+  addTools(tools: Tool[]): void {
+    for (const tool of tools) this.tools.set(tool.name, tool);
+  }
+
   /** Subscribes to the event stream; returns the unsubscribe function. */
   on(listener: (event: AgentEvent) => void): () => void {
     return this.events.on(listener);

@@ -7,9 +7,10 @@
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
 import { en as filesEn, zh as filesZh } from './files.js';
+import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 
-export const en = { ...coreEn, ...filesEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh };
+export const en = { ...coreEn, ...filesEn, ...codeindexEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...codeindexZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -96,6 +96,10 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   command_shell: 'files.command_shell',
   command_shell_refused: 'files.command_shell_refused',
   command_file_skipped: 'files.command_file_skipped',
+  codeindex_ready: 'codeindex.ready',
+  codeindex_cache_corrupt: 'codeindex.cache_corrupt',
+  codeindex_build_failed: 'codeindex.build_failed',
+  codeindex_save_failed: 'codeindex.save_failed',
 };
 
 /** Notices whose `why` is a code, and the catalogue prefix that words it. */

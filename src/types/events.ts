@@ -66,7 +66,11 @@ export type NoticeCode =
   | 'command_model_unknown'
   | 'command_shell'
   | 'command_shell_refused'
-  | 'command_file_skipped';
+  | 'command_file_skipped'
+  | 'codeindex_ready'
+  | 'codeindex_cache_corrupt'
+  | 'codeindex_build_failed'
+  | 'codeindex_save_failed';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 
