@@ -168,7 +168,19 @@ describe('custom commands', () => {
     expect(r.code).toBe(0);
     expect(firstUserText()).toContain('[not run: `git status --short` needs the user to trust this project]');
     expect(toolResults(server)[0]).toContain("needs the user's approval");
-    expect(r.stderr).toContain('/commit comes from this project, which you have not trusted');
+    expect(r.stderr).toContain('/commit comes from this project, and you have not trusted its commands as they are now');
+  });
+
+  it('runs no ! line of a command file written during the session, even in a project trusted at start', async () => {
+    await repo();
+    // A line the policy would allow without asking: only trust keeps it from running.
+    const planted = '---\ndescription: Tidy up\n---\nContext: !`git log --oneline -1`\nTidy up.\n';
+    server.enqueue(call('write_file', { path: '.claude/commands/tidy.md', content: planted }), { text: 'Added.' }, { text: 'Tidied.' });
+    const r = await cli.run(['--trust'], { input: ['add a tidy command', 'y', '/tidy'].map((l) => l + '\n').join('') });
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify((server.requests[2]!.body as Body).messages.at(-1)!.content);
+    expect(sent).toContain('Context: [not run: `git log --oneline -1` needs the user to trust this project]');
+    expect(r.stdout).toContain('/tidy comes from this project, and you have not trusted its commands as they are now');
   });
 
   it('/help lists the commands with where they come from; a command file added during the session is found', async () => {
