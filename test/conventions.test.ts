@@ -61,6 +61,21 @@ describe('the walk', () => {
     ]);
   });
 
+  it("reads Claude Code's other place for CLAUDE.md, .claude/CLAUDE.md, where a folder has no CLAUDE.md", async () => {
+    const places = fresh({
+      'repo/.claude/CLAUDE.md': '# Root rules\n\n@../docs/style.md',
+      'repo/docs/style.md': 'Two spaces.',
+      'repo/pkg/CLAUDE.md': 'pkg claude',
+      'repo/pkg/.claude/CLAUDE.md': 'pkg hidden claude, a file of its own\nwith\nmore\nlines\nthan\na\nstub',
+    });
+    expect((await shownFiles(places)).map((f) => [f.shown, f.importedBy])).toEqual([
+      ['../../.claude/CLAUDE.md', undefined],
+      ['../../docs/style.md', '../../.claude/CLAUDE.md'],
+      ['../CLAUDE.md', undefined],
+    ]);
+    expect((await loadConventions(places)).conventions.ignored).toEqual([{ shown: '../.claude/CLAUDE.md', used: '../CLAUDE.md' }]);
+  });
+
   it('takes a worktree (.git as a file) as the root, and the workspace itself outside any repository', async () => {
     const places = fresh({ 'repo/AGENTS.md': 'root' });
     rmSync(join(places.repo, '.git'), { recursive: true });

@@ -1,13 +1,14 @@
 // Where instruction files are: the project root (the folder holding `.git`, found by walking up
 // without running git, else the workspace), the folders from there down to a given folder, and at
-// each folder the file to use — the first of FEIYU.md, AGENTS.md, CLAUDE.md, plus another of them
-// when one is a stub pointing at the other. Reads only those files; imports are imports.ts's.
+// each folder the file to use — the first of FEIYU.md, AGENTS.md, CLAUDE.md (which Claude Code also
+// reads as .claude/CLAUDE.md), plus another of them when one is a stub pointing at the other. Reads
+// only those files; imports are imports.ts's.
 
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { FileReadError, readRegularFile } from '../../util/readfile.js';
 
-export const CANDIDATES = ['FEIYU.md', 'AGENTS.md', 'CLAUDE.md'] as const;
+export const CANDIDATES = ['FEIYU.md', 'AGENTS.md', 'CLAUDE.md', join('.claude', 'CLAUDE.md')] as const;
 
 /** Past this a file is not read at all (a log or a dump named AGENTS.md by mistake). */
 export const MAX_FILE_BYTES = 1 << 20;
