@@ -203,6 +203,20 @@ describe('@imports', () => {
     ]);
   });
 
+  it("lets the user's FEIYU.md import their Claude Code file, ~/.claude/CLAUDE.md, but not Claude's credentials beside it", async () => {
+    const places = fresh({
+      '.config/feiyu/FEIYU.md': '@~/.claude/CLAUDE.md\n@~/.claude/.credentials.json',
+      '.claude/CLAUDE.md': 'Prefer small commits.',
+      '.claude/.credentials.json': '{"claudeAiOauth":{"accessToken":"sk-ant-oat01-x"}}',
+    });
+    const { conventions } = await loadConventions(places);
+    expect(conventions.files.map((f) => [f.shown, f.scope, f.text])).toEqual([
+      ['~/.config/feiyu/FEIYU.md', 'user', '@~/.claude/CLAUDE.md\n@~/.claude/.credentials.json'],
+      ['~/.claude/CLAUDE.md', 'user', 'Prefer small commits.'],
+    ]);
+    expect(conventions.problems).toEqual([{ ref: '~/.claude/.credentials.json', from: '~/.config/feiyu/FEIYU.md', code: 'secret' }]);
+  });
+
   it('finds references where Claude does', () => {
     expect(atReferences('@a.md x @b\\ c.md `@d.md` e@f.md\n@g').map((r) => r.path)).toEqual(['a.md', 'b c.md', 'g']);
   });
