@@ -1,6 +1,7 @@
 // The code index in the built CLI: off (by the setting, or auto outside a git repository) its
 // module is never even loaded, proven by a module-resolution hook that logs every module the
-// process loads; on, its four tools are in the first request and answer the model.
+// process loads; on, its four tools are cold tools from the first request on, the model loads
+// and calls them, and a sub-agent is given them declared.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +43,12 @@ async function runLogged(prompt: string) {
 }
 
 const toolNames = (request: { body: { tools?: { name: string }[] } }) => (request.body.tools ?? []).map((t) => t.name);
+const systemText = (request: { body: { system?: string | { text: string }[] } }) => {
+  const { system } = request.body;
+  return typeof system === 'string' ? system : (system ?? []).map((b) => b.text).join('\n');
+};
+const results = (request: { body: { messages?: unknown } }) =>
+  (request.body.messages as { content: { type: string; content?: unknown }[] }[]).flatMap((m) => m.content).filter((b) => b.type === 'tool_result');
 const loadsIndex = (modules: string[]) => modules.filter((m) => /\/dist\/codeindex(-worker)?\.js$|tree-sitter/.test(m));
 
 describe('the code index in the CLI', () => {
@@ -65,16 +72,29 @@ describe('the code index in the CLI', () => {
     expect(loadsIndex(modules)).toEqual([]);
   });
 
-  it('on: loaded, its tools in the first request, answering the model', async () => {
+  it('on: loaded, its tools cold (one line each), loaded by the model, answering it, declared to sub-agents', async () => {
     project(true);
     settings('on');
-    server.enqueue({ toolCalls: [{ id: 'toolu_refs', name: 'code_refs', input: { symbol: 'hashKey', direction: 'callers' } }] }, { text: 'Done.' });
+    server.enqueue(
+      { toolCalls: [{ id: 'toolu_load', name: 'load_tools', input: { names: ['code_refs', 'task'] } }] },
+      { toolCalls: [{ id: 'toolu_refs', name: 'use_tool', input: { name: 'code_refs', args: { symbol: 'hashKey', direction: 'callers' } } }] },
+      { toolCalls: [{ id: 'toolu_task', name: 'use_tool', input: { name: 'task', args: { prompt: 'where is hashKey defined?' } } }] },
+      { text: 'hashKey: src/util/hash.ts:1' },
+      { text: 'Done.' },
+    );
     const { run, modules } = await runLogged('who calls hashKey?');
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(modules.some((m) => m.endsWith('/dist/codeindex.js'))).toBe(true);
-    expect(toolNames(server.requests[0]!).filter((n) => n.startsWith('code_'))).toEqual(CODE_TOOLS);
-    const results = (server.requests[1]!.body.messages as { content: { type: string; content?: unknown }[] }[]).flatMap((m) => m.content).filter((b) => b.type === 'tool_result');
-    expect(JSON.stringify(results)).toContain('src/store.ts:3');
+    const main = [0, 1, 2, 4].map((i) => server.requests[i]!);
+    expect(toolNames(main[0]!).filter((n) => n.startsWith('code_'))).toEqual([]);
+    expect(systemText(main[0]!).split('\n').filter((l) => l.startsWith('- code_')).map((l) => l.split('(')[0])).toEqual(CODE_TOOLS.map((n) => `- ${n}`));
+    // Loading changed neither the declared tools nor the system prompt.
+    expect(new Set(main.map((r) => JSON.stringify([r.body.tools, r.body.system]))).size).toBe(1);
+    expect(JSON.stringify(results(server.requests[1]!))).toContain('<tool name=\\"code_refs\\">');
+    expect(JSON.stringify(results(server.requests[2]!))).toContain('src/store.ts:3');
+    // The sub-agent has no tiers: its read-only tools, the index's among them, are all declared.
+    expect(toolNames(server.requests[3]!)).toEqual(['read_file', 'list_files', 'search', ...CODE_TOOLS]);
+    expect(systemText(server.requests[3]!)).not.toContain('Cold tools');
     expect(server.violations).toEqual([]);
   });
 

@@ -11,13 +11,14 @@ const argumentsOf = (c: FakeToolCall) => c.rawArguments ?? JSON.stringify(c.inpu
 const stopOf = (c: Content) => c.stop ?? (c.toolCalls.length > 0 ? 'tool_use' : 'end');
 const signatureOf = (c: Content, n: number) => c.signature ?? `sig-${n}`;
 
-export function usageFor(c: Content, requestChars: number): Tokens {
+/** `cached`: what the server's prompt cache simulation found for the request, when it is on. */
+export function usageFor(c: Content, requestChars: number, cached?: Omit<Tokens, 'output'>): Tokens {
   const replyChars = (c.text ?? '').length + (c.thinking ?? '').length + c.toolCalls.reduce((sum, t) => sum + t.name.length + argumentsOf(t).length, 0);
   return {
-    input: c.usage?.input ?? Math.ceil(requestChars / 4),
+    input: c.usage?.input ?? cached?.input ?? Math.ceil(requestChars / 4),
     output: c.usage?.output ?? Math.max(1, Math.ceil(replyChars / 4)),
-    cacheRead: c.usage?.cacheRead ?? 0,
-    cacheWrite: c.usage?.cacheWrite ?? 0,
+    cacheRead: c.usage?.cacheRead ?? cached?.cacheRead ?? 0,
+    cacheWrite: c.usage?.cacheWrite ?? cached?.cacheWrite ?? 0,
   };
 }
 

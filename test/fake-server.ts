@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { saveKeys } from '../src/config/keys.js';
 import type { ModelConfig, WireFormat } from '../src/types/providers.js';
 import { anthropicEvents, anthropicJson, openaiEvents, openaiJson, usageFor } from './fake-replies.js';
+import { createPromptCache } from './fake-cache.js';
 
 export type FakeToolCall = {
   /** Default: `call_<reply number>_<position>`, the reply number counting from 1 over the server's life. */
@@ -43,7 +44,8 @@ export type FakeContentReply = {
   /** Default: tool_use when toolCalls is set, else end. */
   stop?: 'end' | 'tool_use' | 'max_tokens';
   /**
-   * Default: input ≈ request body characters / 4, output ≈ reply characters / 4, no cache.
+   * Default: input ≈ request body characters / 4, output ≈ reply characters / 4, no cache; with
+   * the server's prompt cache on, input and cache tokens as the cache simulation finds them.
    * `input` means tokens outside the cache (the OpenAI format reports prompt_tokens = input + cacheRead).
    */
   usage?: FakeUsage;
@@ -90,7 +92,13 @@ export interface FakeServer {
 
 const PATHS: Record<string, WireFormat> = { '/v1/messages': 'anthropic', '/v1/chat/completions': 'openai' };
 
-export async function startFakeServer(): Promise<FakeServer> {
+export type FakeServerOptions = {
+  /** Simulate the providers' prompt caches (fake-cache.ts): usage reports cache reads and writes. */
+  promptCache?: boolean;
+};
+
+export async function startFakeServer(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const cache = options.promptCache ? createPromptCache() : undefined;
   const queue: FakeReply[] = [];
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
@@ -133,7 +141,7 @@ export async function startFakeServer(): Promise<FakeServer> {
     if ('status' in reply) return sendError(res, format, reply.status, `fake ${reply.status}`, reply.body, reply.headers);
     const serial = ++served;
     const content = { ...reply, toolCalls: (reply.toolCalls ?? []).map((c, i) => ({ ...c, id: c.id ?? `call_${serial}_${i}` })) };
-    const usage = usageFor(content, raw.length);
+    const usage = usageFor(content, raw.length, cache?.usage(format, body));
     const jsonReply = format === 'anthropic' ? anthropicJson : openaiJson;
     if (body.stream !== true) return sendJson(res, 200, jsonReply(content, usage, body, serial));
     const { events, end } = (format === 'anthropic' ? anthropicEvents : openaiEvents)(content, usage, body, serial);
@@ -162,6 +170,7 @@ export async function startFakeServer(): Promise<FakeServer> {
       answerer = undefined;
       requests.length = 0;
       violations.length = 0;
+      cache?.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, expect } from 'vitest';
 import type { ModelConfig } from '../src/types/providers.js';
 import { startCli, type CliRun, type StartedCli } from './cli-harness.js';
-import { startFakeServer, writeFakeKeys, type FakeReply, type FakeServer } from './fake-server.js';
+import { startFakeServer, writeFakeKeys, type FakeReply, type FakeServer, type FakeServerOptions } from './fake-server.js';
 import { currentTest } from './scope.js';
 
 /**
@@ -17,8 +17,8 @@ import { currentTest } from './scope.js';
  * the API's rules. A test that provokes violations on purpose checks them and empties them.
  * Replies cannot be queued by a test body that goes on after its test ended.
  */
-export async function useFakeServer(): Promise<FakeServer> {
-  const server = await startFakeServer();
+export async function useFakeServer(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const server = await startFakeServer(options);
   afterAll(() => server.close());
   beforeEach(() => {
     server.reset();

@@ -50,6 +50,8 @@ describe('loadSettings', () => {
       permissions: { allow: ['bash(npm test)', 'bash(git commit *)'], deny: ['bash(git push *)'] },
       hooks: { PreToolUse: [{ matcher: 'bash|edit_file', command: './scripts/check.sh', timeout: 30 }], PostToolUse: [], UserPromptSubmit: [], Stop: [] },
       webFetch: { allowPrivate: ['10.0.0.5'] },
+      tools: { hot: ['web_fetch', 'mcp__github__*'], cold: ['bash'], budgetTokens: 900, loadInto: 'tools' },
+      deferTools: true,
     };
     const project = { verify: 'npm test', permissions: { deny: ['web_fetch'] }, futureKey: { any: 1 } };
     const f = fixture({ user, project });
@@ -80,6 +82,12 @@ describe('loadSettings', () => {
     ['allowPrivate not a list', { webFetch: { allowPrivate: '10.0.0.1' } }, '"webFetch.allowPrivate" must be a list of strings'],
     ['a negative idle timeout', { streamIdleTimeout: -5 }, '"streamIdleTimeout" must be a number of seconds (0 turns it off), not -5'],
     ['an idle timeout as text', { streamIdleTimeout: '120' }, '"streamIdleTimeout" must be a number of seconds (0 turns it off), not "120"'],
+    ['tools not an object', { tools: ['bash'] }, '"tools" must be an object'],
+    ['hot tools not a list', { tools: { hot: 'bash' } }, '"tools.hot" must be a list of strings'],
+    ['a cold tool not a string', { tools: { cold: [1] } }, '"tools.cold[0]" must be a string'],
+    ['a negative budget', { tools: { budgetTokens: -1 } }, '"tools.budgetTokens" must be a number ≥ 0'],
+    ['an unknown placement', { tools: { loadInto: 'system' } }, '"tools.loadInto" must be one of "conversation", "tools", not "system"'],
+    ['deferTools not a boolean', { deferTools: 'no' }, '"deferTools" must be a boolean'],
   ];
   it.each(broken)('%s in the user file names the file, the field and the problem', (_name, user, message) => {
     const f = fixture({ user });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Agent } from '../src/core/agent.js';
 import { createProvider } from '../src/providers/stream.js';
-import { TODO_PROMPT, TodoList, TodoReminder, todoTool, type TodoItem } from '../src/tools/todo.js';
+import { TodoList, TodoReminder, todoTool, type TodoItem } from '../src/tools/todo.js';
 import type { ToolContext } from '../src/types/tools.js';
 import { fakeModel } from './fake-server.js';
 import { useFakeServer } from './fixtures.js';
@@ -62,8 +62,10 @@ describe('todo tool', () => {
     expect(restored.items).toEqual([]);
   });
 
-  it('has a one-line prompt sentence', () => {
-    expect(TODO_PROMPT).not.toContain('\n');
+  it('says when to keep a list in its cold line and in its description', () => {
+    const tool = todoTool(new TodoList());
+    expect(tool.brief).toMatch(/^your todo list: keep one when a request has several parts/);
+    expect(tool.description).toContain(tool.brief!.slice('your todo list: '.length));
   });
 });
 

@@ -27,10 +27,12 @@ import { createGitFacts } from './gitfacts.js';
 import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../session/store.js';
 import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
-import { buildTools, promptExtras } from './toolset.js';
+import { buildTools } from './toolset.js';
 import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
+import { ModeNotes } from './modenotes.js';
+import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
 import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
@@ -47,8 +49,10 @@ export { version };
 export type LoopView = {
   readonly totals: Readonly<Totals>;
   readonly messages: readonly Message[];
-  /** The system prompt as sent now. */
-  readonly system: string;
+  /** The system prompt as sent now, the list of cold tools included. */
+  prompt(): string;
+  /** The tools in tiers: hot, cold and loaded, with their costs. */
+  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring'>;
   compact: Agent['compact'];
 };
 
@@ -66,8 +70,6 @@ export interface App {
   /** Instruction files, skills and custom commands as loaded last (at start-up, or by /context). */
   readonly markdown: MarkdownContext;
   readonly agent: LoopView;
-  /** The tools offered to the model (for /context). */
-  readonly tools: readonly Tool[];
   readonly todo: TodoList;
   readonly jobs: JobManager;
   /** Read-before-write records: /undo takes back what it restores. */
@@ -142,6 +144,7 @@ async function wire(config: AppConfig): Promise<App> {
   const state = new AppState({ mode: config.mode, model: config.model, models: config.models, sandbox: config.sandbox }, config.sandboxOff, (what) => {
     if (what === 'mode') {
       session.saveState({ mode: state.mode });
+      modeNotes.update(state.mode);
       warnIfUnsandboxed();
     }
     if (what === 'model') {
@@ -212,7 +215,10 @@ async function wire(config: AppConfig): Promise<App> {
     laterReadTools: () => indexTools,
     plan: {
       approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
-      restoreMode: () => state.leavePlanMode(),
+      restoreMode: () => {
+        modeNotes.approved();
+        state.leavePlanMode();
+      },
       inPlanMode: () => state.mode === 'plan',
     },
   });
@@ -221,7 +227,7 @@ async function wire(config: AppConfig): Promise<App> {
   const stillTrusted = () => config.trusted && projectTrustState(root, config.configDir, projectFiles(config.projectSettings, markdown)).trusted;
   const folders = new FolderInstructions(new SubfolderConventions(places, markdown.conventions.seen), (n) => notify(n.code, n.params));
   const buildSystem = (m: MarkdownContext, notes: string) =>
-    systemPrompt(root, m.conventions.conventions.files, promptExtras(notes, config.outputSchema ? [SCHEMA_PROMPT] : []), m.skills.skills);
+    systemPrompt(root, m.conventions.conventions.files, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])], m.skills.skills);
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
@@ -243,8 +249,11 @@ async function wire(config: AppConfig): Promise<App> {
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
+    deferral: config.deferral,
   });
   agent.on((event) => events.emit(event));
+  const modeNotes = new ModeNotes(agent);
+  modeNotes.update(state.mode);
   const codeIndex = linkCodeIndex({
     setting: config.codeIndex,
     root,
@@ -252,8 +261,7 @@ async function wire(config: AppConfig): Promise<App> {
     env: config.env,
     addTools: (more) => {
       indexTools.push(...more);
-      tools.push(...more);
-      agent.addTools(more);
+      agent.tools.add(more);
     },
     onEvent: (listener) => agent.on(listener),
     notify,
@@ -285,6 +293,7 @@ async function wire(config: AppConfig): Promise<App> {
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
     session.onEvent(event);
+    if (event.type === 'tools_loaded') session.saveState({ tools: event.names });
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });
   });
 
@@ -297,7 +306,6 @@ async function wire(config: AppConfig): Promise<App> {
       return markdown;
     },
     agent,
-    tools,
     todo,
     jobs,
     files: ctx.files,
@@ -373,12 +381,16 @@ async function wire(config: AppConfig): Promise<App> {
         notify('resume_forked', { from: loaded.header.id, id: opened.id });
       }
       agent.reset(loaded.messages, loaded.state.totals ?? {});
+      const tools = loaded.state.tools;
+      agent.tools.restore(Array.isArray(tools) ? tools.filter((n): n is string => typeof n === 'string') : []);
+      modeNotes.forget();
       const saved = loaded.state.model ?? loaded.header.model;
       if (saved && saved !== state.model.name && state.models.models.some((m) => m.name === saved) && !config.pinned.model) {
         app.setModel(saved);
         notify('resume_model', { name: state.model.name, id: state.model.model });
       }
       if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) state.setMode(loaded.state.mode);
+      modeNotes.update(state.mode);
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
       folders.forget();
@@ -407,6 +419,8 @@ async function wire(config: AppConfig): Promise<App> {
     newSession() {
       session.delete();
       agent.reset();
+      modeNotes.forget();
+      modeNotes.update(state.mode);
       ctx.files.clear();
       folders.forget();
       todo.restore([]);

@@ -28,6 +28,8 @@ import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
 import type { HookEvent, NoticeEvent } from '../types/events.js';
 import type { JsonSchema, ModelConfig } from '../types/providers.js';
 import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
+import type { ToolTiers } from '../types/tools.js';
+import { deferralOf } from './toolset.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
@@ -127,6 +129,8 @@ export type AppConfig = {
   hooks: Partial<Record<HookEvent, HookSpec[]>>;
   verify: string[];
   allowPrivate: string[];
+  /** Hot and cold tools (settings' `tools`); undefined: deferral off (`deferTools: false`). */
+  deferral?: ToolTiers;
   /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
   codeIndex: 'auto' | 'on' | 'off';
   /** How the model's provider is made: settings' `streamIdleTimeout` (seconds) as milliseconds. */
@@ -215,6 +219,8 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     hooks: effective.hooks,
     verify: [...conventionsVerify.user, ...(trusted ? conventionsVerify.project : []), ...effective.verify],
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
+    // A project's tool tiers cost only tokens: they apply before trust.
+    deferral: deferralOf(settings.user, settings.project),
     codeIndex: effective.merged.codeIndex ?? 'auto',
     providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
     interactive: !args.print,

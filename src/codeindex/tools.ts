@@ -159,6 +159,7 @@ export function codeTools(current: () => CodeIndex): Tool[] {
   return [
     {
       name: 'code_search',
+      brief: 'definitions matching words or identifiers, ranked',
       description: 'Find code by words or identifiers: ranked definitions grouped by file, each path:line kind name(signature) with a line of context.',
       parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer', description: 'Default 10' } }, required: ['query'], additionalProperties: false },
       kind: 'read',
@@ -167,6 +168,7 @@ export function codeTools(current: () => CodeIndex): Tool[] {
     },
     {
       name: 'code_outline',
+      brief: 'signatures of a file or folder, with lines',
       description: "A file's or folder's signatures with line numbers, without bodies.",
       parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
       kind: 'read',
@@ -175,6 +177,7 @@ export function codeTools(current: () => CodeIndex): Tool[] {
     },
     {
       name: 'code_refs',
+      brief: 'callers or callees of a function',
       description: 'Call-graph edges (path:line) of a function: its callers or callees, depth 1-3. Uncertain edges are marked.',
       parameters: {
         type: 'object',
@@ -188,6 +191,7 @@ export function codeTools(current: () => CodeIndex): Tool[] {
     },
     {
       name: 'code_symbol',
+      brief: "a symbol's full source",
       description: "One symbol's full source, numbered. Counts as reading that part of the file.",
       parameters: { type: 'object', properties: { name: { type: 'string', description: 'name, Class.method, path:name or path:line' } }, required: ['name'], additionalProperties: false },
       kind: 'read',

@@ -11,6 +11,7 @@ import { configDir } from './keys.js';
 import { ruleError } from '../safety/rules.js';
 import { HOOK_EVENTS, type HookEvent } from '../types/events.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types/permissions.js';
+import type { ToolTiers } from '../types/tools.js';
 
 /** One hook: `matcher` is a regular expression over tool names (PreToolUse, PostToolUse). */
 export type HookSpec = { matcher?: string; command: string; timeout?: number };
@@ -28,6 +29,10 @@ export type Settings = {
   verify?: string;
   /** Seconds a model's reply may stay silent before the request is stopped (default 120; 0 = never). */
   streamIdleTimeout?: number;
+  /** Which tools are hot beside the built-in hot ones, which cold, the declaration budget. */
+  tools?: ToolTiers;
+  /** false: every tool declared in every request, as before deferred schemas (for comparison). */
+  deferTools?: boolean;
   /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
   codeIndex?: 'auto' | 'on' | 'off';
 };
@@ -109,8 +114,23 @@ function validate(data: unknown): Found | null {
     (data.sandboxNetwork === undefined || typeof data.sandboxNetwork === 'boolean' ? null : mustBe('sandboxNetwork', 'expect.boolean')) ??
     validatePermissions(data.permissions) ??
     validateHooks(data.hooks) ??
-    validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate))
+    validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate)) ??
+    validateTools(data.tools) ??
+    (data.deferTools === undefined || typeof data.deferTools === 'boolean' ? null : mustBe('deferTools', 'expect.boolean'))
   );
+}
+
+const LOAD_INTO = ['conversation', 'tools'];
+
+function validateTools(value: unknown): Found | null {
+  return validateObject('tools', value, (t) => {
+    const budget = t.budgetTokens;
+    if (budget !== undefined && !(typeof budget === 'number' && budget >= 0)) return mustBe('tools.budgetTokens', 'expect.count');
+    if (t.loadInto !== undefined && !LOAD_INTO.includes(t.loadInto as string)) {
+      return { key: 'settings.one_of', params: { field: 'tools.loadInto', values: oneOf(LOAD_INTO), value: JSON.stringify(t.loadInto) } };
+    }
+    return stringList('tools.hot', t.hot) ?? stringList('tools.cold', t.cold);
+  });
 }
 
 function validateObject(name: string, value: unknown, inner: (v: Record<string, unknown>) => Found | null): Found | null {

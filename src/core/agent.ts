@@ -6,15 +6,14 @@ import { compactHistory, estimateTokens, needsCompaction, type CompactionEvent }
 import { costOf } from '../providers/models.js';
 import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './runtool.js';
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
+import { ToolTable } from './tooltable.js';
 import { Emitter } from '../util/emitter.js';
-import { describeCall } from '../util/calls.js';
-import { specOf } from '../types/tools.js';
 import { zeroUsage } from '../types/providers.js';
 import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
 import type { AgentEvent, TurnStopReason } from '../types/events.js';
 import type { AssistantMessage, Message, ToolCallBlock, UserBlock } from '../types/conversation.js';
 import type { JsonSchema, Provider, ProviderEvent, Usage } from '../types/providers.js';
-import type { Tool, ToolSession } from '../types/tools.js';
+import type { Tool, ToolSession, ToolTiers } from '../types/tools.js';
 
 export type AgentConfig = {
   provider: Provider;
@@ -35,6 +34,8 @@ export type AgentConfig = {
   outputSchema?: JsonSchema;
   /** The rendered todo list, carried over verbatim by compaction. */
   todo?: () => string | undefined;
+  /** Hot and cold tools (tooltable.ts); absent: every tool is declared in every request. */
+  deferral?: ToolTiers;
 };
 
 export type TurnResult = { stopReason: TurnStopReason; text: string; rounds: number; structured?: unknown };
@@ -56,10 +57,13 @@ export class Agent {
   readonly messages: Message[] = [];
   provider: Provider;
   maxRounds: number;
-  /** The system prompt; /context may reload it (it changes the prompt cache key, so only on request). */
+  /** The system prompt without the cold tools' list; /context may reload it (it changes the prompt cache key, so only on request). */
   system: string;
   readonly totals: Totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 };
-  private readonly tools = new Map<string, Tool>();
+  /** The tools in tiers: what each request declares, what the model loaded. */
+  readonly tools: ToolTable;
+  /** Text for the end of the conversation, sent with the next request (a mode's rules). */
+  private notes: string[] = [];
   private readonly events = new Emitter<AgentEvent>();
   private estimateNoticed = false;
   /** The last request's reported input tokens and how many messages it carried: the base of the context estimate. */
@@ -70,24 +74,36 @@ export class Agent {
     this.provider = config.provider;
     this.system = config.system;
     this.maxRounds = config.maxRounds ?? 25;
-    for (const tool of config.tools) this.tools.set(tool.name, tool);
-    if (config.outputSchema) this.tools.set(SUBMIT_RESULT, submitResultTool(config.outputSchema));
+    const tools = config.outputSchema ? [...config.tools, submitResultTool(config.outputSchema)] : config.tools;
+    this.tools = new ToolTable(tools, config.deferral ?? null, [SUBMIT_RESULT]);
+    this.tools.onLoaded = (names) => this.emit({ type: 'tools_loaded', names });
+  }
+
+  /**
+   * Adds `text` at the end of the conversation with the next request, where it changes nothing
+   * the prompt cache holds (a mode's rules, rather than a new system prompt).
+   */
+  note(text: string): void {
+    this.notes.push(text);
+  }
+
+  /** The system prompt as sent: the base and the list of cold tools. */
+  prompt(): string {
+    const section = this.tools.section();
+    return section ? `${this.system}\n\n${section}` : this.system;
   }
 
   /**
    * Starts the conversation over from `messages` (empty for /clear, a loaded session for resume),
-   * with these totals; the context estimate starts afresh too.
+   * with these totals; the context estimate and the tools' tiers start afresh too (nothing loaded).
    */
   reset(messages: Message[] = [], totals: Partial<Totals> = {}): void {
     this.messages.splice(0, this.messages.length, ...messages);
     Object.assign(this.totals, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, costUnknown: false, requests: 0 }, totals);
     this.lastInput = 0;
     this.lastCount = 0;
-  }
-
-  /** Offers more tools from the next request on (an optional module that finished loading). */
-  addTools(tools: Tool[]): void {
-    for (const tool of tools) this.tools.set(tool.name, tool);
+    this.notes = [];
+    this.tools.unfreeze();
   }
 
   /** Subscribes to the event stream; returns the unsubscribe function. */
@@ -106,6 +122,7 @@ export class Agent {
     for (;;) {
       const reply = await this.request(rounds + 1, signal);
       if (reply.error?.kind === 'refusal') return this.refused(before, rounds);
+      reply.message.content = reply.message.content.map((b) => (b.type === 'tool_call' ? this.tools.asDeclared(b) : b));
       if (reply.message.content.length) this.append(reply.message);
       const text = textOf(reply.message);
       const calls = reply.message.content.filter((b): b is ToolCallBlock => b.type === 'tool_call');
@@ -184,6 +201,7 @@ export class Agent {
     this.messages.splice(0, this.messages.length, ...before);
     this.lastInput = 0;
     this.lastCount = 0;
+    this.tools.historyRewritten();
     this.emit({ type: 'history_reset', reason: 'refusal' });
     for (const message of this.messages) this.emit({ type: 'message', message });
     return this.end('error', '', rounds);
@@ -216,9 +234,10 @@ export class Agent {
       signal: own.signal,
       force: opts.force,
       emit: (e) => this.emit(e),
-      titleOf: (call) => describeCall(this.tools.get(call.name), call.input)?.title,
+      titleOf: (call) => this.tools.describe(call)?.title,
     }).finally(own.dispose);
     if (!result) return null;
+    this.tools.historyRewritten();
     if (result.usage) this.countUsage(result.usage, result.usageEstimated === true, false);
     this.messages.splice(0, this.messages.length, ...result.messages);
     this.lastInput = result.event.after;
@@ -234,17 +253,13 @@ export class Agent {
    * a resume, the estimate of the fixed part) plus the estimate of what was added since.
    */
   private contextEstimate(): number {
-    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.system + JSON.stringify(this.toolSpecs()));
+    const base = this.lastInput > 0 ? this.lastInput : estimateTokens(this.prompt() + JSON.stringify(this.tools.declared()));
     return base + estimateTokens(this.messages.slice(this.lastCount));
   }
 
   /** Room left in the window for the answer, less a margin for what the estimate misses (JSON framing, code's denser tokens). */
   private outputRoom(): number {
     return this.provider.config.contextWindow - Math.ceil(this.contextEstimate() * ESTIMATE_MARGIN);
-  }
-
-  private toolSpecs() {
-    return [...this.tools.values()].map(specOf);
   }
 
   /**
@@ -258,6 +273,10 @@ export class Agent {
     const least = Math.min(config.maxOutputTokens, MIN_OUTPUT);
     // The cheap step may leave too little room for the answer: summarise, once.
     if (this.outputRoom() < least && compacted?.method !== 'summary' && !signal.aborted) await this.compact(signal, { force: true });
+    // Notes go at the very end, after any compaction: what the cache holds is never touched.
+    const note = [...this.notes, this.tools.takeNote(this.messages) ?? []].flat().join('\n\n');
+    this.notes = [];
+    if (note) this.appendUser([{ type: 'text', text: note }]);
     const room = this.outputRoom();
     if (signal.aborted) return emptyReply('aborted');
     if (room < least) {
@@ -275,7 +294,7 @@ export class Agent {
 
   private async stream(sent: number, maxTokens: number, signal: AbortSignal): Promise<Reply> {
     const config = this.provider.config;
-    const request = { system: this.system, messages: this.messages, tools: this.toolSpecs(), ...(maxTokens < config.maxOutputTokens ? { maxTokens } : {}) };
+    const request = { system: this.prompt(), messages: this.messages, tools: this.tools.declared(), ...(maxTokens < config.maxOutputTokens ? { maxTokens } : {}) };
     const stream = this.provider.stream(request, signal);
     for await (const event of stream) {
       if (event.type !== 'done') {
@@ -340,7 +359,7 @@ export class Agent {
   }
 
   private isRead(call: ToolCallBlock): boolean {
-    return this.tools.get(call.name)?.kind === 'read';
+    return this.tools.get(this.tools.resolve(call).name)?.kind === 'read';
   }
 }
 

@@ -10,8 +10,18 @@ import type { AgentEvent } from '../types/events.js';
 import type { Tool, ToolGrant, ToolOutput, ToolSession } from '../types/tools.js';
 import type { ToolCallBlock, ToolResultBlock } from '../types/conversation.js';
 
+/** Where runTool finds a call's tool: a Map, or the conversation's ToolTable (tooltable.ts). */
+export interface ToolLookup {
+  get(name: string): Tool | undefined;
+  keys(): Iterable<string>;
+  /** The call as meant: a dispatcher's call (use_tool) unwrapped to the tool it names. */
+  resolve?(call: ToolCallBlock): ToolCallBlock;
+  /** A reply in place of the plain error for invalid arguments (a cold tool's schema, once). */
+  teach?(call: ToolCallBlock, problem: string): ToolOutput | undefined;
+}
+
 export type ToolRunner = {
-  tools: ReadonlyMap<string, Tool>;
+  tools: ToolLookup;
   ctx: ToolSession;
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
@@ -45,6 +55,10 @@ async function precheck(call: ToolCallBlock, tool: Tool | undefined, runner: Too
 
 async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, signal: AbortSignal, cutOff: boolean): Promise<ToolOutput> {
   const problem = await precheck(call, tool, runner, cutOff);
+  if (problem && tool && call.invalidJson === undefined) {
+    const taught = runner.tools.teach?.(call, problem);
+    if (taught) return taught;
+  }
   if (problem || !tool) return toolError(problem ?? 'unknown tool');
   const grant: ToolGrant = {};
   if (runner.beforeToolCall) {
@@ -67,10 +81,13 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
 }
 
 /**
- * Runs one call and emits its tool_call and tool_result events; `signal` is the turn's.
+ * Runs one call and emits its tool_call and tool_result events; `signal` is the turn's. A
+ * dispatcher's call runs, and is reported, as the call it stands for (same id).
  * `cutOff`: the reply carrying this call stopped at max_tokens, so unparsable arguments were truncated.
  */
-export async function runTool(call: ToolCallBlock, runner: ToolRunner, signal: AbortSignal, cutOff = false): Promise<ToolRun> {
+export async function runTool(wireCall: ToolCallBlock, runner: ToolRunner, signal: AbortSignal, cutOff = false): Promise<ToolRun> {
+  // Everything after this sees the call as meant: hooks, the policy, the interface, the trace.
+  const call = runner.tools.resolve?.(wireCall) ?? wireCall;
   const tool = runner.tools.get(call.name);
   const about = call.invalidJson === undefined ? describeCall(tool, call.input) : undefined;
   runner.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input, ...(about && { title: about.title }), ...(about?.preview && { preview: about.preview }) });

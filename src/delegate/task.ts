@@ -69,6 +69,7 @@ async function runTask(args: TaskArgs, ctx: ToolContext, opts: TaskOptions): Pro
 export function taskTool(opts: TaskOptions): Tool<TaskArgs> {
   return {
     name: 'task',
+    brief: 'a read-only sub-agent for a research task; several run in parallel',
     description:
       'A read-only sub-agent (read_file, list_files, search) for a self-contained research task ("find where X is handled"). It works in its own context and returns only a short conclusion with path:line facts. It cannot see this conversation: give it all it needs. Several run in parallel.',
     parameters: {

@@ -7,10 +7,11 @@
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
 import { en as filesEn, zh as filesZh } from './files.js';
+import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 
-export const en = { ...coreEn, ...filesEn, ...codeindexEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...codeindexZh };
+export const en = { ...coreEn, ...filesEn, ...toolsEn, ...codeindexEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...toolsZh, ...codeindexZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

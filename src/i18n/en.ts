@@ -337,7 +337,6 @@ Options:
   'context.total': 'Context: about {used} of {window} tokens ({pct}%)',
   'context.system': 'system prompt',
   'context.memory': 'remembered notes',
-  'context.tools': 'tool definitions ({n})',
   'context.messages': 'conversation ({n} messages)',
   'context.results': 'tool results in it',
   'context.free': 'free',

@@ -339,7 +339,6 @@ export const zh: Record<keyof typeof en, string> = {
   'context.total': '上下文：约 {used} / {window} tokens（{pct}%）',
   'context.system': '系统提示词',
   'context.memory': '记住的笔记',
-  'context.tools': '工具定义（{n} 个）',
   'context.messages': '对话（{n} 条消息）',
   'context.results': '其中工具结果',
   'context.free': '剩余',

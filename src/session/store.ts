@@ -38,6 +38,8 @@ export type SessionState = {
   totals?: Totals;
   /** Read-before-write records (realpath → version) as they were; re-check with restoreFiles. */
   files?: Record<string, FileVersion>;
+  /** The cold tools the model had loaded. */
+  tools?: string[];
 };
 
 export type StateInput = Omit<SessionState, 'files'> & { files?: ReadonlyMap<string, FileVersion> };

@@ -72,14 +72,14 @@ async function bashTool(args: BashArgs, ctx: ToolContext, grant?: ToolGrant): Pr
 export const bash: Tool<BashArgs> = {
   name: 'bash',
   description:
-    'Run a bash command in the workspace; the working directory persists between calls. No stdin. stdout and stderr merged, cut in the middle past 30,000 chars. Timeout 120 s default, 600 max; processes left running are stopped unless background is set.',
+    'Run a bash command; the working directory persists between calls. No stdin; stdout and stderr merged, cut in the middle past 30,000 chars. Timeout 120 s by default; processes left running are stopped unless background.',
   parameters: {
     type: 'object',
     properties: {
       command: { type: 'string' },
-      timeout: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S, description: 'Seconds' },
-      description: { type: 'string', description: 'A few words on what it does' },
-      background: { type: 'boolean', description: 'Run as a job (servers, watchers), see the job tool' },
+      timeout: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S },
+      description: { type: 'string', description: 'A few words for the user' },
+      background: { type: 'boolean', description: 'A job (servers, watchers): see job' },
     },
     required: ['command'],
     additionalProperties: false,

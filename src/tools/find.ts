@@ -240,12 +240,12 @@ const folderOf = (path: unknown): string => (typeof path === 'string' && path ? 
 
 export const listFiles: Tool<ListArgs> = {
   name: 'list_files',
-  description: `List files matching a glob, sorted. Skips .git, node_modules and .gitignore'd files. At most ${MAX_FILES}.`,
+  description: `Files matching a glob (default **/*) under path, sorted; skips .gitignore'd files, .git and node_modules. At most ${MAX_FILES}.`,
   parameters: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', description: 'Default **/*' },
-      path: { type: 'string', description: 'Folder' },
+      pattern: { type: 'string' },
+      path: { type: 'string' },
     },
     additionalProperties: false,
   },
@@ -256,12 +256,12 @@ export const listFiles: Tool<ListArgs> = {
 
 export const search: Tool<SearchArgs> = {
   name: 'search',
-  description: `Search file contents for a regex (ripgrep syntax): path:line:text, at most ${MAX_MATCHES} lines. Skips .git, node_modules and .gitignore'd files.`,
+  description: `Regex search of file contents (ripgrep) in a file or folder: path:line:text, at most ${MAX_MATCHES} lines; skips .gitignore'd files.`,
   parameters: {
     type: 'object',
     properties: {
       pattern: { type: 'string' },
-      path: { type: 'string', description: 'File or folder' },
+      path: { type: 'string' },
       glob: { type: 'string', description: 'e.g. *.ts' },
       ignore_case: { type: 'boolean' },
     },

@@ -268,12 +268,12 @@ const pathProp = { type: 'string' };
 export const readFileTool: Tool<ReadArgs> = {
   name: 'read_file',
   description:
-    'Read a file, lines numbered (cat -n); at most 2000 lines or ~28,000 chars a call, page with offset/limit. Images (png/jpg/gif/webp) are shown if you have vision. Documents (docx, odt, xlsx, xls, ods, pptx, odp, pdf) come as extracted text and cannot be edited. Refuses other binaries and text over 10 MB.',
+    'Lines numbered (cat -n), ~28,000 chars a call at most: page with offset. Images are shown if you have vision; PDF and office documents come as text and cannot be edited.',
   parameters: {
     type: 'object',
     properties: {
       path: pathProp,
-      offset: { type: 'integer', minimum: 1, description: '1-based first line' },
+      offset: { type: 'integer', minimum: 1 },
       limit: { type: 'integer', minimum: 1, maximum: MAX_LINES },
     },
     required: ['path'],
@@ -287,7 +287,7 @@ export const readFileTool: Tool<ReadArgs> = {
 export const writeFileTool: Tool<WriteArgs> = {
   name: 'write_file',
   description:
-    'Create or overwrite a text file; parent folders are created. Overwriting needs a read_file of the file first. To change part of a file, use edit_file.',
+    'Create or overwrite a text file (folders are made). Read a file before overwriting it; to change part of one, use edit_file.',
   parameters: {
     type: 'object',
     properties: { path: pathProp, content: { type: 'string' } },
@@ -302,7 +302,7 @@ export const writeFileTool: Tool<WriteArgs> = {
 export const editFileTool: Tool<EditArgs> = {
   name: 'edit_file',
   description:
-    "Replace exact text in a file read with read_file. old_string must match the file exactly (indentation included, no line-number prefix) and occur once, unless replace_all.",
+    'Replace text in a file you have read. old_string must match exactly (indentation too, no line numbers) and occur once, unless replace_all.',
   parameters: {
     type: 'object',
     properties: {

@@ -246,6 +246,7 @@ type JobArgs = { action: 'output' | 'stop' | 'list'; id?: number };
 export function jobTool(manager: JobManager): Tool<JobArgs> {
   return {
     name: 'job',
+    brief: 'output, stop or list background jobs',
     description:
       'Background jobs (bash with background: true). output: what a job printed since you last looked, and its state; stop: end it and its child processes; list: all jobs.',
     parameters: {

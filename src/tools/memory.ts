@@ -132,6 +132,7 @@ type RememberArgs = { note: string; scope: MemoryScope };
 export function rememberTool(stateDir: string): Tool<RememberArgs> {
   return {
     name: 'remember',
+    brief: 'save a lasting note for future sessions',
     description:
       "Save one short note for future sessions: a lasting fact about this project (scope project) or the user's preferences (scope user). Not for the current task's progress.",
     parameters: {

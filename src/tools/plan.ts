@@ -20,6 +20,7 @@ export const PLAN_APPROVED = 'Plan approved; proceed.';
 export function exitPlanTool(opts: PlanOptions): Tool<{ plan: string }> {
   return {
     name: 'exit_plan',
+    brief: 'submit your plan for approval (plan mode)',
     description: 'In plan mode, when your plan is ready: submit it (Markdown) for the user to approve before you change anything.',
     parameters: { type: 'object', properties: { plan: { type: 'string' } }, required: ['plan'], additionalProperties: false },
     kind: 'meta',

@@ -10,9 +10,8 @@ export type TodoItem = { content: string; status: TodoStatus };
 const STATUSES: readonly TodoStatus[] = ['pending', 'in_progress', 'done'];
 const MAX_ITEMS = 50;
 
-/** One line for the system prompt (the lead adds it). */
-export const TODO_PROMPT =
-  'When a request has several parts or touches three or more places, keep a todo list with the todo tool and finish every item.';
+/** When to keep a list: the tool's line while it is cold, the start of its description while it is declared. */
+const WHEN = 'keep one when a request has several parts or touches three or more places, and finish every item';
 
 /** The first problem with a list, worded for the model, or null. */
 function problemWith(items: unknown): string | null {
@@ -70,7 +69,8 @@ export class TodoList {
 export function todoTool(list: TodoList): Tool<{ items: TodoItem[] }> {
   return {
     name: 'todo',
-    description: 'Write your todo list, the whole list each time. One item in_progress at a time; mark items done as you finish them.',
+    brief: `your todo list: ${WHEN}`,
+    description: `Your todo list: ${WHEN}. Send the whole list each time, one item in_progress; mark items done as you finish them.`,
     parameters: {
       type: 'object',
       properties: {

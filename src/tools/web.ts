@@ -339,6 +339,7 @@ type WebArgs = { url: string; question?: string };
 export function webFetchTool(opts: { allowPrivate: string[] }): Tool<WebArgs> {
   return {
     name: 'web_fetch',
+    brief: 'fetch a URL as Markdown, or ask about the page',
     description:
       'Fetch an http(s) URL: HTML as Markdown, other text as is (5 MB max, cached 15 min). With question, a separate request reads the page and only the answer comes back: use it for long pages. Private addresses are refused.',
     parameters: {

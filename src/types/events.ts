@@ -105,6 +105,8 @@ export type AgentEvent =
   /** The `verify:` command ran after a write; `failure` absent means it passed. */
   | { type: 'verify'; command: string; secs: number; failure?: CommandFailure }
   | { type: 'message'; message: Message }
+  /** The cold tools the model has loaded so far changed (a session records them). */
+  | { type: 'tools_loaded'; names: string[] }
   | {
       type: 'compaction';
       /** Estimated context tokens before and after. */

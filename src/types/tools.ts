@@ -31,13 +31,32 @@ export type Summary =
   | { key: 'exit'; code: number; secs: number }
   | { key: 'timeout'; secs: number }
   | { key: 'ok' }
-  | { key: 'not_approved' };
+  | { key: 'not_approved' }
+  /** load_tools: {n} schemas given; taught: a cold tool's call did not run, its schema went back. */
+  | { key: 'tools_loaded'; n: number }
+  | { key: 'taught' };
 
 /** A failed call's result: what went wrong, worded for the model, and anything else it carries. */
 export const toolError = (output: string, extra: Omit<ToolOutput, 'output' | 'isError'> = {}): ToolOutput => ({ ...extra, output, isError: true });
 
 /** What the model is told of a tool: its name, description and parameters, nothing else. */
 export const specOf = ({ name, description, parameters }: Tool): ToolSpec => ({ name, description, parameters });
+
+/**
+ * Hot and cold tools (settings' `tools`). Hot tools are declared with their schema in every
+ * request; cold ones are one line in the system prompt until the model loads them. Names may end
+ * in `*` (`mcp__github__*`).
+ */
+export type ToolTiers = {
+  /** Declared in every request. */
+  hot?: string[];
+  /** Cold even when `hot` names them. */
+  cold?: string[];
+  /** The declared schemas' estimated tokens per request: past it, the largest hot tools go cold. */
+  budgetTokens?: number;
+  /** Where a loaded schema goes: into the conversation (the request's prefix never changes) or the tools array. */
+  loadInto?: 'conversation' | 'tools';
+};
 
 export type FileChange = { path: string; before: string | null; after: string };
 
@@ -103,6 +122,8 @@ export interface Tool<A = any> {
   name: string;
   /** States the tool's limits; sent to the model. Keep it short: it is paid on every request. */
   description: string;
+  /** What it is for, in a few words: its line in the system prompt while it is cold. Default: the description's first sentence. */
+  brief?: string;
   parameters: JsonSchema;
   kind: ToolKind;
   /**

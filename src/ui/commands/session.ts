@@ -14,8 +14,8 @@ import { costReport, formatCostReport } from '../../session/costreport.js';
 import { t } from '../../i18n/index.js';
 import { addNote, deleteNote, listNotes, notesFile } from '../../tools/memory.js';
 import { listSessions } from '../../session/listing.js';
-import { specOf } from '../../types/tools.js';
 import type { Message } from '../../types/conversation.js';
+import type { ToolRow } from '../../core/tooltable.js';
 import { color } from '../render.js';
 import { formatCost, localDateTime } from '../../util/text.js';
 import { table, truncate } from '../width.js';
@@ -99,36 +99,50 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const skills = markdown.skills.skills;
   ui.line(t('files.context_reloaded', { files: files.length, skills: skills.length, commands: markdown.commands.commands.length }));
   if (!files.length) ui.note(t('files.context_none'));
-  const system = estimateTokens(app.agent.system);
+  const system = estimateTokens(app.agent.prompt());
   const fileRows = files.map((f): [string, string] => {
     const named = f.importedBy ? t('files.context_imported', { file: f.shown, by: f.importedBy }) : t(f.scope === 'user' ? 'files.context_user_file' : 'files.context_file', { file: f.shown });
     const label = f.cut ? t('files.context_cut_label', { file: named, line: f.cut.line }) : named;
     return [inert(label), count(estimateTokens(instructionText(f)))];
   });
   const inFiles = files.reduce((n, f) => n + estimateTokens(instructionText(f)), 0);
-  const listed = skills.length ? estimateTokens(skillList(skills)) : 0;
+  const skillTokens = skills.length ? estimateTokens(skillList(skills)) : 0;
   const notes = memory ? estimateTokens(memory) : 0;
-  const tools = estimateTokens(JSON.stringify(app.tools.map(specOf)));
+  const declared = app.agent.tools.declared();
+  const tools = estimateTokens(JSON.stringify(declared));
+  const rows = app.agent.tools.rows();
+  const listed = rows.filter((r) => r.briefTokens > 0);
+  const lines = listed.reduce((sum, r) => sum + r.briefTokens, 0);
   const { results, rest } = conversationTokens(app.agent.messages);
   const used = system + tools + results + rest;
   const window = app.model.contextWindow;
   ui.line(t('context.total', { used: count(used), window: count(window), pct: Math.round((used / window) * 100) }));
-  const rows: [string, string][] = [
-    [t('context.system'), count(Math.max(0, system - inFiles - listed - notes))],
+  const sizes: [string, string][] = [
+    [t('context.system'), count(Math.max(0, system - inFiles - skillTokens - notes - lines))],
     ...fileRows,
-    ...(skills.length ? [[t('files.context_skills', { n: skills.length }), count(listed)] as [string, string]] : []),
+    ...(skills.length ? [[t('files.context_skills', { n: skills.length }), count(skillTokens)] as [string, string]] : []),
     ...(notes ? [[t('context.memory'), count(notes)] as [string, string]] : []),
-    [t('context.tools', { n: app.tools.length }), count(tools)],
+    [t('tools.declared', { n: declared.length }), count(tools)],
+    ...(listed.length ? [[t('tools.cold_lines', { n: listed.length }), count(lines)] as [string, string]] : []),
     [t('context.messages', { n: app.agent.messages.length }), count(rest)],
     [t('context.results'), count(results)],
     [t('context.free'), count(Math.max(0, window - used))],
   ];
-  for (const line of table(rows, ui.columns())) ui.line(line);
+  for (const line of table(sizes, ui.columns())) ui.line(line);
   for (const f of files.filter((f) => f.cut)) ui.note(inert(t('files.context_cut', { file: f.shown, line: f.cut!.line, kept: count(f.cut!.kept), total: count(f.cut!.total) })));
   for (const i of ignored) ui.note(inert(t('files.context_ignored', { file: i.shown, used: i.used })));
   for (const p of problems.filter((p) => p.code === 'missing')) ui.note(inert(t('files.context_missing', { ref: p.ref, from: p.from })));
   // Everything else a load has to say, as at start-up (the cuts are in the table above).
   for (const n of contextNotices(markdown).filter((n) => n.code !== 'instructions_cut')) ui.warn(inert(noticeText(n)));
+  ui.line(t('tools.head'));
+  for (const line of table(rows.map(toolLine), ui.columns())) ui.line(line);
+  if (!app.agent.tools.deferring) ui.note(t('tools.off'));
+}
+
+function toolLine(r: ToolRow): [string, string] {
+  const params = { schema: count(r.schemaTokens), line: count(r.briefTokens) };
+  if (r.tier === 'cold') return [r.name, t(r.demoted ? 'tools.demoted' : 'tools.cold', params)];
+  return [r.name, t(r.tier === 'loaded' ? 'tools.loaded' : 'tools.hot', params)];
 }
 
 export async function undoCommand(_arg: string, s: Session): Promise<void> {
