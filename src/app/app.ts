@@ -13,13 +13,10 @@ import { loadModels, selectModel, type LoadedModels } from '../config/keys.js';
 import { loadMemory } from '../tools/memory.js';
 import { Emitter } from '../util/emitter.js';
 import { ApprovalDesk, approvalStep } from './approval.js';
-import { attempt, ConfigError, loadConfig, projectFiles, SessionBusyError, type AppConfig, type ConfigOptions } from './config.js';
-import { SubfolderConventions } from '../config/conventions.js';
-import { loadCommands, type CustomCommand } from '../config/commands.js';
-import { projectTrustState } from '../config/trust.js';
-import type { Rule } from '../safety/rules.js';
-import { commandTerms, expandCommand } from './commands.js';
-import { FolderInstructions, loadMarkdownContext, type MarkdownContext } from './context.js';
+import { attempt, ConfigError, loadConfig, SessionBusyError, type AppConfig, type ConfigOptions } from './config.js';
+import type { CustomCommand } from '../config/commands.js';
+import type { MarkdownContext } from './context.js';
+import { ProjectMarkdown } from './markdown.js';
 import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
 import { createLauncher } from '../safety/sandboxhost.js';
@@ -99,10 +96,7 @@ export interface App {
    * SessionBusyError when another feiyu has the session open.
    */
   resume(which: true | string, opts?: { fork?: boolean }): Promise<void>;
-  /**
-   * Sends a custom command's message: its `!` lines run and `@files` inlined (expandCommand), its
-   * allowed-tools in force and its model used for this one message. Null as send().
-   */
+  /** Sends a custom command's message (ProjectMarkdown.runCommand): its allowed-tools and model for it alone. Null as send(). */
   runCommand(command: CustomCommand, args: string, signal: AbortSignal, notes?: string[]): Promise<TurnResult | null>;
   /** Reads the custom commands again (files added since start-up count); returns them. */
   reloadCommands(): readonly CustomCommand[];
@@ -174,25 +168,12 @@ async function wire(config: AppConfig): Promise<App> {
   };
   // The level in force when the command runs: /sandbox changes it between calls.
   const wrapCommand: WrapCommand = (req) => launcher(state.sandbox)(req);
-  let markdown = config.markdown;
-  let trusted = config.trusted;
-  // Folders read_file may read outside the workspace (the user's skills): one list, changed in place.
-  const readRoots = [...markdown.skills.readRoots];
-  /** A custom command's allowed-tools, in force while its message runs. */
-  let commandRules: Rule[] = [];
+  const project = new ProjectMarkdown(config, (code, params) => notify(code, params));
+  const { readRoots, folders } = project;
   const ctx: ToolSession = { root, files: new Map(), shell: { cwd: root }, env: config.childEnv, provider: () => agent.provider, wrapCommand, jobs, readRoots };
   const desk = config.interactive ? new ApprovalDesk((event) => events.emit(event)) : undefined;
   const decide = approvalStep({
-    policyInput: () => ({
-      mode: state.mode,
-      rules: commandRules.length ? { allow: [...config.rules.allow, ...commandRules], deny: config.rules.deny } : config.rules,
-      root,
-      home: config.home,
-      configDir: config.configDir,
-      cwd: ctx.shell.cwd,
-      path: config.childEnv.PATH,
-      readRoots,
-    }),
+    policyInput: () => ({ mode: state.mode, rules: project.rules(config.rules), root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH, readRoots }),
     desk,
     approvalsFile: config.approvalsFile,
     setMode: (mode) => state.setMode(mode),
@@ -222,16 +203,12 @@ async function wire(config: AppConfig): Promise<App> {
       inPlanMode: () => state.mode === 'plan',
     },
   });
-  const places = { workspace: root, home: config.home, configDir: config.configDir };
-  // Commands changed since the user trusted the project run nothing until it is trusted again (a restart asks).
-  const stillTrusted = () => config.trusted && projectTrustState(root, config.configDir, projectFiles(config.projectSettings, markdown)).trusted;
-  const folders = new FolderInstructions(new SubfolderConventions(places, markdown.conventions.seen), (n) => notify(n.code, n.params));
   const buildSystem = (m: MarkdownContext, notes: string) =>
     systemPrompt(root, m.conventions.conventions.files, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])], m.skills.skills);
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
-    system: buildSystem(markdown, config.memory),
+    system: buildSystem(project.markdown, config.memory),
     ctx,
     maxRounds: config.maxRounds,
     beforeToolCall: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? decide(call, tool, signal),
@@ -303,7 +280,7 @@ async function wire(config: AppConfig): Promise<App> {
     stateDir,
     notices,
     get markdown() {
-      return markdown;
+      return project.markdown;
     },
     agent,
     todo,
@@ -340,28 +317,9 @@ async function wire(config: AppConfig): Promise<App> {
       }
       return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal);
     },
-    async runCommand(command, args, signal, notes = []) {
-      if (!state.configured) {
-        notify('no_model');
-        return null;
-      }
-      const { mayRun, rules, model } = commandTerms(command, { trusted, models: state.models, notify });
-      const provider = agent.provider;
-      commandRules = rules;
-      try {
-        const bash = tools.find((tool) => tool.name === 'bash')!;
-        const text = await expandCommand(
-          command,
-          args,
-          { ...places, root, mayRun, decide: (call, sig) => decide(call, bash, sig), wrapCommand, env: config.childEnv, notify },
-          signal,
-        );
-        if (model && model.name !== state.model.name) agent.provider = createProvider(model, config.providerOptions);
-        return await app.send([text, ...notes].join('\n\n'), signal);
-      } finally {
-        commandRules = [];
-        agent.provider = provider;
-      }
+    runCommand(command, args, signal, notes = []) {
+      const bash = tools.find((tool) => tool.name === 'bash')!;
+      return project.runCommand(command, args, notes, { state, agent, decideBash: (call, sig) => decide(call, bash, sig), wrapCommand, send: app.send }, signal);
     },
     answer: (id, answer) => desk?.answer(id, answer) ?? false,
     setMode: (mode) => state.setMode(mode),
@@ -402,16 +360,9 @@ async function wire(config: AppConfig): Promise<App> {
       if (loaded.skipped) notify('session_skipped', { n: loaded.skipped });
       if (changed.length) notify('files_changed', { n: changed.length });
     },
-    reloadCommands() {
-      markdown = { ...markdown, commands: loadCommands(places) };
-      trusted = stillTrusted();
-      return markdown.commands.commands;
-    },
+    reloadCommands: () => project.reloadCommands(),
     async reloadContext() {
-      markdown = await loadMarkdownContext(places);
-      trusted = stillTrusted();
-      readRoots.splice(0, readRoots.length, ...markdown.skills.readRoots);
-      folders.reset(markdown.conventions.seen);
+      const markdown = await project.reload();
       const notes = loadMemory(stateDir, root).text;
       agent.system = buildSystem(markdown, notes);
       return { markdown, memory: notes };
@@ -445,4 +396,3 @@ async function wire(config: AppConfig): Promise<App> {
   starting = false;
   return app;
 }
-
