@@ -183,6 +183,18 @@ describe('custom commands', () => {
     expect(r.stdout).toContain('/tidy comes from this project, and you have not trusted its commands as they are now');
   });
 
+  it("keeps running a trusted project's ! lines after the commands are read again, with hooks in its .claude/settings.json", async () => {
+    await repo();
+    await files(work, { '.claude/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } }) });
+    server.enqueue({ text: 'Committed.' });
+    // /help reads the command files again, and with them asks whether the project is still the one trusted.
+    const r = await cli.run(['--trust'], { input: ['/help', '/commit now'].map((l) => l + '\n').join('') });
+    expect(r.code).toBe(0);
+    const sent = JSON.stringify((server.requests[0]!.body as Body).messages.at(-1)!.content);
+    expect(sent).toContain('- Current branch: main');
+    expect(r.stdout).not.toContain('you have not trusted');
+  });
+
   it('/help lists the commands with where they come from; a command file added during the session is found', async () => {
     await files(work, { '.claude/commands/frontend/component.md': '---\ndescription: Create a React component\nargument-hint: <name>\n---\nCreate $ARGUMENTS.\n' });
     await files(join(home, 'config', 'feiyu'), { 'commands/standup.md': 'Summarize what I did yesterday from the git log.\n' });

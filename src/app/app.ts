@@ -1,22 +1,23 @@
 // The running application: the configuration (config.ts) and the state (state.ts) wired to the
 // agent, its tools, the permission step, hooks, the session file and the trace, behind the App
-// interface that the REPL and headless mode drive. One event stream carries the loop's events
-// and the app's own; a question for the user is an event answered by id (App.answer).
+// interface (appview.ts) that the REPL and headless mode drive. One event stream carries the
+// loop's events and the app's own; a question for the user is an event answered by id (App.answer).
 
 import { version } from '../util/version.js';
-import { Agent, type Totals, type TurnResult } from '../core/agent.js';
+import { Agent } from '../core/agent.js';
 import type { CliArgs } from './args.js';
-import { createHookRunner } from '../hooks/runner.js';
+import { claudeMode } from '../hooks/protocol.js';
+import { wireHooks } from './hookwiring.js';
 import { t } from '../i18n/index.js';
 import { JobManager } from '../tools/jobs.js';
-import { loadModels, selectModel, type LoadedModels } from '../config/keys.js';
+import { loadModels, selectModel } from '../config/keys.js';
 import { loadMemory } from '../tools/memory.js';
 import { Emitter } from '../util/emitter.js';
 import { ApprovalDesk, approvalStep } from './approval.js';
 import { attempt, ConfigError, loadConfig, SessionBusyError, type AppConfig, type ConfigOptions } from './config.js';
-import type { CustomCommand } from '../config/commands.js';
 import type { MarkdownContext } from './context.js';
 import { ProjectMarkdown } from './markdown.js';
+import type { App } from './appview.js';
 import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
 import { createLauncher } from '../safety/sandboxhost.js';
@@ -25,16 +26,13 @@ import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../
 import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools } from './toolset.js';
-import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
+import { linkCodeIndex } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import { ModeNotes } from './modenotes.js';
-import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
-import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
-import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
-import type { Message } from '../types/conversation.js';
-import type { ModelConfig } from '../types/providers.js';
+import type { SandboxLevel } from '../types/permissions.js';
+import type { Tool, ToolSession, WrapCommand } from '../types/tools.js';
 import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
 import { sweepTemps } from '../util/paths.js';
 import { dirname } from 'node:path';
@@ -42,76 +40,7 @@ import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
 
-/** What the interface reads of the loop, and /compact. */
-export type LoopView = {
-  readonly totals: Readonly<Totals>;
-  readonly messages: readonly Message[];
-  /** The system prompt as sent now, the list of cold tools included. */
-  prompt(): string;
-  /** The tools in tiers: hot, cold and loaded, with their costs. */
-  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring'>;
-  compact: Agent['compact'];
-};
-
-/**
- * A running feiyu session, whatever drives it. Contract: every change of mode, model and sandbox
- * goes through its setters; questions for the user arrive as `approval` events and are answered
- * with answer(); nothing else reaches into the loop.
- */
-export interface App {
-  readonly root: string;
-  readonly env: NodeJS.ProcessEnv;
-  readonly stateDir: string;
-  /** What to show before the first prompt, in order. Later notices come on the event stream. */
-  readonly notices: readonly NoticeEvent[];
-  /** Instruction files, skills and custom commands as loaded last (at start-up, or by /context). */
-  readonly markdown: MarkdownContext;
-  readonly agent: LoopView;
-  readonly todo: TodoList;
-  readonly jobs: JobManager;
-  /** Read-before-write records: /undo takes back what it restores. */
-  readonly files: Map<string, FileVersion>;
-  readonly session: { readonly id: string };
-  readonly mode: PermissionMode;
-  readonly model: ModelConfig;
-  readonly models: LoadedModels;
-  readonly sandbox: { level: SandboxLevel; off?: { reason: string; detail: string } };
-  /** Subscribes to the one event stream (the loop's and the app's); returns the unsubscribe function. */
-  on(listener: (event: AgentEvent) => void): () => void;
-  /**
-   * Sends one user message: UserPromptSubmit hooks first (they may block it or add context),
-   * then the agent. Null when it could not be sent (no model, a hook blocked it: a notice says why).
-   */
-  send(text: string, signal: AbortSignal): Promise<TurnResult | null>;
-  /** Answers the `approval` event `id`; false when nothing waits under that id. */
-  answer(id: string, answer: AskAnswer | PlanVerdict): boolean;
-  setMode(mode: PermissionMode): void;
-  /** Switches the model for this session; throws ConfigError for an unknown name. */
-  setModel(name: string): void;
-  /** Changes the sandbox level; false when the start-up probe turned it off for good. */
-  setSandbox(level: SandboxLevel): boolean;
-  /**
-   * Continues a saved session: `true` for the last one of this directory. With `fork`, as a new
-   * session that starts with its history (the original is left as it is). Throws ConfigError,
-   * SessionBusyError when another feiyu has the session open.
-   */
-  resume(which: true | string, opts?: { fork?: boolean }): Promise<void>;
-  /** Sends a custom command's message (ProjectMarkdown.runCommand): its allowed-tools and model for it alone. Null as send(). */
-  runCommand(command: CustomCommand, args: string, signal: AbortSignal, notes?: string[]): Promise<TurnResult | null>;
-  /** Reads the custom commands again (files added since start-up count); returns them. */
-  reloadCommands(): readonly CustomCommand[];
-  /** Reads the instruction files, skills, commands and remembered notes again, into the system prompt (/context). */
-  reloadContext(): Promise<{ markdown: MarkdownContext; memory: string }>;
-  /** A new conversation (/clear): this session's file deleted; history, totals, todo and read records cleared. */
-  newSession(): void;
-  /** Reads keys.json again after /key changed it; the current model stays until setModel. */
-  reloadModels(): void;
-  /** The code index, when the settings and the workspace turn it on (for /index); null when off. */
-  readonly codeIndex: CodeIndexLink | null;
-  readonly codeIndexSetting: CodeIndexSetting;
-  /** Stops what the session started and closes the files. */
-  close(): Promise<void>;
-}
+export type { App, LoopView } from './appview.js';
 
 export async function createApp(args: CliArgs, opts: ConfigOptions): Promise<App> {
   return wire(await loadConfig(args, opts));
@@ -183,13 +112,24 @@ async function wire(config: AppConfig): Promise<App> {
   const todo = new TodoList((items) => session.saveState({ todo: items }));
   const reminder = new TodoReminder(todo);
   const hooks = attempt(() =>
-    createHookRunner({ hooks: config.hooks, verify: config.verify, root, sessionId: () => session.id, env: config.env, emit: (event) => events.emit(event) }),
+    wireHooks({
+      hooks: config.hooks,
+      verify: config.verify,
+      root,
+      session: () => ({ id: session.id, file: session.file }),
+      mode: () => claudeMode(state.mode, config.acceptEdits),
+      env: config.env,
+      emit: (event) => events.emit(event),
+      decide,
+      interactive: config.interactive,
+    }),
   );
   /** The code index's tools, once it has loaded (an optional module). */
   const indexTools: Tool[] = [];
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
-    policy: decide,
+    policy: hooks.beforeToolCall,
+    afterToolCall: hooks.afterToolCall,
     jobs,
     todo,
     stateDir,
@@ -202,17 +142,21 @@ async function wire(config: AppConfig): Promise<App> {
       },
       inPlanMode: () => state.mode === 'plan',
     },
+    subagentStop: hooks.subagentStop,
   });
-  const buildSystem = (m: MarkdownContext, notes: string) =>
-    systemPrompt(root, m.conventions.conventions.files, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])], m.skills.skills);
+  const buildSystem = (m: MarkdownContext, notes: string) => {
+    const prompt = systemPrompt(root, m.conventions.conventions.files, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])], m.skills.skills, config.systemPrompt);
+    return config.appendSystemPrompt ? `${prompt}\n\n${config.appendSystemPrompt}` : prompt;
+  };
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
     system: buildSystem(project.markdown, config.memory),
     ctx,
     maxRounds: config.maxRounds,
-    beforeToolCall: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? decide(call, tool, signal),
-    afterToolCall: async (call, tool, result, signal) => folders.amend(call, tool, await hooks.postToolUse(call, result, signal)),
+    beforeToolCall: hooks.beforeToolCall,
+    afterToolCall: async (call, tool, result, signal) => folders.amend(call, tool, await hooks.afterToolCall(call, tool, result, signal)),
+    beforeCompact: (trigger, focus, signal) => hooks.runner.preCompact(trigger, focus, signal),
     onStop: async (text, signal) => {
       const open = todo.open().length;
       const back = reminder.check();
@@ -220,9 +164,9 @@ async function wire(config: AppConfig): Promise<App> {
         notify('todo_reminded', { n: open });
         return back;
       }
-      const reason = await hooks.stop(text, signal);
-      if (reason) notify('stop_hook_sent_back', { reason });
-      return reason;
+      const hook = await hooks.stop(text, signal);
+      if (hook) notify('stop_hook_sent_back', { reason: hook.reason });
+      return hook?.message ?? null;
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
@@ -260,10 +204,8 @@ async function wire(config: AppConfig): Promise<App> {
   if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
   const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
   events.on((event) => {
-    if (event.type === 'turn_start') {
-      reminder.resetForTurn();
-      hooks.resetForTurn();
-    }
+    if (event.type === 'turn_start') reminder.resetForTurn();
+    hooks.onEvent(event);
     // The messages that carried a subfolder's instructions may be gone: the next call there adds them again.
     if (event.type === 'compaction' || event.type === 'history_reset') folders.forget();
     // The bash grammar (tens of ms to load) loads while the model is still writing the command.
@@ -292,6 +234,7 @@ async function wire(config: AppConfig): Promise<App> {
     get mode() {
       return state.mode;
     },
+    acceptEdits: config.acceptEdits,
     get model() {
       return state.model;
     },
@@ -310,12 +253,12 @@ async function wire(config: AppConfig): Promise<App> {
       // The code index decides whether it is on within moments of its start: its tools are in the first request or never.
       codeIndex?.start();
       await codeIndex?.settled;
-      const gate = await hooks.userPromptSubmit(text, signal);
-      if (gate.block) {
+      const gate = await hooks.prompt(text, signal);
+      if ('block' in gate) {
         notify('prompt_blocked', { reason: gate.block });
         return null;
       }
-      return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal);
+      return agent.send(gate.text, signal);
     },
     runCommand(command, args, signal, notes = []) {
       const bash = tools.find((tool) => tool.name === 'bash')!;
@@ -368,6 +311,7 @@ async function wire(config: AppConfig): Promise<App> {
       return { markdown, memory: notes };
     },
     newSession() {
+      hooks.cleared();
       session.delete();
       agent.reset();
       modeNotes.forget();
@@ -386,6 +330,7 @@ async function wire(config: AppConfig): Promise<App> {
     codeIndex,
     codeIndexSetting: config.codeIndex,
     async close() {
+      await hooks.close();
       await jobs.stopAll();
       await codeIndex?.close();
       trace?.close();
@@ -394,5 +339,6 @@ async function wire(config: AppConfig): Promise<App> {
   };
   if (config.resume) await app.resume(config.resume, { fork: config.forkSession });
   starting = false;
+  hooks.start(config.resume !== undefined);
   return app;
 }

@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { CliArgs } from './args.js';
 import { configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
-import { loadSettings, type HookSpec, type LoadedSettings, type Settings } from '../config/settings.js';
+import { loadSettings, type LoadedSettings } from '../config/settings.js';
+import type { HookTable } from '../config/hooks.js';
 import { effectiveSettings, projectTrustState, trustProject, type ProjectFiles } from '../config/trust.js';
 import { contextNotices, fileNotice, loadMarkdownContext, type MarkdownContext } from './context.js';
 import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
@@ -25,7 +26,7 @@ import { FileReadError } from '../util/readfile.js';
 import { sweepTemps } from '../util/paths.js';
 import { SessionError } from '../session/store.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
-import type { HookEvent, NoticeEvent } from '../types/events.js';
+import type { NoticeEvent } from '../types/events.js';
 import type { JsonSchema, ModelConfig } from '../types/providers.js';
 import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
 import type { ToolTiers } from '../types/tools.js';
@@ -107,6 +108,8 @@ export type AppConfig = {
   /** The model to start with; undefined when none is configured (the REPL waits for /key add). */
   model?: ModelConfig;
   mode: PermissionMode;
+  /** --permission-mode acceptEdits: edits in the workspace are allowed (hooks read the mode as acceptEdits). */
+  acceptEdits: boolean;
   sandbox: SandboxLevel;
   /** Why the start-up probe turned the sandbox off for good. */
   sandboxOff?: { reason: string; detail: string };
@@ -118,15 +121,18 @@ export type AppConfig = {
   markdown: MarkdownContext;
   /** The user trusted the project's own commands (or it brings none). */
   trusted: boolean;
-  /** The project's settings file as read, to ask again whether it is still trusted after /context. */
-  projectSettings: Settings;
+  /** The project's settings files as read, to ask again whether it is still trusted after /context. */
+  projectSettings: Pick<LoadedSettings, 'project' | 'claude'>;
   /** Commands run without the sandbox can still be kept from outliving feiyu (the probe found containment works). */
   sandboxContain: boolean;
   memory: string;
-  /** The user's rules, the trusted project's, and the saved "always" answers, parsed. */
+  /** The user's rules, the trusted project's, this run's (--allowedTools …) and the saved "always" answers, parsed. */
   rules: { allow: Rule[]; deny: Rule[] };
   approvalsFile: string;
-  hooks: Partial<Record<HookEvent, HookSpec[]>>;
+  hooks: HookTable;
+  /** --system-prompt replaces the base instructions; --append-system-prompt is added at the end. */
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
   verify: string[];
   allowPrivate: string[];
   /** Hot and cold tools (settings' `tools`); undefined: deferral off (`deferTools: false`). */
@@ -176,7 +182,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   if (models.exposed) notices.push({ type: 'notice', code: models.exposed.fixed ? 'keys_made_private' : 'keys_exposed', params: { file: models.exposed.file, mode: models.exposed.mode } });
 
   // Trust: a project's own hooks, verify:, allow rules and commands' ! lines wait for the user's yes.
-  const trust = attempt(() => projectTrustState(root, config, projectFiles(settings.project, markdown)));
+  const trust = attempt(() => projectTrustState(root, config, projectFiles(settings, markdown)));
   let trusted = trust.trusted;
   if (!trusted && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
     trustProject(root, config, trust.hash);
@@ -185,6 +191,11 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   if (!trusted) notices.push({ type: 'notice', code: 'trust_ignored' });
   const effective = effectiveSettings(settings, trusted);
   const conventionsVerify = markdown.conventions.conventions.verify;
+  for (const { file, event, type } of effective.skipped) {
+    notices.push(type ? { type: 'notice', code: 'hook_type_unsupported', params: { file, event, type } } : { type: 'notice', code: 'hook_event_unknown', params: { file, event } });
+  }
+  // acceptEdits: what Claude Code accepts without asking, file edits inside the workspace.
+  const runAllow = [...(args.allow ?? []), ...(args.acceptEdits ? ['edit_file(**)', 'write_file(**)'] : [])];
   const approvals = approvalsFile(config);
   const memory = loadMemory(state, root);
   if (memory.dropped) notices.push({ type: 'notice', code: 'memory_dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
@@ -205,18 +216,24 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     models,
     model,
     mode: args.mode ?? effective.merged.mode ?? 'default',
+    acceptEdits: args.acceptEdits === true,
     sandbox,
     sandboxOff,
     sandboxFeatures: probe.ok ? probe.features : { userns: false, disableUserns: false },
     sandboxNetwork: effective.merged.sandboxNetwork === true,
     markdown,
     trusted,
-    projectSettings: settings.project,
+    projectSettings: { project: settings.project, claude: settings.claude },
     sandboxContain: probe.contain,
     memory: memory.text,
-    rules: attempt(() => ({ allow: [...effective.allow, ...loadApprovals(approvals, root)].map(parseRule), deny: effective.deny.map(parseRule) })),
+    rules: attempt(() => ({
+      allow: [...effective.allow, ...runAllow, ...loadApprovals(approvals, root)].map(parseRule),
+      deny: [...effective.deny, ...(args.deny ?? [])].map(parseRule),
+    })),
     approvalsFile: approvals,
     hooks: effective.hooks,
+    systemPrompt: args.systemPrompt,
+    appendSystemPrompt: args.appendSystemPrompt,
     verify: [...conventionsVerify.user, ...(trusted ? conventionsVerify.project : []), ...effective.verify],
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
     // A project's tool tiers cost only tokens: they apply before trust.
@@ -233,10 +250,10 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   };
 }
 
-/** What the project's files would make feiyu run or allow: settings, verify: lines, commands' ! lines and allowed-tools. */
-export function projectFiles(settings: LoadedSettings['project'], markdown: MarkdownContext): ProjectFiles {
+/** What the project's files would make feiyu run or allow: settings (its own and Claude Code's), verify: lines, commands' ! lines and allowed-tools. */
+export function projectFiles(settings: Pick<LoadedSettings, 'project' | 'claude'>, markdown: MarkdownContext): ProjectFiles {
   const commands = markdown.commands.commands.filter((c) => c.source === 'project').map((c) => ({ name: c.name, shell: c.shell, allowedTools: c.allowedTools }));
-  return { settings, verify: markdown.conventions.conventions.verify.project, commands };
+  return { settings: settings.project, verify: markdown.conventions.conventions.verify.project, claude: settings.claude, commands };
 }
 
 async function loadSchema(file: string): Promise<JsonSchema> {

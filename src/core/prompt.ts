@@ -21,9 +21,12 @@ export type InstructionText = { shown: string; text: string; scope: 'user' | 'pr
 /** A skill as the prompt lists it: its SKILL.md is `group`/`folder`/SKILL.md, as read_file takes it. */
 export type SkillLine = { name: string; description: string; group: string; folder: string };
 
-/** The system prompt for a session in `root`: the base, the extras, the skills, then the instruction files. */
-export function systemPrompt(root: string, instructions: readonly InstructionText[] = [], extra: string[] = [], skills: readonly SkillLine[] = []): string {
-  const parts = [BASE.replace('{root}', root), ...extra];
+/**
+ * The system prompt for a session in `root`: the base (`base` replaces feiyu's instructions:
+ * --system-prompt), the extras, the skills, then the instruction files.
+ */
+export function systemPrompt(root: string, instructions: readonly InstructionText[] = [], extra: string[] = [], skills: readonly SkillLine[] = [], base = BASE): string {
+  const parts = [base.replace('{root}', root), ...extra];
   if (skills.length) parts.push(skillList(skills));
   for (const file of instructions) parts.push(instructionText(file));
   return parts.join('\n\n');

@@ -7,11 +7,12 @@
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
 import { en as filesEn, zh as filesZh } from './files.js';
+import { en as compatEn, zh as compatZh } from './compat.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 
-export const en = { ...coreEn, ...filesEn, ...toolsEn, ...codeindexEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...toolsZh, ...codeindexZh };
+export const en = { ...coreEn, ...filesEn, ...compatEn, ...toolsEn, ...codeindexEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...compatZh, ...toolsZh, ...codeindexZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;
