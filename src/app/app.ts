@@ -1,6 +1,6 @@
 // The running application: the configuration (config.ts) and the state (state.ts) wired to the
 // agent, its tools, the permission step, hooks, the session file and the trace, behind the App
-// interface (appview.ts) that the REPL and headless mode drive. One event stream carries the
+// interface (apptype.ts) that the REPL and headless mode drive. One event stream carries the
 // loop's events and the app's own; a question for the user is an event answered by id (App.answer).
 
 import { version } from '../util/version.js';
@@ -17,13 +17,16 @@ import { ApprovalDesk, approvalStep } from './approval.js';
 import { attempt, ConfigError, loadConfig, SessionBusyError, type AppConfig, type ConfigOptions } from './config.js';
 import type { MarkdownContext } from './context.js';
 import { ProjectMarkdown } from './markdown.js';
-import type { App } from './appview.js';
+import type { App } from './apptype.js';
 import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
 import { createLauncher } from '../safety/sandboxhost.js';
+import { realPath } from '../safety/bash/expand.js';
 import { createGitFacts } from './gitfacts.js';
+import { attach } from './attach.js';
+import { runUserCommand } from './usershell.js';
 import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../session/store.js';
-import { findLastSession, findSession } from '../session/listing.js';
+import { findLastSession, findSession, sessionInfo } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools } from './toolset.js';
 import { linkCodeIndex } from './codeindex.js';
@@ -40,7 +43,7 @@ import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
 
-export type { App, LoopView } from './appview.js';
+export type { App, LoopView } from './apptype.js';
 
 export async function createApp(args: CliArgs, opts: ConfigOptions): Promise<App> {
   return wire(await loadConfig(args, opts));
@@ -70,12 +73,15 @@ async function wire(config: AppConfig): Promise<App> {
       modeNotes.update(state.mode);
       warnIfUnsandboxed();
     }
-    if (what === 'model') {
-      agent.provider = createProvider(state.model, config.providerOptions);
-      session.saveState({ model: state.model.name });
-    }
+    if (what === 'model' || what === 'effort') agent.provider = createProvider(state.model, config.providerOptions);
+    if (what === 'model') session.saveState({ model: state.model.name });
   });
   warnIfUnsandboxed();
+  if (config.interactive && state.mode === 'auto') notify('auto_mode');
+  // Started in / or the home folder: everything below is the workspace. Auto mode asks before the first change.
+  const broadRoot = root === '/' || root === realPath(config.home);
+  let firstChangeAllowed = !broadRoot;
+  if (broadRoot) notify('broad_root', { root });
 
   const jobs = new JobManager();
   // Without the sandbox, commands are still contained when bwrap works (the `off` launcher); when
@@ -102,8 +108,9 @@ async function wire(config: AppConfig): Promise<App> {
   const ctx: ToolSession = { root, files: new Map(), shell: { cwd: root }, env: config.childEnv, provider: () => agent.provider, wrapCommand, jobs, readRoots };
   const desk = config.interactive ? new ApprovalDesk((event) => events.emit(event)) : undefined;
   const decide = approvalStep({
-    policyInput: () => ({ mode: state.mode, rules: project.rules(config.rules), root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH, readRoots }),
+    policyInput: () => ({ mode: state.mode, rules: project.rules(config.rules), root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH, readRoots, confirmFirstChange: !firstChangeAllowed }),
     desk,
+    approved: () => (firstChangeAllowed = true),
     approvalsFile: config.approvalsFile,
     setMode: (mode) => state.setMode(mode),
     // git runs as a read-only command would, under the level in force when it asks.
@@ -241,11 +248,15 @@ async function wire(config: AppConfig): Promise<App> {
     get models() {
       return state.models;
     },
+    get effort() {
+      return state.effort;
+    },
+    setEffort: (effort) => state.setEffort(effort),
     get sandbox() {
       return { level: state.sandbox, off: state.sandboxOff };
     },
     on: (listener) => events.on(listener),
-    async send(text, signal) {
+    async send(text, signal, o = {}) {
       if (!state.configured) {
         notify('no_model');
         return null;
@@ -258,12 +269,16 @@ async function wire(config: AppConfig): Promise<App> {
         notify('prompt_blocked', { reason: gate.block });
         return null;
       }
-      return agent.send(gate.text, signal);
+      // @paths are read from what the user typed; a hook's added context is not theirs to attach.
+      const attached = await attach(text, o.images ?? [], { ctx: { ...ctx, signal }, model: state.model, configDir: config.configDir, home: config.home });
+      for (const notice of attached.notices) events.emit(notice);
+      return agent.send(gate.text, signal, attached.blocks);
     },
     runCommand(command, args, signal, notes = []) {
       const bash = tools.find((tool) => tool.name === 'bash')!;
       return project.runCommand(command, args, notes, { state, agent, decideBash: (call, sig) => decide(call, bash, sig), wrapCommand, send: app.send }, signal);
     },
+    runShell: (command, signal, onOutput) => runUserCommand(command, { cwd: ctx.shell.cwd, env: config.childEnv }, signal, onOutput),
     answer: (id, answer) => desk?.answer(id, answer) ?? false,
     setMode: (mode) => state.setMode(mode),
     setModel: (name) => state.setModel(attempt(() => selectModel(state.models, name))),
@@ -272,6 +287,7 @@ async function wire(config: AppConfig): Promise<App> {
       const file = which === true ? findLastSession(stateDir, root) : findSession(stateDir, which);
       if (!file) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
       const loaded = attempt(() => loadSession(file));
+      const info = sessionInfo(file);
       // The resumed file first: the model and mode restored below are saved to it, not to the old one.
       // A fork is a new file that starts with the history (the original stays as it is).
       const opened = opts.fork ? newWriter() : SessionWriter.open(file, loaded.state, writeEvents('session'));
@@ -290,7 +306,13 @@ async function wire(config: AppConfig): Promise<App> {
         app.setModel(saved);
         notify('resume_model', { name: state.model.name, id: state.model.model });
       }
-      if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) state.setMode(loaded.state.mode);
+      if (info) notify('resumed', { id: info.id, request: info.firstRequest, rounds: info.rounds, updated: Date.parse(info.updated) });
+      // The saved mode comes back, said aloud; auto with the same warning as starting in it.
+      if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) {
+        state.setMode(loaded.state.mode);
+        notify('resume_mode', { mode: state.mode });
+        if (state.mode === 'auto') notify('auto_mode');
+      }
       modeNotes.update(state.mode);
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
@@ -312,7 +334,6 @@ async function wire(config: AppConfig): Promise<App> {
     },
     newSession() {
       hooks.cleared();
-      session.delete();
       agent.reset();
       modeNotes.forget();
       modeNotes.update(state.mode);
@@ -324,11 +345,14 @@ async function wire(config: AppConfig): Promise<App> {
     reloadModels() {
       const fresh = attempt(() => loadModels(config.env));
       state.setModels(fresh);
-      // The first model added takes over from the stand-in at once.
-      if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
+      // The first model added takes over from the stand-in at once; the current one, edited in keys.json, is used as it now reads.
+      if (!state.configured && fresh.models.length) return app.setModel(fresh.defaultName);
+      const edited = fresh.models.find((m) => m.name === state.model.name);
+      if (edited && JSON.stringify(edited) !== JSON.stringify({ ...state.model, effort: undefined })) app.setModel(edited.name);
     },
     codeIndex,
     codeIndexSetting: config.codeIndex,
+    notify: config.notify,
     async close() {
       await hooks.close();
       await jobs.stopAll();

@@ -22,6 +22,8 @@ export type HeadlessOptions = {
   app: App;
   /** The user's messages, run one after the other (one, unless --input-format stream-json). */
   messages: AsyncIterable<string> | Iterable<string>;
+  /** Attached to the first message (-i). */
+  images?: readonly string[];
   format: OutputFormat;
   /** stream-json: also the model's reply as it streams (stream_event lines). */
   partial?: boolean;
@@ -52,9 +54,11 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
   if (stream) json(initLine({ cwd: app.root, sessionId: app.session.id, tools: app.agent.tools.keys(), model: app.model.model, permissionMode: claudeMode(app.mode, app.acceptEdits), apiKeySource: keySource(app), version: version() }));
   let code: number = EXIT.ok;
   try {
+    let images = o.images ?? [];
     for await (const message of o.messages) {
       if (o.signal.aborted) break;
-      const turn: TurnResult | null = await sendOne(app, message, o.signal);
+      const turn: TurnResult | null = await sendOne(app, message, o.signal, images);
+      images = [];
       const result = tally.result(turn, app.session.id, t('headless.failed'));
       if (o.format === 'text') {
         // The model's text may carry escape sequences (from a file it read); a terminal must not act on them.
@@ -81,8 +85,8 @@ export function startFailure(error: string): string {
 }
 
 /** One message: `feiyu -p "/review 42"` runs a custom command, as claude -p does; anything else is sent as it is. */
-function sendOne(app: App, message: string, signal: AbortSignal): Promise<TurnResult | null> {
+function sendOne(app: App, message: string, signal: AbortSignal, images: readonly string[]): Promise<TurnResult | null> {
   const slash = parseSlash(message);
   const custom = slash && findCustom(app.markdown.commands.commands, slash.name);
-  return custom ? app.runCommand(custom, slash.arg ?? '', signal) : app.send(message, signal);
+  return custom ? app.runCommand(custom, slash.arg ?? '', signal) : app.send(message, signal, { images });
 }

@@ -10,9 +10,10 @@ import { en as filesEn, zh as filesZh } from './files.js';
 import { en as compatEn, zh as compatZh } from './compat.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
+import { en as dailyEn, zh as dailyZh } from './daily.js';
 
-export const en = { ...coreEn, ...filesEn, ...compatEn, ...toolsEn, ...codeindexEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...compatZh, ...toolsZh, ...codeindexZh };
+export const en = { ...coreEn, ...filesEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

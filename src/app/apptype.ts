@@ -1,19 +1,21 @@
-// What drives a session sees of it (the REPL, headless mode, later the host API): the App
-// interface and the view of the loop it offers. Types only; app.ts wires the session behind them.
+// What a running session offers its drivers (the REPL, headless mode, the host API): the App
+// interface and the loop view inside it. Types only; app.ts builds the one implementation.
 
 import type { Agent, Totals, TurnResult } from '../core/agent.js';
 import type { ToolTable } from '../core/tooltable.js';
 import type { CustomCommand } from '../config/commands.js';
 import type { LoadedModels } from '../config/keys.js';
+import type { NotifySetting } from '../config/settings.js';
 import type { JobManager } from '../tools/jobs.js';
 import type { TodoList } from '../tools/todo.js';
 import type { CodeIndexLink, CodeIndexSetting } from './codeindex.js';
 import type { MarkdownContext } from './context.js';
-import type { Message } from '../types/conversation.js';
+import type { UserRun } from './usershell.js';
 import type { AgentEvent, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
-import type { ModelConfig } from '../types/providers.js';
 import type { FileVersion } from '../types/tools.js';
+import type { Message } from '../types/conversation.js';
+import type { Effort, ModelConfig } from '../types/providers.js';
 
 /** What the interface reads of the loop, and /compact. */
 export type LoopView = {
@@ -55,12 +57,18 @@ export interface App {
   on(listener: (event: AgentEvent) => void): () => void;
   /**
    * Sends one user message: UserPromptSubmit hooks first (they may block it or add context),
+   * then what it attaches (`@path`, image paths, and `images` from -i: notices say what went),
    * then the agent. Null when it could not be sent (no model, a hook blocked it: a notice says why).
    */
-  send(text: string, signal: AbortSignal): Promise<TurnResult | null>;
+  send(text: string, signal: AbortSignal, o?: { images?: readonly string[] }): Promise<TurnResult | null>;
+  /** The user's own command (`!command`): no question, no sandbox, in the shell's folder; output as it comes. */
+  runShell(command: string, signal: AbortSignal, onOutput: (text: string) => void): Promise<UserRun>;
   /** Answers the `approval` event `id`; false when nothing waits under that id. */
   answer(id: string, answer: AskAnswer | PlanVerdict): boolean;
   setMode(mode: PermissionMode): void;
+  /** Reasoning effort for this session's requests (/effort); undefined: the model's default. */
+  readonly effort: Effort | undefined;
+  setEffort(effort: Effort | undefined): void;
   /** Switches the model for this session; throws ConfigError for an unknown name. */
   setModel(name: string): void;
   /** Changes the sandbox level; false when the start-up probe turned it off for good. */
@@ -77,13 +85,15 @@ export interface App {
   reloadCommands(): readonly CustomCommand[];
   /** Reads the instruction files, skills, commands and remembered notes again, into the system prompt (/context). */
   reloadContext(): Promise<{ markdown: MarkdownContext; memory: string }>;
-  /** A new conversation (/clear): this session's file deleted; history, totals, todo and read records cleared. */
+  /** A new conversation (/clear): a new session file (the old one stays, for /resume); history, totals, todo and read records cleared. */
   newSession(): void;
-  /** Reads keys.json again after /key changed it; the current model stays until setModel. */
+  /** Reads keys.json again (after /key, before /model): the current model as its entry now reads; throws ConfigError. */
   reloadModels(): void;
   /** The code index, when the settings and the workspace turn it on (for /index); null when off. */
   readonly codeIndex: CodeIndexLink | null;
   readonly codeIndexSetting: CodeIndexSetting;
+  /** How the interface asks for attention after a long turn and at a question (settings' notify). */
+  readonly notify: NotifySetting;
   /** Stops what the session started and closes the files. */
   close(): Promise<void>;
 }
