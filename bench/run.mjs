@@ -83,6 +83,7 @@ async function internals() {
     stdin: {
       contents: [
         "export { fixedRequest } from './src/app/toolset.ts';",
+        "export { systemPrompt } from './src/core/prompt.ts';",
         "export { coldLine } from './src/core/coldtools.ts';",
         "export { codeTools } from './src/codeindex/tools.ts';",
         "export { specOf } from './src/types/tools.ts';",
@@ -105,6 +106,20 @@ async function internals() {
     outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
   });
   return { ...(await import(outfile)), bundle: outfile };
+}
+
+/** What listing skills costs (o200k): the heading once, then each skill beyond its own name and description. */
+async function skillTokens() {
+  const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
+  const { systemPrompt } = await internals();
+  const skills = [
+    { name: 'pdf', description: 'Extract text and tables from PDF files, fill forms, merge documents.', group: '.claude/skills', folder: 'pdf' },
+    { name: 'release-notes', description: 'Write release notes from the git log since the last tag.', group: '.claude/skills', folder: 'release-notes' },
+  ];
+  const tokens = (list) => encode(systemPrompt('/home/user/project', [], [], list)).length;
+  const own = (s) => encode(s.name).length + encode(s.description).length;
+  const one = tokens(skills.slice(0, 1));
+  return { heading: one - tokens([]) - own(skills[0]), perSkill: tokens(skills) - one - own(skills[1]) };
 }
 
 /** A tree of about 40 MB in 3,000 files, made once and kept in the temp folder. */
@@ -322,6 +337,8 @@ if (everything) {
 }
 if (everything || opts.only === 'tools') rows.push(...(await tierRows(await internals())));
 if (everything) {
+  const sk = await skillTokens();
+  row('skills in the prompt: heading / each skill beyond name + description', `${sk.heading} / ${sk.perSkill} tokens`, '≤ 45 / ≤ 3', sk.heading <= 45 && sk.perSkill <= 3);
   const sb = await sandboxCosts();
   row(`sandbox probe, in parallel with config loading (${sb.probeOk ? 'works' : 'unavailable'})`, `${sb.probe.toFixed(0)} ms`, '', true);
   row(`secret listing, ${sb.folders.toLocaleString('en-US')} folders (${sb.secrets} secrets): first / again`, `${sb.first.toFixed(0)} / ${sb.again.toFixed(0)} ms`, 'again ≤ 50 ms', sb.again <= 50);

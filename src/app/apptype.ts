@@ -3,12 +3,13 @@
 
 import type { Agent, Totals, TurnResult } from '../core/agent.js';
 import type { ToolTable } from '../core/tooltable.js';
-import type { Conventions } from '../config/conventions.js';
+import type { CustomCommand } from '../config/commands.js';
 import type { LoadedModels } from '../config/keys.js';
 import type { NotifySetting } from '../config/settings.js';
 import type { JobManager } from '../tools/jobs.js';
 import type { TodoList } from '../tools/todo.js';
 import type { CodeIndexLink, CodeIndexSetting } from './codeindex.js';
+import type { MarkdownContext } from './context.js';
 import type { UserRun } from './usershell.js';
 import type { Rewind } from './rewind.js';
 import type { AgentEvent, NoticeEvent } from '../types/events.js';
@@ -42,8 +43,8 @@ export interface App {
   readonly stateDir: string;
   /** What to show before the first prompt, in order. Later notices come on the event stream. */
   readonly notices: readonly NoticeEvent[];
-  /** The conventions file as loaded at start-up. */
-  readonly conventions: Conventions | undefined;
+  /** Instruction files, skills and custom commands as loaded last (at start-up, or by /context). */
+  readonly markdown: MarkdownContext;
   readonly agent: LoopView;
   readonly todo: TodoList;
   readonly jobs: JobManager;
@@ -84,8 +85,12 @@ export interface App {
    * SessionBusyError when another feiyu has the session open.
    */
   resume(which: true | string, opts?: { fork?: boolean }): Promise<void>;
-  /** Reads the conventions file and the remembered notes into the system prompt again (/context); `unreadable`: candidates passed over. */
-  reloadContext(): Promise<{ conventions?: Conventions; memory: string; unreadable: NoticeEvent[] }>;
+  /** Sends a custom command's message (ProjectMarkdown.runCommand): its allowed-tools and model for it alone. Null as send(). */
+  runCommand(command: CustomCommand, args: string, signal: AbortSignal, notes?: string[]): Promise<TurnResult | null>;
+  /** Reads the custom commands again (files added since start-up count); returns them. */
+  reloadCommands(): readonly CustomCommand[];
+  /** Reads the instruction files, skills, commands and remembered notes again, into the system prompt (/context). */
+  reloadContext(): Promise<{ markdown: MarkdownContext; memory: string }>;
   /** A new conversation (/clear): a new session file (the old one stays, for /resume); history, totals, todo and read records cleared. */
   newSession(): void;
   /** Names this session (/rename): saved with it, shown in /resume. */

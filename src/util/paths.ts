@@ -60,6 +60,24 @@ export async function workspaceGone(root: string): Promise<string | null> {
   return `the workspace folder ${root} no longer exists (deleted or moved); nothing was done. Tell the user: feiyu must be restarted in an existing folder`;
 }
 
+/**
+ * resolveInWorkspace for reading: an absolute path inside one of `readRoots` (realpaths outside the
+ * workspace that may be read: the user's skill folders) resolves too. `base` is the root the path
+ * is in, to confine the open to (openForRead).
+ */
+export async function resolveForRead(root: string, readRoots: readonly string[], p: string): Promise<(Resolved & { ok: true; base: string }) | (Resolved & { ok: false })> {
+  const r = await resolveInWorkspace(root, p);
+  if (r.ok) return { ...r, base: root };
+  if (!readRoots.length || typeof p !== 'string' || !p.startsWith('/') || p.includes('\0')) return r;
+  const found = await realpathOfDeepest(p);
+  const base = 'real' in found ? readRoots.find((dir) => inside(dir, found.real)) : undefined;
+  if (!base || !('real' in found)) return r;
+  if (!found.exists) return { ok: true, abs: p, real: found.real, exists: false, isDir: false, base };
+  const st = await stat(found.real);
+  if (!st.isFile() && !st.isDirectory()) return { ok: false, error: `path ${p} is a ${specialKind(st)}; only regular files and folders can be used` };
+  return { ok: true, abs: p, real: found.real, exists: true, isDir: st.isDirectory(), base };
+}
+
 /** Containment by path segments: /a/ws contains /a/ws/x but not /a/ws2/x. */
 export function inside(root: string, p: string): boolean {
   if (p === root) return true;

@@ -5,6 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { ConfigError, SessionBusyError } from '../../app/config.js';
 import type { Session } from './session-type.js';
 import { estimateTokens } from '../../core/compact.js';
+import { instructionText, skillList } from '../../core/prompt.js';
+import { contextNotices } from '../../app/context.js';
+import { noticeText } from '../../i18n/explain.js';
 import { confirm } from '../confirm.js';
 import { costReport, formatCostReport } from '../../session/costreport.js';
 import { t } from '../../i18n/index.js';
@@ -90,11 +93,19 @@ function conversationTokens(messages: readonly Message[]): { results: number; re
 
 export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const { app, ui } = s;
-  const { conventions, memory, unreadable } = await app.reloadContext();
-  for (const n of unreadable) ui.handle(n);
-  ui.line(conventions ? t('context.reloaded', { file: conventions.file }) : t('context.no_conventions'));
+  const { markdown, memory } = await app.reloadContext();
+  const { files, ignored, problems } = markdown.conventions.conventions;
+  const skills = markdown.skills.skills;
+  ui.line(t('files.context_reloaded', { files: files.length, skills: skills.length, commands: markdown.commands.commands.length }));
+  if (!files.length) ui.note(t('files.context_none'));
   const system = estimateTokens(app.agent.prompt());
-  const conv = conventions ? estimateTokens(conventions.text) : 0;
+  const fileRows = files.map((f): [string, string] => {
+    const named = f.importedBy ? t('files.context_imported', { file: f.shown, by: f.importedBy }) : t(f.scope === 'user' ? 'files.context_user_file' : 'files.context_file', { file: f.shown });
+    const label = f.cut ? t('files.context_cut_label', { file: named, line: f.cut.line }) : named;
+    return [inert(label), count(estimateTokens(instructionText(f)))];
+  });
+  const inFiles = files.reduce((n, f) => n + estimateTokens(instructionText(f)), 0);
+  const skillTokens = skills.length ? estimateTokens(skillList(skills)) : 0;
   const notes = memory ? estimateTokens(memory) : 0;
   const declared = app.agent.tools.declared();
   const tools = estimateTokens(JSON.stringify(declared));
@@ -106,8 +117,9 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const window = app.model.contextWindow;
   ui.line(t('context.total', { used: count(used), window: count(window), pct: Math.round((used / window) * 100) }));
   const sizes: [string, string][] = [
-    [t('context.system'), count(Math.max(0, system - conv - notes - lines))],
-    ...(conventions ? [[t('context.conventions', { file: conventions.file }), count(conv)] as [string, string]] : []),
+    [t('context.system'), count(Math.max(0, system - inFiles - skillTokens - notes - lines))],
+    ...fileRows,
+    ...(skills.length ? [[t('files.context_skills', { n: skills.length }), count(skillTokens)] as [string, string]] : []),
     ...(notes ? [[t('context.memory'), count(notes)] as [string, string]] : []),
     [t('tools.declared', { n: declared.length }), count(tools)],
     ...(listed.length ? [[t('tools.cold_lines', { n: listed.length }), count(lines)] as [string, string]] : []),
@@ -116,6 +128,11 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
     [t('context.free'), count(Math.max(0, window - used))],
   ];
   for (const line of table(sizes, ui.columns())) ui.line(line);
+  for (const f of files.filter((f) => f.cut)) ui.note(inert(t('files.context_cut', { file: f.shown, line: f.cut!.line, kept: count(f.cut!.kept), total: count(f.cut!.total) })));
+  for (const i of ignored) ui.note(inert(t('files.context_ignored', { file: i.shown, used: i.used })));
+  for (const p of problems.filter((p) => p.code === 'missing')) ui.note(inert(t('files.context_missing', { ref: p.ref, from: p.from })));
+  // Everything else a load has to say, as at start-up (the cuts are in the table above).
+  for (const n of contextNotices(markdown).filter((n) => n.code !== 'instructions_cut')) ui.warn(inert(noticeText(n)));
   ui.line(t('tools.head'));
   for (const line of table(rows.map(toolLine), ui.columns())) ui.line(line);
   if (!app.agent.tools.deferring) ui.note(t('tools.off'));
