@@ -9,6 +9,7 @@ import type { CliArgs } from './args.js';
 import { RunTally, type RunResult } from './runresult.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
 import { selectModel } from '../config/keys.js';
+import { findCustom, parseSlash } from '../config/commands.js';
 import { t } from '../i18n/index.js';
 import type { AgentEvent } from '../types/events.js';
 import type { Message } from '../types/conversation.js';
@@ -52,10 +53,17 @@ export type TaskOptions = {
   fork?: boolean;
 };
 
+/**
+ * A message. A prompt `/name args` naming one of the custom commands (.feiyu/commands, Claude
+ * Code's .claude/commands) runs that command — its ! lines, @files, allowed-tools and model — as
+ * `claude -p "/name"` does; anything else is sent as it is.
+ */
 export type SubmitOptions = TaskOptions & {
   prompt: string;
-  /** Image files (or other files) attached to the message, as `-i` attaches them. */
+  /** Image files (or other files) attached to the message, as `-i` attaches them (not to a custom command). */
   images?: readonly string[];
+  /** Notes for the model after the message (what the user ran with !command, an /undo). */
+  context?: readonly string[];
 };
 
 export type EventsOptions = {
@@ -160,7 +168,7 @@ function hostOver(config: AppConfig): Host {
     return created;
   }
 
-  function start(task: Task, prompt: string, images?: readonly string[]): void {
+  function start(task: Task, o: SubmitOptions): void {
     const controller = new AbortController();
     task.state = 'running';
     task.pending.clear();
@@ -168,7 +176,7 @@ function hostOver(config: AppConfig): Host {
     const done = (async () => {
       let turn: Awaited<ReturnType<App['send']>> = null;
       try {
-        turn = await task.app.send(prompt, controller.signal, { images });
+        turn = await send(task.app, o, controller.signal);
       } catch (err) {
         task.tally.said(err instanceof Error ? err.message : String(err));
       }
@@ -187,7 +195,7 @@ function hostOver(config: AppConfig): Host {
     root: config.root,
     async submit(o) {
       const target = await open(o);
-      start(target, o.prompt, o.images);
+      start(target, o);
       return target.app.session.id;
     },
     open: async (o = {}) => (await open(o)).app.session.id,
@@ -234,6 +242,15 @@ function hostOver(config: AppConfig): Host {
     },
   };
   return host;
+}
+
+/** One message to the app: a custom command run as one, anything else sent with its images. */
+function send(app: App, o: SubmitOptions, signal: AbortSignal): ReturnType<App['send']> {
+  const context = [...(o.context ?? [])];
+  const slash = parseSlash(o.prompt);
+  const custom = slash && findCustom(app.markdown.commands.commands, slash.name);
+  if (custom) return app.runCommand(custom, slash.arg ?? '', signal, context);
+  return app.send([o.prompt, ...context].join('\n\n'), signal, { images: o.images ?? [] });
 }
 
 function wakeAll(task: Task): void {

@@ -6,7 +6,7 @@
 
 import { join } from 'node:path';
 import type { App } from '../app/app.js';
-import type { Host } from '../app/host.js';
+import type { Host, SubmitOptions } from '../app/host.js';
 import { fileNotice } from '../app/config.js';
 import { noticeText } from '../i18n/explain.js';
 import { completer, findCommand, type Session } from './commands/index.js';
@@ -65,7 +65,7 @@ export class Repl implements Session {
       input: o.input,
       output: o.output,
       history: this.history,
-      completer: completer(app.root),
+      completer: completer(app.root, () => app.markdown.commands.commands),
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
       onEscape: () => this.escape(),
@@ -155,11 +155,28 @@ export class Repl implements Session {
     this.notes.push(note);
   }
 
+  /** The notes for the model waiting for the next message, handed over once. */
+  private takeNotes(): string[] {
+    return this.notes.splice(0, this.notes.length);
+  }
+
   private async submit(text: string): Promise<'exit' | void> {
     if (!text.trim()) return;
     if (/^!\S/.test(text.trimStart())) return this.shell(text.trimStart().slice(1).trim());
-    const found = findCommand(text);
+    let found = findCommand(text, this.app.markdown.commands.commands);
+    // A command file added since start-up is found once the files are read again.
+    if (found && 'unknown' in found) found = findCommand(text, this.app.reloadCommands());
     if (found && 'unknown' in found) return this.ui.fail(t('repl.unknown_command', { cmd: found.unknown }));
+    if (found && 'custom' in found) {
+      const { custom, arg } = found;
+      const context = this.takeNotes();
+      try {
+        // The host runs it as the custom command it names (its ! lines, allowed-tools, model).
+        return void (await this.busy((signal) => this.deliver({ prompt: `/${custom.name}${arg ? ` ${arg}` : ''}`, context }, signal)));
+      } catch (err) {
+        return this.ui.fail(t('repl.command_failed', { cmd: `/${custom.name}`, msg: (err as Error).message }));
+      }
+    }
     if (found) {
       try {
         return await this.busy(async () => found.command.run(found.arg, this));
@@ -169,23 +186,21 @@ export class Repl implements Session {
       }
     }
     // The typed text first: it is what the request is (its first line names the task in /cost).
-    const message = [text, ...this.notes].join('\n\n');
-    this.notes = [];
-    const images = this.images.splice(0);
-    await this.busy((signal) => this.deliver(message, images, signal));
+    const message = { prompt: text, context: this.takeNotes(), images: this.images.splice(0) };
+    await this.busy((signal) => this.deliver(message, signal));
   }
 
   send(prompt: string): Promise<void> {
-    return this.busy((signal) => this.deliver(prompt, [], signal));
+    return this.busy((signal) => this.deliver({ prompt }, signal));
   }
 
   /** One message through the host; Ctrl+C cancels it. Returns once its events have been rendered. */
-  private async deliver(message: string, images: string[], signal: AbortSignal): Promise<void> {
+  private async deliver(message: Omit<SubmitOptions, 'resume'>, signal: AbortSignal): Promise<void> {
     const { host, task } = this.o;
     const cancel = () => host.cancel(task);
     signal.addEventListener('abort', cancel, { once: true });
     try {
-      await host.submit({ prompt: message, resume: task, images });
+      await host.submit({ ...message, resume: task });
       await host.wait(task);
     } finally {
       signal.removeEventListener('abort', cancel);
