@@ -185,14 +185,10 @@ describe('custom commands', () => {
 
   it("keeps running a trusted project's ! lines after the commands are read again, with hooks in its .claude/settings.json", async () => {
     await repo();
-    // Named apart from the built-in /commit, which a project's /commit does not replace in the REPL.
-    await files(work, {
-      '.claude/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } }),
-      '.claude/commands/ship.md': COMMIT,
-    });
+    await files(work, { '.claude/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } }) });
     server.enqueue({ text: 'Committed.' });
     // /help reads the command files again, and with them asks whether the project is still the one trusted.
-    const r = await cli.run(['--trust'], { input: ['/help', '/ship now'].map((l) => l + '\n').join('') });
+    const r = await cli.run(['--trust'], { input: ['/help', '/commit now'].map((l) => l + '\n').join('') });
     expect(r.code).toBe(0);
     const sent = JSON.stringify((server.requests[0]!.body as Body).messages.at(-1)!.content);
     expect(sent).toContain('- Current branch: main');
