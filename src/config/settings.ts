@@ -12,6 +12,7 @@ import { ruleError } from '../safety/rules.js';
 import { HOOK_EVENTS, type HookEvent } from '../types/events.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types/permissions.js';
 import type { ToolTiers } from '../types/tools.js';
+import { mcpServersError, type McpServerConfig } from './mcpservers.js';
 
 /** One hook: `matcher` is a regular expression over tool names (PreToolUse, PostToolUse). */
 export type HookSpec = { matcher?: string; command: string; timeout?: number };
@@ -33,6 +34,12 @@ export type Settings = {
   tools?: ToolTiers;
   /** false: every tool declared in every request, as before deferred schemas (for comparison). */
   deferTools?: boolean;
+  /** MCP servers by name, in Claude Code's shape (config/mcpservers.ts). */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** Seconds one MCP tool call may take before it is cancelled (default 60). */
+  mcpToolTimeout?: number;
+  /** Seconds an MCP server may take to start and answer (default 30). */
+  mcpStartTimeout?: number;
 };
 
 export type LoadedSettings = { user: Settings; project: Settings; userFile: string; projectFile: string };
@@ -113,8 +120,19 @@ function validate(data: unknown): Found | null {
     validateHooks(data.hooks) ??
     validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate)) ??
     validateTools(data.tools) ??
-    (data.deferTools === undefined || typeof data.deferTools === 'boolean' ? null : mustBe('deferTools', 'expect.boolean'))
+    (data.deferTools === undefined || typeof data.deferTools === 'boolean' ? null : mustBe('deferTools', 'expect.boolean')) ??
+    validateMcp(data)
   );
+}
+
+function validateMcp(data: Record<string, unknown>): Found | null {
+  const servers = mcpServersError(data.mcpServers);
+  if (servers) return mustBe(servers.field, servers.expected);
+  for (const field of ['mcpToolTimeout', 'mcpStartTimeout']) {
+    const v = data[field];
+    if (v !== undefined && !(typeof v === 'number' && v > 0)) return mustBe(field, 'expect.seconds');
+  }
+  return null;
 }
 
 const LOAD_INTO = ['conversation', 'tools'];

@@ -7,9 +7,10 @@
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
+import { en as mcpEn, zh as mcpZh } from './mcp.js';
 
-export const en = { ...coreEn, ...toolsEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh };
+export const en = { ...coreEn, ...toolsEn, ...mcpEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh, ...mcpZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

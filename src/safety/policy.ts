@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { analyzeBash, visible, type BashAnalysis, type BashReasonCode } from './bash/analysis.js';
 import { inside } from '../util/paths.js';
 import { describeCall } from '../util/calls.js';
-import { ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
+import { readMarkOf, ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
 import { checkSecretPath, secretRefusal } from './secrets.js';
 import { realPath } from './bash/expand.js';
 import { destructiveOf, type Loss, type RepoFacts } from './destructive.js';
@@ -120,6 +120,8 @@ export function judge(call: ToolCallBlock, tool: Tool, subject: Subject, input: 
     if (tool.name === 'remember' && (mode === 'plan' || mode === 'readonly')) return refuseInMode(mode, "remember writes a note into every later session's prompt");
     return { decision: 'allow', code: 'meta', reason: 'meta tool' };
   }
+  const readMark = readMarkOf(rules.allow, tool.name);
+  if (readMark) return { decision: 'allow', code: 'rule', reason: `marked read-only by ${readMark.text}` };
   const readOnly = subject.kind === 'bash' ? subject.analysis.verdict === 'safe' : tool.kind === 'read' && subject.kind !== 'network';
   if (readOnly) {
     // Allowed as read-only: the kernel holds the command to that (a read-only sandbox).

@@ -20,13 +20,22 @@ export type RuleTarget =
   | { kind: 'host'; host: string }
   | { kind: 'text'; text: string };
 
-const RULE = /^([a-z_][a-z0-9_]*)(?:\((.+)\))?$/s;
+const RULE = /^([a-z_][a-z0-9_]*|mcp__[\w*-]+)(?:\((.+)\))?$/s;
+
+/**
+ * MCP tools (`mcp__<server>__<tool>`, Claude Code's names) are matched by name alone: the server
+ * (`mcp__github`), a `*` wildcard in the name (`mcp__github__*`, `mcp__github__get_*`) or one tool.
+ * Their only pattern is `(read)`: an allow rule with it marks the tools read-only, which plan and
+ * readonly modes then allow (a server's own readOnlyHint never does).
+ */
+export const READ_MARK = 'read';
 
 /** Why `text` is not a valid rule, or null. */
 export function ruleError(text: string): Problem | null {
   const m = RULE.exec(text.trim());
   if (!m) return new Problem('rule.syntax', { rule: text });
   if (m[2] !== undefined && !m[2].trim()) return new Problem('rule.empty', { rule: text });
+  if (m[1]!.startsWith('mcp__') && m[2] !== undefined && m[2].trim() !== READ_MARK) return new Problem('rule.mcp_pattern', { rule: text });
   if (m[1] === 'bash' && m[2] !== undefined && splitWords(m[2]) === null) return new Problem('rule.quote', { rule: text });
   return null;
 }
@@ -44,8 +53,8 @@ export function parseRule(text: string): Rule {
  * time does: deny rules treat it as matching (it could be anything), allow rules as not.
  */
 export function ruleMatches(rule: Rule, tool: string, target: RuleTarget, ctx: { root: string; home: string }, unknownMatches = false): boolean {
-  if (rule.tool !== tool) return false;
-  if (rule.pattern === null) return true;
+  if (!coversTool(rule, tool)) return false;
+  if (rule.pattern === null || tool.startsWith('mcp__')) return true;
   switch (target.kind) {
     case 'command':
       return matchWords(splitWords(rule.pattern) ?? [], target.argv, unknownMatches);
@@ -64,6 +73,17 @@ export function ruleMatches(rule: Rule, tool: string, target: RuleTarget, ctx: {
       return wordRegex(rule.pattern).test(target.text);
   }
 }
+
+/** Whether the rule names this tool: exactly, or (MCP tools) by server or wildcard. */
+export function coversTool(rule: Rule, tool: string): boolean {
+  if (rule.tool === tool) return true;
+  if (!rule.tool.startsWith('mcp__') || !tool.startsWith('mcp__')) return false;
+  if (!rule.tool.includes('*') && !rule.tool.slice(5).includes('__')) return tool.startsWith(`${rule.tool}__`);
+  return wordRegex(rule.tool).test(tool);
+}
+
+/** The allow rule that marks this MCP tool read-only (`mcp__github__get_*(read)`), if any. */
+export const readMarkOf = (allow: readonly Rule[], tool: string): Rule | undefined => (tool.startsWith('mcp__') ? allow.find((r) => r.pattern === READ_MARK && coversTool(r, tool)) : undefined);
 
 function matchWords(pattern: string[], argv: (string | null)[], unknownMatches: boolean): boolean {
   for (let i = 0; i < pattern.length; i++) {
