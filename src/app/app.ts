@@ -26,6 +26,7 @@ import { buildTools } from './toolset.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import { ModeNotes } from './modenotes.js';
+import { startMcp, type McpView } from './mcp.js';
 import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
@@ -99,7 +100,9 @@ export interface App {
   newSession(): void;
   /** Reads keys.json again after /key changed it; the current model stays until setModel. */
   reloadModels(): void;
-  /** Stops what the session started and closes the files. */
+  /** The MCP servers; undefined when none are configured. */
+  readonly mcp?: McpView;
+  /** Stops what the session started (MCP servers included) and closes the files. */
   close(): Promise<void>;
 }
 
@@ -213,6 +216,7 @@ async function wire(config: AppConfig): Promise<App> {
     deferral: config.deferral,
   });
   agent.on((event) => events.emit(event));
+  const mcp = await startMcp(config, agent.tools, version(), notify);
   const modeNotes = new ModeNotes(agent);
   modeNotes.update(state.mode);
 
@@ -252,6 +256,7 @@ async function wire(config: AppConfig): Promise<App> {
     agent,
     todo,
     jobs,
+    mcp,
     files: ctx.files,
     get session() {
       return session;
@@ -341,7 +346,7 @@ async function wire(config: AppConfig): Promise<App> {
       if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
     async close() {
-      await jobs.stopAll();
+      await Promise.all([jobs.stopAll(), mcp?.stop()]);
       trace?.close();
       session.close();
     },

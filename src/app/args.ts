@@ -22,6 +22,10 @@ export type CliArgs = {
   cwd?: string;
   trust: boolean;
   outputSchema?: string;
+  /** --mcp-config: files (or JSON text) of MCP servers, in .mcp.json's shape. */
+  mcpConfig?: string[];
+  /** --strict-mcp-config: only the servers of --mcp-config. */
+  strictMcpConfig?: boolean;
   help: boolean;
   version: boolean;
 };
@@ -36,7 +40,7 @@ export class UsageError extends Error {
   }
 }
 
-const VALUED = new Set(['--output-format', '--mode', '--sandbox', '--model', '--max-rounds', '--lang', '--cwd', '-C', '--output-schema']);
+const VALUED = new Set(['--output-format', '--mode', '--sandbox', '--model', '--max-rounds', '--lang', '--cwd', '-C', '--output-schema', '--mcp-config']);
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
@@ -82,6 +86,9 @@ export function parseArgs(argv: string[]): CliArgs {
       case '--fork-session':
         args.forkSession = true;
         break;
+      case '--strict-mcp-config':
+        args.strictMcpConfig = true;
+        break;
       case '-h':
       case '--help':
         args.help = true;
@@ -124,6 +131,9 @@ function setValued(args: CliArgs, flag: string, value: string): void {
       return;
     case '--output-schema':
       args.outputSchema = value;
+      return;
+    case '--mcp-config':
+      args.mcpConfig = [...(args.mcpConfig ?? []), value];
       return;
     default:
       args.cwd = value;

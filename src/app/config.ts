@@ -12,6 +12,7 @@ import { configDir, loadModels, selectModel, stateDir, type LoadedModels } from 
 import { loadConventions, type Conventions } from '../config/conventions.js';
 import { loadSettings, type HookSpec, type LoadedSettings } from '../config/settings.js';
 import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
+import { mcpJsonFile, readMcpConfigArg, readMcpJson, type McpServerConfig, type McpServerSpec, type McpSource } from '../config/mcpservers.js';
 import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
 import { noticeText } from '../i18n/explain.js';
 import { formatSize } from '../content/filetype.js';
@@ -144,7 +145,13 @@ export type AppConfig = {
   forkSession: boolean;
   /** What the interface says before the first prompt. */
   notices: NoticeEvent[];
+  /** MCP servers to start (the project's only once trusted) and their time limits. */
+  mcp: { servers: McpServerSpec[]; timeouts: { startMs: number; callMs: number } };
 };
+
+/** Seconds an MCP tool call and a server's start may take unless the settings say otherwise. */
+const MCP_CALL_SECS = 60;
+const MCP_START_SECS = 30;
 
 export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppConfig> {
   const { env } = o;
@@ -172,8 +179,17 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   notices.push(...loaded.unreadable.map(fileNotice));
   if (models.exposed) notices.push({ type: 'notice', code: models.exposed.fixed ? 'keys_made_private' : 'keys_exposed', params: { file: models.exposed.file, mode: models.exposed.mode } });
 
-  // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
-  const trust = attempt(() => projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [] }));
+  // A broken .mcp.json (Claude Code's file) costs its servers, not the session.
+  let mcpJson: Record<string, McpServerConfig> = {};
+  try {
+    mcpJson = readMcpJson(root);
+  } catch (err) {
+    notices.push({ type: 'notice', code: 'mcp_config_broken', params: { file: mcpJsonFile(root), msg: configError(err).message } });
+  }
+  const flagServers = (args.mcpConfig ?? []).map((arg) => attempt(() => readMcpConfigArg(arg)));
+  // Trust: a project's own hooks, verify:, allow rules and MCP servers wait for the user's yes.
+  const projectFiles = { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [], mcpJson };
+  const trust = attempt(() => projectTrustState(root, config, projectFiles));
   let trusted = trust.trusted;
   if (!trusted && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
     trustProject(root, config, trust.hash);
@@ -223,7 +239,20 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     resume: args.resume,
     forkSession: args.forkSession === true,
     notices,
+    mcp: {
+      servers: mcpServerSpecs(args.strictMcpConfig ? [] : [['user', settings.user.mcpServers], ...(trusted ? ([['mcp.json', mcpJson], ['project', settings.project.mcpServers]] as const) : [])], flagServers),
+      timeouts: { callMs: (effective.merged.mcpToolTimeout ?? MCP_CALL_SECS) * 1000, startMs: (effective.merged.mcpStartTimeout ?? MCP_START_SECS) * 1000 },
+    },
   };
+}
+
+/** The servers by name, a later place winning a name given twice: the user's, the project's, then --mcp-config's. */
+function mcpServerSpecs(levels: (readonly [McpSource, Record<string, McpServerConfig> | undefined])[], flags: Record<string, McpServerConfig>[]): McpServerSpec[] {
+  const byName = new Map<string, McpServerSpec>();
+  for (const [source, servers] of [...levels, ...flags.map((f) => ['flag', f] as const)]) {
+    for (const [name, config] of Object.entries(servers ?? {})) byName.set(name, { name, source, config });
+  }
+  return [...byName.values()];
 }
 
 async function loadSchema(file: string): Promise<JsonSchema> {

@@ -43,6 +43,8 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
   });
   let result: TurnResult;
   try {
+    // Without a person to wait for, the first request waits for the servers: their tools are part of the task.
+    await app.mcp?.ready();
     result = (await app.send(o.message, o.signal)) ?? { stopReason: 'error', text: '', rounds: 0 };
   } finally {
     off();

@@ -7,10 +7,14 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readProjectsFile, updatePrivateJson } from '../util/jsonfile.js';
 import type { LoadedSettings, Settings } from './settings.js';
+import { serverLine, type McpServerConfig } from './mcpservers.js';
 import { HOOK_EVENTS } from '../types/events.js';
 
-/** What a project brings: its .feiyu/settings.json and the verify: lines of its conventions file. */
-export type ProjectFiles = { settings: Settings; verify: string[] };
+/**
+ * What a project brings: its .feiyu/settings.json, the verify: lines of its conventions file, and
+ * the MCP servers of its .mcp.json (those of its settings are in `settings`).
+ */
+export type ProjectFiles = { settings: Settings; verify: string[]; mcpJson?: Record<string, McpServerConfig> };
 
 export type TrustState = {
   /** True when trusted earlier with this same content, or when there is nothing to trust. */
@@ -41,7 +45,14 @@ function gatedProjectSettings(project: ProjectFiles): Record<string, unknown> {
   if (s.sandbox === 'off' || s.sandbox === 'workspace') gated.sandbox = s.sandbox;
   if (s.sandboxNetwork === true) gated.sandboxNetwork = true;
   if (s.webFetch?.allowPrivate?.length) gated.webFetchAllowPrivate = s.webFetch.allowPrivate;
+  const servers = projectServers(project);
+  if (Object.keys(servers).length) gated.mcpServers = servers;
   return gated;
+}
+
+/** A project's MCP servers: its .mcp.json's, then its settings' (which win on a name in both). */
+export function projectServers(project: ProjectFiles): Record<string, McpServerConfig> {
+  return { ...project.mcpJson, ...project.settings.mcpServers };
 }
 
 /** The project settings that apply while the project is not trusted. */
@@ -86,6 +97,7 @@ function listGated(gated: Record<string, unknown>): string[] {
   if (gated.sandbox) lines.push(`sandbox: ${gated.sandbox as string}`);
   if (gated.sandboxNetwork) lines.push('sandboxNetwork: true');
   for (const h of (gated.webFetchAllowPrivate as string[] | undefined) ?? []) lines.push(`webFetch.allowPrivate: ${h}`);
+  for (const [name, server] of Object.entries((gated.mcpServers ?? {}) as Record<string, McpServerConfig>)) lines.push(serverLine(name, server));
   return lines;
 }
 

@@ -51,7 +51,10 @@ export type NoticeCode =
   | 'file_too_big'
   | 'keys_made_private'
   | 'keys_exposed'
-  | 'groups_reaped';
+  | 'groups_reaped'
+  /** An MCP server failed to start, crashed or hangs (params: server, why = an McpFailure code, detail, stderr). */
+  | 'mcp_failed'
+  | 'mcp_config_broken';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 

@@ -8,6 +8,7 @@ import type { App } from '../app/app.js';
 import { fileNotice } from '../app/config.js';
 import { noticeText } from '../i18n/explain.js';
 import { completer, findCommand, type Session } from './commands/index.js';
+import { findPrompt, runPrompt } from './commands/mcp.js';
 import { approvePlan, askPermission } from './confirm.js';
 import { History } from './history.js';
 import { t } from '../i18n/index.js';
@@ -48,7 +49,7 @@ export class Repl implements Session {
       input: o.input,
       output: o.output,
       history: this.history,
-      completer: completer(app.root),
+      completer: completer(app.root, () => app.mcp?.prompts().map((p) => p.command) ?? []),
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
     });
@@ -114,9 +115,13 @@ export class Repl implements Session {
     this.notes.push(note);
   }
 
-  private async submit(text: string): Promise<'exit' | void> {
-    if (!text.trim()) return;
-    const found = findCommand(text);
+  private async submit(typed: string): Promise<'exit' | void> {
+    if (!typed.trim()) return;
+    // A server's prompt (/<server>:<prompt>) is sent as the message it expands to.
+    const prompt = findPrompt(typed, this);
+    const text = prompt ? await runPrompt(prompt, this) : typed;
+    if (text === undefined) return;
+    const found = prompt ? null : findCommand(text);
     if (found && 'unknown' in found) return this.ui.fail(t('repl.unknown_command', { cmd: found.unknown }));
     if (found) {
       try {

@@ -12,6 +12,7 @@ import { getLang, Problem, problemText, setLang, t, type MessageKey } from '../.
 import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
+import { mcpCommand } from './mcp.js';
 import { saveUserSettings } from '../../config/settings.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../../types/permissions.js';
 import { color } from '../render.js';
@@ -47,6 +48,7 @@ export const COMMANDS: Command[] = [
   { name: '/memory', args: '[add|rm|edit]', help: 'cmd.memory', run: memoryCommand },
   { name: '/lang', args: '[en|zh]', help: 'cmd.lang', run: langCommand },
   { name: '/undo', help: 'cmd.undo', run: undoCommand },
+  { name: '/mcp', args: '[restart NAME]', help: 'mcp.cmd', run: mcpCommand },
   { name: '/exit', help: 'cmd.exit', run: () => 'exit' },
   { name: '/quit', help: 'cmd.quit', run: () => 'exit' },
 ];
@@ -63,10 +65,10 @@ export function findCommand(line: string): { command: Command; arg: string } | {
   return match[2] === undefined ? { unknown: match[1]! } : null;
 }
 
-/** Tab completion: /commands, and @paths under the workspace. */
-export function completer(root: string): Completer {
+/** Tab completion: /commands (and `more`, the MCP servers' prompts), and @paths under the workspace. */
+export function completer(root: string, more: () => string[] = () => []): Completer {
   return (line: string) => {
-    if (/^\/[a-z]*$/.test(line)) return [COMMANDS.map((c) => c.name).filter((n) => n.startsWith(line)), line];
+    if (/^\/[^\s]*$/.test(line)) return [[...COMMANDS.map((c) => c.name), ...more()].filter((n) => n.startsWith(line)), line];
     const at = /(?:^|\s)(@(\S*))$/.exec(line);
     if (!at) return [[], line];
     const typed = at[2]!;
