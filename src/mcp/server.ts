@@ -25,8 +25,9 @@ export type ServerTimeouts = { startMs: number; callMs: number };
 /** What the connection tells its owner: its state changed, or one of its lists did. */
 export type ServerListener = (what: 'state' | 'tools' | 'prompts' | 'resources') => void;
 
-/** How long a ping may take when a call timed out, to tell a slow tool from a hung server. */
+/** How long a ping may take when a call timed out (at most the call's own limit), to tell a slow tool from a hung server. */
 const PING_MS = 5000;
+const secs = (ms: number): string => String(Math.round(ms / 100) / 10);
 
 const message = (err: unknown): string => (err instanceof Problem ? err.message : err instanceof Error ? err.message : String(err));
 
@@ -92,7 +93,7 @@ export class McpConnection {
     try {
       const outcome = await Promise.race([this.open(client, config).then(() => 'ok' as const), timedOut]);
       if (outcome === 'timeout') {
-        await this.fail({ code: 'start_timeout', detail: String(Math.round(this.timeouts.startMs / 1000)) });
+        await this.fail({ code: 'start_timeout', detail: secs(this.timeouts.startMs) });
         return;
       }
     } catch (err) {
@@ -208,9 +209,9 @@ export class McpConnection {
     const client = this.client;
     if (!client) return;
     try {
-      await client.ping({ timeout: PING_MS });
+      await client.ping({ timeout: Math.min(PING_MS, this.timeouts.callMs) });
     } catch {
-      if (this.client === client && this.state === 'ready') await this.fail({ code: 'hung', detail: String(Math.round(PING_MS / 1000)) });
+      if (this.client === client && this.state === 'ready') await this.fail({ code: 'hung', detail: secs(Math.min(PING_MS, this.timeouts.callMs)) });
     }
   }
 
