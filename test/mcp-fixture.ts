@@ -6,7 +6,7 @@
 // cancellations) one JSON line each, for the tests to read. FIXTURE_FAIL_START makes it exit at
 // once; FIXTURE_CHILD makes it start a `sleep` in its process group (exit clean-up must stop it).
 import { spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +110,19 @@ export async function startHttpServer(): Promise<{ url: string; http: HttpServer
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, http, requests };
+}
+
+/** Live processes whose environment holds FIXTURE_MARK=`mark` (a server, and what it started). */
+export function processesMarked(mark: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => {
+      try {
+        return /^\d+$/.test(entry) && !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${entry}/stat`, 'utf8')) && readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`FIXTURE_MARK=${mark}`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** This file bundled with its packages into one script node runs as it is (node 20 runs no TypeScript). */

@@ -74,7 +74,7 @@ export class McpConnection {
     try {
       config = expandServer(this.spec.config, this.place.env);
     } catch (err) {
-      return this.fail({ code: 'config', detail: message(err) });
+      return this.markFailed({ code: 'config', detail: message(err) });
     }
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new Client(
@@ -93,12 +93,12 @@ export class McpConnection {
     try {
       const outcome = await Promise.race([this.open(client, config).then(() => 'ok' as const), timedOut]);
       if (outcome === 'timeout') {
-        await this.fail({ code: 'start_timeout', detail: secs(this.timeouts.startMs) });
+        await this.markFailed({ code: 'start_timeout', detail: secs(this.timeouts.startMs) });
         return;
       }
     } catch (err) {
       if (this.state !== 'starting') return;
-      await this.fail(this.endingFailure() ?? { code: 'error', detail: message(err) });
+      await this.markFailed(this.endingFailure() ?? { code: 'error', detail: message(err) });
       return;
     } finally {
       clearTimeout(timer);
@@ -161,10 +161,10 @@ export class McpConnection {
   /** The transport closed: a crash unless feiyu stopped it. */
   private closed(): void {
     if (this.stopping || this.state !== 'ready') return;
-    void this.fail(this.endingFailure() ?? { code: 'closed', detail: '' });
+    void this.markFailed(this.endingFailure() ?? { code: 'closed', detail: '' });
   }
 
-  private async fail(failure: McpFailure): Promise<void> {
+  private async markFailed(failure: McpFailure): Promise<void> {
     this.failure = failure;
     this.tools = [];
     this.prompts = [];
@@ -211,7 +211,7 @@ export class McpConnection {
     try {
       await client.ping({ timeout: Math.min(PING_MS, this.timeouts.callMs) });
     } catch {
-      if (this.client === client && this.state === 'ready') await this.fail({ code: 'hung', detail: secs(Math.min(PING_MS, this.timeouts.callMs)) });
+      if (this.client === client && this.state === 'ready') await this.markFailed({ code: 'hung', detail: secs(Math.min(PING_MS, this.timeouts.callMs)) });
     }
   }
 
