@@ -23,6 +23,7 @@ import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../
 import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools } from './toolset.js';
+import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import { ModeNotes } from './modenotes.js';
@@ -30,7 +31,7 @@ import { startMcp, type McpView } from './mcp.js';
 import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
-import type { FileVersion, ToolSession, WrapCommand } from '../types/tools.js';
+import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
 import type { Message } from '../types/conversation.js';
 import type { ModelConfig } from '../types/providers.js';
 import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
@@ -102,6 +103,9 @@ export interface App {
   reloadModels(): void;
   /** The MCP servers; undefined when none are configured. */
   readonly mcp?: McpView;
+  /** The code index, when the settings and the workspace turn it on (for /index); null when off. */
+  readonly codeIndex: CodeIndexLink | null;
+  readonly codeIndexSetting: CodeIndexSetting;
   /** Stops what the session started (MCP servers included) and closes the files. */
   close(): Promise<void>;
 }
@@ -176,12 +180,15 @@ async function wire(config: AppConfig): Promise<App> {
   const hooks = attempt(() =>
     createHookRunner({ hooks: config.hooks, verify: config.verify, root, sessionId: () => session.id, env: config.env, emit: (event) => events.emit(event) }),
   );
+  /** The code index's tools, once it has loaded (an optional module). */
+  const indexTools: Tool[] = [];
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
     policy: decide,
     jobs,
     todo,
     stateDir,
+    laterReadTools: () => indexTools,
     plan: {
       approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
       restoreMode: () => {
@@ -219,6 +226,19 @@ async function wire(config: AppConfig): Promise<App> {
   const mcp = await startMcp(config, agent.tools, version(), notify);
   const modeNotes = new ModeNotes(agent);
   modeNotes.update(state.mode);
+  const codeIndex = linkCodeIndex({
+    setting: config.codeIndex,
+    root,
+    stateDir,
+    env: config.env,
+    addTools: (more) => {
+      indexTools.push(...more);
+      agent.tools.add(more);
+    },
+    onEvent: (listener) => agent.on(listener),
+    notify,
+    announce: config.interactive,
+  });
 
   // Consumers of the event stream: the session file and the trace.
   const writeEvents = (kind: 'session' | 'trace'): WriterEvents => ({
@@ -279,6 +299,9 @@ async function wire(config: AppConfig): Promise<App> {
         notify('no_model');
         return null;
       }
+      // The code index decides whether it is on within moments of its start: its tools are in the first request or never.
+      codeIndex?.start();
+      await codeIndex?.settled;
       const gate = await hooks.userPromptSubmit(text, signal);
       if (gate.block) {
         notify('prompt_blocked', { reason: gate.block });
@@ -345,8 +368,11 @@ async function wire(config: AppConfig): Promise<App> {
       // The first model added takes over from the stand-in at once.
       if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
+    codeIndex,
+    codeIndexSetting: config.codeIndex,
     async close() {
       await Promise.all([jobs.stopAll(), mcp?.stop()]);
+      await codeIndex?.close();
       trace?.close();
       session.close();
     },

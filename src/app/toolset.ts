@@ -22,11 +22,13 @@ export type ToolOptions = {
   todo: TodoList;
   stateDir: string;
   plan: Parameters<typeof exitPlanTool>[0];
+  /** Read-only tools that arrive later (the code index's), for sub-agents too. */
+  laterReadTools?: () => Tool[];
 };
 
 /** The tools a session offers the model, in a stable order (a stable prompt cache key). */
 export function buildTools(o: ToolOptions): Tool[] {
-  const readTools = (): Tool[] => coreTools().filter((tool) => tool.kind === 'read');
+  const readTools = (): Tool[] => [...coreTools().filter((tool) => tool.kind === 'read'), ...(o.laterReadTools?.() ?? [])];
   return [
     ...coreTools(),
     jobTool(o.jobs),

@@ -34,6 +34,8 @@ export type Settings = {
   tools?: ToolTiers;
   /** false: every tool declared in every request, as before deferred schemas (for comparison). */
   deferTools?: boolean;
+  /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
+  codeIndex?: 'auto' | 'on' | 'off';
   /** MCP servers by name, in Claude Code's shape (config/mcpservers.ts). */
   mcpServers?: Record<string, McpServerConfig>;
   /** Seconds one MCP tool call may take before it is cancelled (default 60). */
@@ -111,6 +113,7 @@ function validate(data: unknown): Found | null {
     enumField('mode', PERMISSION_MODES) ??
     enumField('sandbox', SANDBOX_LEVELS) ??
     enumField('lang', ['en', 'zh']) ??
+    enumField('codeIndex', ['auto', 'on', 'off']) ??
     (data.verify === undefined || typeof data.verify === 'string' ? null : mustBe('verify', 'expect.command')) ??
     (data.streamIdleTimeout === undefined || (typeof data.streamIdleTimeout === 'number' && data.streamIdleTimeout >= 0)
       ? null

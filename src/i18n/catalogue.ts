@@ -7,10 +7,11 @@
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
+import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 import { en as mcpEn, zh as mcpZh } from './mcp.js';
 
-export const en = { ...coreEn, ...toolsEn, ...mcpEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh, ...mcpZh };
+export const en = { ...coreEn, ...toolsEn, ...codeindexEn, ...mcpEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh, ...codeindexZh, ...mcpZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -83,6 +83,10 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   keys_made_private: 'keys.mode_fixed',
   keys_exposed: 'keys.mode_open',
   groups_reaped: 'jobs.reaped',
+  codeindex_ready: 'codeindex.ready',
+  codeindex_cache_corrupt: 'codeindex.cache_corrupt',
+  codeindex_build_failed: 'codeindex.build_failed',
+  codeindex_save_failed: 'codeindex.save_failed',
 };
 
 /** Why commands run without a sandbox: a failed probe's reason code, or 'flag' (--sandbox off). */

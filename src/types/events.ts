@@ -54,7 +54,11 @@ export type NoticeCode =
   | 'groups_reaped'
   /** An MCP server failed to start, crashed or hangs (params: server, why = an McpFailure code, detail, stderr). */
   | 'mcp_failed'
-  | 'mcp_config_broken';
+  | 'mcp_config_broken'
+  | 'codeindex_ready'
+  | 'codeindex_cache_corrupt'
+  | 'codeindex_build_failed'
+  | 'codeindex_save_failed';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 
