@@ -4,6 +4,7 @@
 // own programs. Must not interpret messages (the SDK's Client does).
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { forgetGroup, noteGroup } from '../util/groups.js';
@@ -24,6 +25,31 @@ let exitHook = false;
 const killLive = () => {
   for (const pid of live) signalGroup(pid, 'SIGKILL');
 };
+
+/** The live (not zombie) processes of group `pgid`, from /proc. */
+function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // After the command name (which may hold spaces): state, ppid, pgrp.
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z') members.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return members;
+}
+
+/** Waits (a little) until nothing of group `pgid` runs: a SIGKILL is delivered, not yet done, when kill() returns. */
+async function groupGone(pgid: number): Promise<void> {
+  for (const deadline = Date.now() + EXIT_GRACE_MS; groupMembers(pgid).length && Date.now() < deadline; ) {
+    signalGroup(pgid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
@@ -85,10 +111,12 @@ export class GroupStdioTransport implements Transport {
         reject(err);
       });
     });
-    child.once('close', (code, signal) => {
+    child.once('exit', (code, signal) => {
       this.ending ??= { code, signal };
-      // What the server started in its group goes with it.
+      // What the server started in its group goes with it (and lets go of the pipes it may hold).
       signalGroup(child.pid!, 'SIGKILL');
+    });
+    child.once('close', () => {
       live.delete(child.pid!);
       forgetGroup(child.pid!);
       this.onclose?.();
@@ -102,16 +130,22 @@ export class GroupStdioTransport implements Transport {
     if (!stdin.write(serializeMessage(message))) await new Promise((resolve) => stdin.once('drain', resolve));
   }
 
-  /** Closes stdin (the protocol's way to stop), then SIGTERM, then SIGKILL to the whole group; resolves once it is gone. */
+  /**
+   * Closes stdin (the protocol's way to stop), then SIGTERM, then SIGKILL to the whole group;
+   * resolves once the server and what it started are gone.
+   */
   async close(): Promise<void> {
     const child = this.child;
-    if (!child?.pid || !this.exited || this.ending) return;
+    if (!child?.pid || !this.exited) return;
     const gone = (ms: number) => Promise.race([this.exited!.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
-    child.stdin?.end();
-    if (await gone(EXIT_GRACE_MS)) return;
-    signalGroup(child.pid, 'SIGTERM');
-    if (await gone(EXIT_GRACE_MS)) return;
-    signalGroup(child.pid, 'SIGKILL');
-    await gone(EXIT_GRACE_MS);
+    if (!this.ending) {
+      child.stdin?.end();
+      if (!(await gone(EXIT_GRACE_MS))) {
+        signalGroup(child.pid, 'SIGTERM');
+        if (!(await gone(EXIT_GRACE_MS))) signalGroup(child.pid, 'SIGKILL');
+        await gone(EXIT_GRACE_MS);
+      }
+    }
+    await groupGone(child.pid);
   }
 }
