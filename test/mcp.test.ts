@@ -96,7 +96,7 @@ describe('permissions', () => {
     server.enqueue({ toolCalls: [{ name: 'use_tool', input: { name: 'mcp__fx__peek', args: {} } }] }, { text: 'Declined.' });
     await send(app, 'peek');
     const asked = events.flatMap((e) => (e.type === 'approval' && e.approval.kind === 'call' ? [e.approval.request] : []));
-    expect(asked.map((r) => ({ tool: r.tool, reason: r.reasonCode, rules: r.suggestedRules }))).toEqual([{ tool: 'mcp__fx__peek', reason: 'exec', rules: ['mcp__fx__peek'] }]);
+    expect(asked.map((r) => ({ tool: r.tool, reason: r.reasonCode, rules: r.suggestedRules }))).toEqual([{ tool: 'mcp__fx__peek', reason: 'mcp', rules: ['mcp__fx__peek'] }]);
     expect(resultsOf(1)[0]).toMatch(/^Permission denied: The user declined this call/);
     expect(logged(p)).toEqual([]);
   });
@@ -112,7 +112,7 @@ describe('permissions', () => {
     await send(app, 'look around');
     const [peek, echo, picture] = resultsOf(1);
     expect(peek).toBe(wrap('peek', 'nothing changed'));
-    expect(echo).toMatch(/^Permission denied: feiyu is in plan mode, where nothing may change: only read tools and read-only allowlisted commands run \(mcp__fx__echo runs programs\)/);
+    expect(echo).toMatch(/^Permission denied: feiyu is in plan mode, where nothing may change: only read tools and read-only allowlisted commands run \(mcp__fx__echo is an MCP tool that no allow rule marks read-only; the user can allow it here with the rule mcp__fx__echo\(read\)\)/);
     expect(picture).toMatch(/^Permission denied: feiyu is in plan mode/);
 
     app.setMode('default');

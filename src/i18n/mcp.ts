@@ -40,6 +40,7 @@ export const en = {
   'mcp.restarted': 'MCP server {name}: {state}',
   'mcp.prompt_failed': 'The MCP prompt {name} failed: {msg}',
   'mcp.prompt_missing': 'The prompt {name} needs {args}: /{name} {usage}',
+  'ask.mcp': 'calls {tool} of the MCP server {server}, which runs outside the sandbox',
   'rule.mcp_pattern': '"{rule}": rules for MCP tools match by name only; their one pattern is (read), which marks the tools read-only',
 } as const;
 
@@ -81,6 +82,7 @@ export const zh: Record<keyof typeof en, string> = {
   'mcp.unknown': '没有名为 {name} 的 MCP 服务器。现有：{names}',
   'mcp.restarted': 'MCP 服务器 {name}：{state}',
   'mcp.prompt_failed': 'MCP 提示 {name} 失败：{msg}',
+  'ask.mcp': '将调用 MCP 服务器 {server} 的工具 {tool}（服务器在沙箱之外运行）',
   'rule.mcp_pattern': '"{rule}": MCP 工具的规则只按名称匹配，唯一可写的模式是 (read)，它把这些工具标为只读',
   'mcp.prompt_missing': '提示 {name} 需要 {args}：/{name} {usage}',
 };

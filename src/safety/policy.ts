@@ -20,7 +20,7 @@ import type { SandboxProfile, Tool } from '../types/tools.js';
 import type { ToolCallBlock } from '../types/conversation.js';
 
 /** Why the user is asked; the interface translates it with `reasonParams`. */
-export type AskReasonCode = BashReasonCode | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule';
+export type AskReasonCode = BashReasonCode | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule' | 'mcp';
 
 /** The policy's question: an AskRequest (types/permissions.ts) whose reason is one of its codes. */
 export type PolicyAsk = AskRequest & { reasonCode: AskReasonCode };
@@ -217,8 +217,11 @@ function request(call: ToolCallBlock, tool: Tool, subject: Subject, o: AskContex
     }
     case 'network':
       return { ...base, display: subject.url, reasonCode: 'network', reasonParams: { host: subject.host }, suggestedRules: subject.host ? [`${tool.name}(${subject.host})`] : [] };
-    case 'other':
-      return { ...base, display: subject.shown, reasonCode: 'exec', reasonParams: { tool: tool.name }, suggestedRules: [tool.name] };
+    case 'other': {
+      const server = tool.name.startsWith('mcp__') ? tool.name.split('__')[1] : undefined;
+      const why: Pick<PolicyAsk, 'reasonCode' | 'reasonParams'> = server ? { reasonCode: 'mcp', reasonParams: { tool: tool.name, server } } : { reasonCode: 'exec', reasonParams: { tool: tool.name } };
+      return { ...base, display: subject.shown, ...why, suggestedRules: [tool.name] };
+    }
   }
 }
 
@@ -248,6 +251,7 @@ export function answerDecision(req: AskRequest, answer: AskAnswer): { decision: 
 function whyNotReadOnly(tool: Tool, subject: Subject): string {
   if (subject.kind === 'bash') return subject.analysis.reason ?? 'it is not a read-only command';
   if (subject.kind === 'network') return `${tool.name} reaches the network`;
+  if (tool.name.startsWith('mcp__')) return `${tool.name} is an MCP tool that no allow rule marks read-only; the user can allow it here with the rule ${tool.name}(read)`;
   return tool.kind === 'write' ? `${tool.name} changes files` : `${tool.name} runs programs`;
 }
 
