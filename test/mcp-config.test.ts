@@ -126,3 +126,21 @@ describe('the CLI', () => {
     expect(run.stderr).toContain(`${join(cli.home, 'none.json')}: cannot read it: no such file`);
   });
 });
+
+describe('the REPL', () => {
+  it('/mcp shows the servers and their tools; /<server>:<prompt> sends the prompt as the message', async () => {
+    const file = join(cli.home, 'servers.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [fixture] } } }));
+    server.enqueue({ text: 'Reviewed.' });
+    const lines = ['/mcp restart fx', '/mcp', '/fx:review', '/fx:review src/a.ts naming'];
+    const run = await cli.run(['--mcp-config', file, '--sandbox', 'off'], { input: lines.map((l) => l + '\n').join('') });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('fx · connected · stdio · from flag\n  server fixture 1.0.0\n  tools (7):\n    mcp__fx__echo — Echo the text back.\n');
+    expect(run.stdout).toContain('    mcp__fx__peek (says it only reads) — Look without touching.\n');
+    expect(run.stdout).toContain('  resources (1):\n    readme · note://readme\n  prompts (1): /fx:review\n');
+    expect(run.stdout).toContain('The prompt fx:review needs file: /fx:review <file> [focus]');
+    expect(run.stdout).toContain('Reviewed.');
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.body.messages[0].content[0].text).toBe('Review src/a.ts for naming.');
+  });
+});

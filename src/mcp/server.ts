@@ -43,6 +43,7 @@ export class McpConnection {
   private transport?: Transport;
   private stopping = false;
   private starting?: Promise<void>;
+  private generation = 0;
 
   constructor(
     readonly spec: McpServerSpec,
@@ -62,11 +63,18 @@ export class McpConnection {
 
   /** Starts the server and lists what it offers; never throws (a failure is its state). */
   start(): Promise<void> {
-    this.starting ??= this.connect().finally(() => (this.starting = undefined));
-    return this.starting;
+    if (this.starting) return this.starting;
+    const starting: Promise<void> = this.connect().finally(() => {
+      if (this.starting === starting) this.starting = undefined;
+    });
+    this.starting = starting;
+    return starting;
   }
 
   private async connect(): Promise<void> {
+    // A stop, a failure or a newer start ends this attempt: every step after an await checks.
+    const gen = ++this.generation;
+    const current = () => gen === this.generation;
     this.stopping = false;
     this.failure = undefined;
     this.setState('starting');
@@ -77,6 +85,7 @@ export class McpConnection {
       return this.markFailed({ code: 'config', detail: message(err) });
     }
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    if (!current()) return;
     const client = new Client(
       { name: 'feiyu', version: this.place.version },
       {
@@ -91,39 +100,33 @@ export class McpConnection {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.timeouts.startMs)));
     try {
-      const outcome = await Promise.race([this.open(client, config).then(() => 'ok' as const), timedOut]);
-      if (outcome === 'timeout') {
-        await this.markFailed({ code: 'start_timeout', detail: secs(this.timeouts.startMs) });
-        return;
-      }
+      const outcome = await Promise.race([this.open(client, config, current).then(() => 'ok' as const), timedOut]);
+      if (outcome === 'timeout' && current()) await this.markFailed({ code: 'start_timeout', detail: secs(this.timeouts.startMs) });
     } catch (err) {
-      if (this.state !== 'starting') return;
-      await this.markFailed(this.endingFailure() ?? { code: 'error', detail: message(err) });
-      return;
+      if (current()) await this.markFailed(this.endingFailure() ?? { code: 'error', detail: message(err) });
     } finally {
       clearTimeout(timer);
     }
-    if (this.state !== 'starting') return;
+    if (!current()) return;
     this.serverInfo = client.getServerVersion();
-    client.onclose = () => this.closed();
+    client.onclose = () => this.client === client && this.closed();
     this.setState('ready');
   }
 
-  /** Connects `client` over the configured transport and reads the three lists. */
-  private async open(client: Client, config: McpServerConfig): Promise<void> {
+  /** Connects `client` over the configured transport and reads the three lists, while the attempt is `current`. */
+  private async open(client: Client, config: McpServerConfig, current: () => boolean): Promise<void> {
     const transport = await this.transportFor(config);
-    // Stopped or timed out while the SDK loaded: nothing may start after that.
-    if (this.client !== client) return;
+    if (!current()) return;
     this.transport = transport;
     await client.connect(transport);
-    if (this.client !== client) return void (await transport.close().catch(() => {}));
+    if (!current()) return void (await transport.close().catch(() => {}));
     const caps = client.getServerCapabilities() ?? {};
     const [tools, prompts, resources] = await Promise.all([
       caps.tools ? client.listTools().then((r) => r.tools) : [],
       caps.prompts ? client.listPrompts().then((r) => r.prompts) : [],
       caps.resources ? client.listResources().then((r) => r.resources).catch(() => []) : [],
     ]);
-    if (this.client === client) Object.assign(this, { tools, prompts, resources });
+    if (current()) Object.assign(this, { tools, prompts, resources });
   }
 
   private async transportFor(config: McpServerConfig): Promise<Transport> {
@@ -165,6 +168,7 @@ export class McpConnection {
   }
 
   private async markFailed(failure: McpFailure): Promise<void> {
+    this.generation++;
     this.failure = failure;
     this.tools = [];
     this.prompts = [];
@@ -226,7 +230,9 @@ export class McpConnection {
     this.tools = [];
     this.prompts = [];
     this.resources = [];
-    // Stopped first: a start still under way sees it and gives up.
+    // Stopped first: a start still under way sees it and gives up; the next start is a new one.
+    this.generation++;
+    this.starting = undefined;
     if (this.state !== 'failed') this.setState('stopped');
     await this.shut();
   }
