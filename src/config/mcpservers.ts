@@ -4,7 +4,7 @@
 
 import { join } from 'node:path';
 import { isObject } from '../util/jsonfile.js';
-import { CONFIG_FILE_MAX, FileReadError, readRegularFile } from '../util/readfile.js';
+import { readConfigText } from './configfile.js';
 import { Problem, type MessageKey } from '../i18n/index.js';
 import { shellQuote } from '../util/process.js';
 
@@ -68,27 +68,15 @@ export function parseMcpFile(text: string, file: string): Record<string, McpServ
 /** A project's .mcp.json: {} when there is none. Throws a Problem when it cannot be read or is malformed. */
 export function readMcpJson(root: string): Record<string, McpServerConfig> {
   const file = mcpJsonFile(root);
-  let text: string | undefined;
-  try {
-    text = readRegularFile(file, CONFIG_FILE_MAX);
-  } catch (err) {
-    if (err instanceof FileReadError) throw err;
-    throw new Problem('settings.unreadable', { file, detail: (err as Error).message });
-  }
+  const text = readConfigText(file);
   return text?.trim() ? parseMcpFile(text, file) : {};
 }
 
 /** A --mcp-config argument: a file, or JSON text (Claude takes both). */
 export function readMcpConfigArg(arg: string): Record<string, McpServerConfig> {
   if (arg.trimStart().startsWith('{')) return parseMcpFile(arg, '--mcp-config');
-  let text: string | undefined;
-  try {
-    text = readRegularFile(arg, CONFIG_FILE_MAX);
-  } catch (err) {
-    if (err instanceof FileReadError) throw err;
-    throw new Problem('settings.unreadable', { file: arg, detail: (err as Error).message });
-  }
-  if (text === undefined) throw new Problem('settings.unreadable', { file: arg, detail: 'no such file' });
+  const text = readConfigText(arg);
+  if (text === undefined) throw new Problem('mcp.no_file', { file: arg });
   return parseMcpFile(text, arg);
 }
 

@@ -5,9 +5,9 @@
 
 import { join } from 'node:path';
 import { isObject, updatePrivateJson } from '../util/jsonfile.js';
-import { CONFIG_FILE_MAX, FileReadError, readRegularFile } from '../util/readfile.js';
 import { Problem, type MessageKey, type ProblemParams } from '../i18n/index.js';
 import { configDir } from './keys.js';
+import { readConfigText } from './configfile.js';
 import { ruleError } from '../safety/rules.js';
 import { HOOK_EVENTS, type HookEvent } from '../types/events.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types/permissions.js';
@@ -58,13 +58,7 @@ export function loadSettings(root: string, env: NodeJS.ProcessEnv = process.env)
 
 /** One settings file, validated; {} when it does not exist or is empty. */
 export function readSettings(file: string): Settings {
-  let text: string | undefined;
-  try {
-    text = readRegularFile(file, CONFIG_FILE_MAX);
-  } catch (err) {
-    if (err instanceof FileReadError) throw err;
-    throw new Problem('settings.unreadable', { file, detail: (err as Error).message });
-  }
+  const text = readConfigText(file);
   if (!text?.trim()) return {};
   let data: unknown;
   try {
