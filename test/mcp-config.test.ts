@@ -135,7 +135,7 @@ describe('the REPL', () => {
     const lines = ['/mcp restart fx', '/mcp', '/fx:review', '/fx:review src/a.ts naming'];
     const run = await cli.run(['--mcp-config', file, '--sandbox', 'off'], { input: lines.map((l) => l + '\n').join('') });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('fx · connected · stdio · from flag\n  server fixture 1.0.0\n  tools (7):\n    mcp__fx__echo — Echo the text back.\n');
+    expect(run.stdout).toContain('fx · connected · stdio · from --mcp-config\n  server fixture 1.0.0\n  tools (7):\n    mcp__fx__echo — Echo the text back.\n');
     expect(run.stdout).toContain('    mcp__fx__peek (says it only reads) — Look without touching.\n');
     expect(run.stdout).toContain('  resources (1):\n    readme · note://readme\n  prompts (1): /fx:review\n');
     expect(run.stdout).toContain('The prompt fx:review needs file: /fx:review <file> [focus]');

@@ -27,7 +27,7 @@ import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './code
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import { ModeNotes } from './modenotes.js';
-import { startMcp, type McpView } from './mcp.js';
+import { linkMcp, type McpView } from './mcp.js';
 import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
@@ -101,7 +101,7 @@ export interface App {
   newSession(): void;
   /** Reads keys.json again after /key changed it; the current model stays until setModel. */
   reloadModels(): void;
-  /** The MCP servers; undefined when none are configured. */
+  /** The MCP servers; undefined when none are configured. Started by mcp.start() (the REPL, once its prompt is up) or mcp.ready(). */
   readonly mcp?: McpView;
   /** The code index, when the settings and the workspace turn it on (for /index); null when off. */
   readonly codeIndex: CodeIndexLink | null;
@@ -223,7 +223,7 @@ async function wire(config: AppConfig): Promise<App> {
     deferral: config.deferral,
   });
   agent.on((event) => events.emit(event));
-  const mcp = await startMcp(config, agent.tools, version(), notify);
+  const mcp = await linkMcp(config, agent.tools, version(), notify);
   const modeNotes = new ModeNotes(agent);
   modeNotes.update(state.mode);
   const codeIndex = linkCodeIndex({

@@ -1,6 +1,8 @@
 // The MCP client wired into a session: the hub (src/mcp/, loaded only when servers are
-// configured, so a session without them never loads it or the SDK) started in the background,
-// its tools offered to and withdrawn from the agent's tool table, its failures as notices.
+// configured, so a session without them never loads it or the SDK), its tools offered to and
+// withdrawn from the agent's tool table, its failures as notices. The interface starts it once
+// its prompt is up (loading the SDK holds the event loop for about half a second); ready() starts
+// it too.
 
 import type { AppConfig } from './config.js';
 import type { ToolTable } from '../core/tooltable.js';
@@ -10,12 +12,12 @@ import type { NoticeCode, NoticeEvent } from '../types/events.js';
 export type { PromptCommand, ServerView } from '../mcp/hub.js';
 
 /** What the interface and headless mode use of the MCP servers. */
-export type McpView = Pick<McpHub, 'servers' | 'prompts' | 'runPrompt' | 'restart' | 'ready' | 'stop'>;
+export type McpView = Pick<McpHub, 'start' | 'servers' | 'prompts' | 'runPrompt' | 'restart' | 'ready' | 'stop'>;
 
 type Notify = (code: NoticeCode, params?: NoticeEvent['params']) => void;
 
-/** Starts the configured servers in the background; undefined when there are none. */
-export async function startMcp(config: AppConfig, table: Pick<ToolTable, 'add' | 'remove'>, version: string, notify: Notify): Promise<McpView | undefined> {
+/** The configured servers, not started yet; undefined when there are none. */
+export async function linkMcp(config: AppConfig, table: Pick<ToolTable, 'add' | 'remove'>, version: string, notify: Notify): Promise<McpView | undefined> {
   if (!config.mcp.servers.length) return undefined;
   const { McpHub } = await import('../mcp/hub.js');
   const hub = new McpHub({
@@ -31,6 +33,5 @@ export async function startMcp(config: AppConfig, table: Pick<ToolTable, 'add' |
     },
     onFailure: (server, f) => notify('mcp_failed', { server, why: f.code, detail: f.detail, ...(f.stderr && { stderr: f.stderr }) }),
   });
-  hub.start();
   return hub;
 }

@@ -43,6 +43,7 @@ export type PromptCommand = { command: string; server: string; prompt: string; d
 export class McpHub {
   private readonly conns: McpConnection[];
   private readonly offered = new Map<string, string[]>();
+  private started = false;
 
   constructor(private readonly o: HubOptions) {
     const place = { env: o.env, childEnv: o.childEnv, root: o.root, version: o.version };
@@ -52,13 +53,16 @@ export class McpHub {
     });
   }
 
-  /** Starts every server; returns at once. */
+  /** Starts every server (once); returns at once. */
   start(): void {
+    if (this.started) return;
+    this.started = true;
     for (const conn of this.conns) void conn.start();
   }
 
-  /** Resolves once every server has started or failed (headless waits for it before the first request). */
+  /** Starts the servers if not yet started; resolves once every one has started or failed (headless waits for it before the first request). */
   async ready(): Promise<void> {
+    this.start();
     await Promise.all(this.conns.map((c) => (c.state === 'starting' ? c.start() : undefined)));
   }
 

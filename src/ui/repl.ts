@@ -75,6 +75,8 @@ export class Repl implements Session {
     if (this.o.initialMessage) this.ui.line(promptFor(this.app.mode, this.ui.paint) + this.o.initialMessage);
     // The code index starts once the prompt is up: building it must not delay the prompt.
     setImmediate(() => this.app.codeIndex?.start());
+    // So do the MCP servers: loading their SDK takes half a second of the event loop.
+    setImmediate(() => this.app.mcp?.start());
     let next = this.o.initialMessage ?? (await this.nextMessage());
     while (next !== undefined && (await this.submit(next)) !== 'exit') next = await this.nextMessage();
     // Input ended at the prompt (Ctrl+D, Ctrl+C twice): the goodbye goes on a line of its own.

@@ -35,7 +35,7 @@ function printServer(s: Session, v: ServerView): void {
   const { ui } = s;
   const width = Math.max(20, ui.columns() - 6);
   const state = ui.paint(STATE_COLOR[v.state], t(`mcp.state_${v.state}` as MessageKey));
-  ui.line(ui.paint(color.bold, t('mcp.server', { name: inert(v.name), state, transport: v.transport, source: v.source })));
+  ui.line(ui.paint(color.bold, t('mcp.server', { name: inert(v.name), state, transport: v.transport, source: t(`mcp.source_${v.source}` as MessageKey) })));
   if (v.info) ui.note(`  ${t('mcp.server_info', { info: inert(v.info) })}`);
   if (v.failure) ui.line(`  ${t('mcp.why', { why: inert(mcpWhy({ why: v.failure.code, detail: v.failure.detail, stderr: v.failure.stderr })) })}`);
   if (v.tools.length) {
