@@ -6,7 +6,8 @@
 import { version } from '../util/version.js';
 import { Agent, type Totals, type TurnResult } from '../core/agent.js';
 import type { CliArgs } from './args.js';
-import { createHookRunner } from '../hooks/runner.js';
+import { claudeMode } from '../hooks/protocol.js';
+import { wireHooks } from './hookwiring.js';
 import { t } from '../i18n/index.js';
 import { JobManager } from '../tools/jobs.js';
 import { loadModels, selectModel, type LoadedModels } from '../config/keys.js';
@@ -48,7 +49,7 @@ export type LoopView = {
   /** The system prompt as sent now, the list of cold tools included. */
   prompt(): string;
   /** The tools in tiers: hot, cold and loaded, with their costs. */
-  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring'>;
+  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring' | 'keys'>;
   compact: Agent['compact'];
 };
 
@@ -72,6 +73,8 @@ export interface App {
   readonly files: Map<string, FileVersion>;
   readonly session: { readonly id: string };
   readonly mode: PermissionMode;
+  /** --permission-mode acceptEdits: edits in the workspace are allowed (Claude's name for the mode then). */
+  readonly acceptEdits: boolean;
   readonly model: ModelConfig;
   readonly models: LoadedModels;
   readonly sandbox: { level: SandboxLevel; off?: { reason: string; detail: string } };
@@ -178,13 +181,24 @@ async function wire(config: AppConfig): Promise<App> {
   const todo = new TodoList((items) => session.saveState({ todo: items }));
   const reminder = new TodoReminder(todo);
   const hooks = attempt(() =>
-    createHookRunner({ hooks: config.hooks, verify: config.verify, root, sessionId: () => session.id, env: config.env, emit: (event) => events.emit(event) }),
+    wireHooks({
+      hooks: config.hooks,
+      verify: config.verify,
+      root,
+      session: () => ({ id: session.id, file: session.file }),
+      mode: () => claudeMode(state.mode, config.acceptEdits),
+      env: config.env,
+      emit: (event) => events.emit(event),
+      decide,
+      interactive: config.interactive,
+    }),
   );
   /** The code index's tools, once it has loaded (an optional module). */
   const indexTools: Tool[] = [];
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
-    policy: decide,
+    policy: hooks.beforeToolCall,
+    afterToolCall: hooks.afterToolCall,
     jobs,
     todo,
     stateDir,
@@ -197,16 +211,21 @@ async function wire(config: AppConfig): Promise<App> {
       },
       inPlanMode: () => state.mode === 'plan',
     },
+    subagentStop: hooks.subagentStop,
   });
-  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])]);
+  const buildSystem = (c: Conventions | undefined, notes: string) => {
+    const prompt = systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])], config.systemPrompt);
+    return config.appendSystemPrompt ? `${prompt}\n\n${config.appendSystemPrompt}` : prompt;
+  };
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
     system: buildSystem(config.conventions, config.memory),
     ctx,
     maxRounds: config.maxRounds,
-    beforeToolCall: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? decide(call, tool, signal),
-    afterToolCall: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
+    beforeToolCall: hooks.beforeToolCall,
+    afterToolCall: hooks.afterToolCall,
+    beforeCompact: (trigger, focus, signal) => hooks.runner.preCompact(trigger, focus, signal),
     onStop: async (text, signal) => {
       const open = todo.open().length;
       const back = reminder.check();
@@ -214,9 +233,9 @@ async function wire(config: AppConfig): Promise<App> {
         notify('todo_reminded', { n: open });
         return back;
       }
-      const reason = await hooks.stop(text, signal);
-      if (reason) notify('stop_hook_sent_back', { reason });
-      return reason;
+      const hook = await hooks.stop(text, signal);
+      if (hook) notify('stop_hook_sent_back', { reason: hook.reason });
+      return hook?.message ?? null;
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
@@ -255,10 +274,8 @@ async function wire(config: AppConfig): Promise<App> {
   if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
   const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
   events.on((event) => {
-    if (event.type === 'turn_start') {
-      reminder.resetForTurn();
-      hooks.resetForTurn();
-    }
+    if (event.type === 'turn_start') reminder.resetForTurn();
+    hooks.onEvent(event);
     // The bash grammar (tens of ms to load) loads while the model is still writing the command.
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
@@ -284,6 +301,7 @@ async function wire(config: AppConfig): Promise<App> {
     get mode() {
       return state.mode;
     },
+    acceptEdits: config.acceptEdits,
     get model() {
       return state.model;
     },
@@ -302,12 +320,12 @@ async function wire(config: AppConfig): Promise<App> {
       // The code index decides whether it is on within moments of its start: its tools are in the first request or never.
       codeIndex?.start();
       await codeIndex?.settled;
-      const gate = await hooks.userPromptSubmit(text, signal);
-      if (gate.block) {
+      const gate = await hooks.prompt(text, signal);
+      if ('block' in gate) {
         notify('prompt_blocked', { reason: gate.block });
         return null;
       }
-      return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal);
+      return agent.send(gate.text, signal);
     },
     answer: (id, answer) => desk?.answer(id, answer) ?? false,
     setMode: (mode) => state.setMode(mode),
@@ -354,6 +372,7 @@ async function wire(config: AppConfig): Promise<App> {
       return { conventions: fresh, memory: notes, unreadable: unreadable.map(fileNotice) };
     },
     newSession() {
+      hooks.cleared();
       session.delete();
       agent.reset();
       modeNotes.forget();
@@ -371,6 +390,7 @@ async function wire(config: AppConfig): Promise<App> {
     codeIndex,
     codeIndexSetting: config.codeIndex,
     async close() {
+      await hooks.close();
       await Promise.all([jobs.stopAll(), mcp?.stop()]);
       await codeIndex?.close();
       trace?.close();
@@ -379,5 +399,6 @@ async function wire(config: AppConfig): Promise<App> {
   };
   if (config.resume) await app.resume(config.resume, { fork: config.forkSession });
   starting = false;
+  hooks.start(config.resume !== undefined);
   return app;
 }

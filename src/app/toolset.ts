@@ -7,21 +7,26 @@ import { rememberTool } from '../tools/memory.js';
 import { exitPlanTool } from '../tools/plan.js';
 import { systemPrompt } from '../core/prompt.js';
 import { ToolTable, type ToolRow } from '../core/tooltable.js';
-import { taskTool } from '../delegate/task.js';
+import { taskTool, type TaskOptions } from '../delegate/task.js';
 import { TodoList, todoTool } from '../tools/todo.js';
 import { coreTools } from '../tools/index.js';
 import type { Tool, ToolTiers } from '../types/tools.js';
-import type { BeforeToolCall } from '../types/permissions.js';
+import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
 import type { ToolSpec } from '../types/providers.js';
 import { webFetchTool } from '../tools/web.js';
 
 export type ToolOptions = {
   allowPrivate: string[];
+  /** Each call's decision (hooks, then the permission step), for the task sub-agent's calls too. */
   policy?: BeforeToolCall;
+  /** PostToolUse hooks, for the sub-agent's calls too. */
+  afterToolCall?: AfterToolCall;
   jobs: JobManager;
   todo: TodoList;
   stateDir: string;
   plan: Parameters<typeof exitPlanTool>[0];
+  /** SubagentStop hooks, when a task sub-agent would conclude. */
+  subagentStop?: TaskOptions['onStop'];
   /** Read-only tools that arrive later (the code index's), for sub-agents too. */
   laterReadTools?: () => Tool[];
 };
@@ -36,7 +41,7 @@ export function buildTools(o: ToolOptions): Tool[] {
     exitPlanTool(o.plan),
     rememberTool(o.stateDir),
     webFetchTool({ allowPrivate: o.allowPrivate }),
-    taskTool({ tools: readTools, beforeToolCall: o.policy }),
+    taskTool({ tools: readTools, beforeToolCall: o.policy, afterToolCall: o.afterToolCall, onStop: o.subagentStop }),
   ];
 }
 

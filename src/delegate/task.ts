@@ -5,7 +5,7 @@
 
 import { Agent } from '../core/agent.js';
 import { toolError, type Tool, type ToolContext, type ToolOutput, type ToolSession } from '../types/tools.js';
-import type { BeforeToolCall } from '../types/permissions.js';
+import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
 import type { ProviderError, Usage } from '../types/providers.js';
 
 export type TaskOptions = {
@@ -14,8 +14,12 @@ export type TaskOptions = {
   /** Tool rounds before it must conclude. */
   maxRounds?: number;
   system?: string;
-  /** The main agent's decision point, so hard denies (secret files) hold inside the sub-agent too. */
+  /** The main agent's decision point (PreToolUse hooks, then the policy), so hooks and hard denies hold inside the sub-agent too. */
   beforeToolCall?: BeforeToolCall;
+  /** The main agent's PostToolUse hooks, which see the sub-agent's calls as Claude Code's do. */
+  afterToolCall?: AfterToolCall;
+  /** When the sub-agent would conclude (SubagentStop hooks): a text sends it back to work; `active`: one already did. */
+  onStop?: (text: string, active: boolean, signal: AbortSignal) => Promise<string | null>;
 };
 
 const DEFAULT_ROUNDS = 15;
@@ -42,6 +46,8 @@ async function runTask(args: TaskArgs, ctx: ToolContext, opts: TaskOptions): Pro
     ctx: subCtx,
     maxRounds: rounds,
     beforeToolCall: opts.beforeToolCall,
+    afterToolCall: opts.afterToolCall,
+    onStop: stopCheck(opts.onStop),
   });
   let error: ProviderError | undefined;
   agent.on((e) => {
@@ -60,6 +66,17 @@ async function runTask(args: TaskArgs, ctx: ToolContext, opts: TaskOptions): Pro
   if (!text) return toolError(`the sub-agent used its ${rounds} rounds without a conclusion; give it a narrower task`, { sideUsage: usage });
   const cut = result.stopReason === 'max_tokens' ? '\n[the sub-agent was cut off at the output token limit]' : '';
   return { output: text + cut, sideUsage: usage, summary: { key: 'ok' } };
+}
+
+/** The sub-agent's onStop, remembering whether it was sent back already. */
+function stopCheck(onStop: TaskOptions['onStop']) {
+  if (!onStop) return undefined;
+  let active = false;
+  return async (text: string, signal: AbortSignal) => {
+    const back = await onStop(text, active, signal);
+    if (back) active = true;
+    return back;
+  };
 }
 
 /**
