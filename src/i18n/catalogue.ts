@@ -9,10 +9,11 @@ import { zh as coreZh } from './zh.js';
 import { en as compatEn, zh as compatZh } from './compat.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
+import { en as dailyEn, zh as dailyZh } from './daily.js';
 import { en as mcpEn, zh as mcpZh } from './mcp.js';
 
-export const en = { ...coreEn, ...compatEn, ...toolsEn, ...codeindexEn, ...mcpEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh, ...toolsZh, ...codeindexZh, ...mcpZh };
+export const en = { ...coreEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn, ...mcpEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh, ...mcpZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;
