@@ -14,7 +14,7 @@ import { ruleError } from '../safety/rules.js';
 import { hooksProblem, mustBe, type Found } from './hooks.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types/permissions.js';
 import type { ToolTiers } from '../types/tools.js';
-import { mcpServersError, type McpServerConfig } from './mcpservers.js';
+import { mcpJsonFile, mcpServersError, readMcpJson, type McpServerConfig } from './mcpservers.js';
 
 export type Settings = {
   mode?: PermissionMode;
@@ -59,6 +59,10 @@ export type LoadedSettings = {
   projectFile: string;
   /** The project's Claude Code settings files that exist, as project settings (they need trust too). */
   claude: ClaudeSettings[];
+  /** The project's .mcp.json servers (they need trust too); absent when it has none or is broken. */
+  mcpJson?: Record<string, McpServerConfig>;
+  /** Why .mcp.json could not be read, for a notice. */
+  mcpJsonProblem?: { file: string; error: unknown };
 };
 
 export const userSettingsFile = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'settings.json');
@@ -73,7 +77,15 @@ export function loadSettings(root: string, env: NodeJS.ProcessEnv = process.env)
     const settings = readSettings(file, true);
     return settings.hooks || settings.permissions ? [{ file, settings }] : [];
   });
-  return { user: readSettings(userFile), project: readSettings(projectFile), userFile, projectFile, claude };
+  // A broken .mcp.json (Claude Code's file) costs its servers, not the session: kept, not thrown.
+  let mcpJson: Record<string, McpServerConfig> = {};
+  let mcpJsonProblem: LoadedSettings['mcpJsonProblem'];
+  try {
+    mcpJson = readMcpJson(root);
+  } catch (error) {
+    mcpJsonProblem = { file: mcpJsonFile(root), error };
+  }
+  return { user: readSettings(userFile), project: readSettings(projectFile), userFile, projectFile, claude, ...(Object.keys(mcpJson).length && { mcpJson }), ...(mcpJsonProblem && { mcpJsonProblem }) };
 }
 
 /**

@@ -1,8 +1,8 @@
 // Project trust: what a project's own files would make feiyu run or allow (hooks, verify:
 // commands, allow rules, looser mode or sandbox; its .feiyu/settings.json and the hooks and rules
-// of its .claude/settings.json), whether the user trusted exactly that, and
-// remembering it in trusted.json by path and hash, so any change asks again. Must not ask the
-// user or run anything: the REPL asks, hooks/runner.ts runs.
+// of its .claude/settings.json; its slash commands' `!` lines and allowed-tools), whether the user
+// trusted exactly that, and remembering it in trusted.json by path and hash, so any change asks
+// again. Must not ask the user or run anything: the REPL asks, hooks/runner.ts runs.
 
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
@@ -11,11 +11,15 @@ import type { ClaudeSettings, LoadedSettings, Settings } from './settings.js';
 import { joinHooks, readHooks, type HookSkipped, type HookTable } from './hooks.js';
 import { serverLine, type McpServerConfig } from './mcpservers.js';
 
+/** A project slash command's parts that need trust: the `!` lines it runs and the tools it allows. */
+export type GatedCommand = { name: string; shell: string[]; allowedTools: string[] };
+
 /**
- * What a project brings: its .feiyu/settings.json, the verify: lines of its conventions file, its
- * Claude Code settings, and the MCP servers of its .mcp.json (those of its settings are in `settings`).
+ * What a project brings: its .feiyu/settings.json, the verify: lines of its instruction files, its
+ * Claude Code settings, its slash commands, and the MCP servers of its .mcp.json (those of its
+ * settings are in `settings`).
  */
-export type ProjectFiles = { settings: Settings; verify: string[]; claude?: ClaudeSettings[]; mcpJson?: Record<string, McpServerConfig> };
+export type ProjectFiles = { settings: Settings; verify: string[]; claude?: ClaudeSettings[]; commands?: GatedCommand[]; mcpJson?: Record<string, McpServerConfig> };
 
 export type TrustState = {
   /** True when trusted earlier with this same content, or when there is nothing to trust. */
@@ -51,6 +55,8 @@ function gatedProjectSettings(root: string, project: ProjectFiles): Record<strin
   if (s.webFetch?.allowPrivate?.length) gated.webFetchAllowPrivate = s.webFetch.allowPrivate;
   const servers = projectServers(project);
   if (Object.keys(servers).length) gated.mcpServers = servers;
+  const commands = (project.commands ?? []).filter((c) => c.shell.length || c.allowedTools.length);
+  if (commands.length) gated.commands = commands.map(({ name, shell, allowedTools }) => ({ name, shell, allowedTools }));
   return gated;
 }
 
@@ -108,6 +114,10 @@ function listGated(gated: Record<string, unknown>): string[] {
   if (gated.sandboxNetwork) lines.push('sandboxNetwork: true');
   for (const h of (gated.webFetchAllowPrivate as string[] | undefined) ?? []) lines.push(`webFetch.allowPrivate: ${h}`);
   for (const [name, server] of Object.entries((gated.mcpServers ?? {}) as Record<string, McpServerConfig>)) lines.push(serverLine(name, server));
+  for (const c of (gated.commands as GatedCommand[] | undefined) ?? []) {
+    for (const line of c.shell) lines.push(`/${c.name}: !\`${line}\``);
+    if (c.allowedTools.length) lines.push(`/${c.name} allowed-tools: ${c.allowedTools.join(', ')}`);
+  }
   return lines;
 }
 
