@@ -32,7 +32,8 @@ export async function serveAcp(o: AcpOptions): Promise<void> {
   const hostFor = (cwd: string): Promise<Host> => {
     let host = hosts.get(cwd);
     if (!host) {
-      host = openHost({ ...o.args, cwd }, o.config);
+      // An editor's prompt waits for the MCP servers' tools, as headless mode does.
+      host = openHost({ ...o.args, cwd }, o.config, { waitForMcp: true });
       hosts.set(cwd, host);
       // A workspace that failed to open may be tried again (after the user fixed its settings).
       host.catch(() => hosts.delete(cwd));

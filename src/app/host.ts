@@ -110,12 +110,18 @@ type Task = {
   closed: boolean;
 };
 
+/** How a host runs its tasks' messages. */
+export type HostRun = {
+  /** Each message waits for the MCP servers (started then, if not yet): a caller with no prompt to show first (a program, an editor). */
+  waitForMcp?: boolean;
+};
+
 /** A host over command-line arguments and the files (the CLI), or a library caller's overrides. */
-export async function openHost(args: CliArgs, opts: ConfigOptions): Promise<Host> {
-  return hostOver(await loadConfig(args, opts));
+export async function openHost(args: CliArgs, opts: ConfigOptions, run: HostRun = {}): Promise<Host> {
+  return hostOver(await loadConfig(args, opts), run);
 }
 
-function hostOver(config: AppConfig): Host {
+function hostOver(config: AppConfig, run: HostRun): Host {
   const tasks = new Map<string, Task>();
   let closing = false;
   // A task keeps the id it started with; an interface that starts its conversation over (/clear)
@@ -176,6 +182,7 @@ function hostOver(config: AppConfig): Host {
     const done = (async () => {
       let turn: Awaited<ReturnType<App['send']>> = null;
       try {
+        if (run.waitForMcp) await task.app.mcp?.ready();
         turn = await send(task.app, o, controller.signal);
       } catch (err) {
         task.tally.said(err instanceof Error ? err.message : String(err));

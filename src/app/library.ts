@@ -79,7 +79,8 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     allow: options.allow,
     deny: options.deny,
   };
-  return openHost(args, { env, overrides });
+  // A program has no prompt to show first: its messages wait for the MCP servers' tools.
+  return openHost(args, { env, overrides }, { waitForMcp: true });
 }
 
 function toModels(keys: KeysFile) {

@@ -13,10 +13,11 @@ import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 import { en as rewindEn, zh as rewindZh } from './rewind.js';
 import { en as changesEn, zh as changesZh } from './changes.js';
 import { en as dailyEn, zh as dailyZh } from './daily.js';
+import { en as mcpEn, zh as mcpZh } from './mcp.js';
 import { en as hostEn, zh as hostZh } from './host.js';
 
-export const en = { ...coreEn, ...filesEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn, ...rewindEn, ...changesEn, ...hostEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh, ...rewindZh, ...changesZh, ...hostZh };
+export const en = { ...coreEn, ...filesEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn, ...rewindEn, ...changesEn, ...mcpEn, ...hostEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh, ...rewindZh, ...changesZh, ...mcpZh, ...hostZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -59,6 +59,9 @@ export type NoticeCode =
   | 'keys_made_private'
   | 'keys_exposed'
   | 'groups_reaped'
+  /** An MCP server failed to start, crashed or hangs (params: server, why = an McpFailure code, detail, stderr). */
+  | 'mcp_failed'
+  | 'mcp_config_broken'
   | 'instructions_cut'
   | 'instructions_import_refused'
   | 'instruction_unreadable'
