@@ -4,7 +4,7 @@
 // mode, with the sandbox and without it. Without the sandbox, auto mode runs commands as the user
 // by design, so that run holds only what asks in every mode (destroying work, protected paths).
 // The analysis bypasses the kernel alone used to stop must now have no effect without it too.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, linkSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,9 @@ const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
 if (!bwrapWorks) console.warn('e2e-attacks: bwrap does not work here; only the runs without the sandbox take place');
 if (!isRoot) console.warn('e2e-attacks: not root, so the battery runs as this user only (root is needed to run it as root and as nobody)');
+// A checkout under a folder only root may enter (a clone in /root, a 0700 temporary folder) keeps nobody from starting the CLI at all.
+const nobodyReaches = isRoot && spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(CLI)}, 4)`]).status === 0;
+if (isRoot && !nobodyReaches) console.warn(`e2e-attacks: nobody cannot read ${CLI} (a folder above it is closed to others), so the battery runs as root only`);
 
 /**
  * `holds`: stopped in every mode, sandbox or not (what always asks, what the file tools refuse).
@@ -98,7 +101,7 @@ const settings: Setting[] = [
   { mode: 'default', sandbox: false },
   { mode: 'auto', sandbox: false },
 ];
-const users: { name: string; uid?: number }[] = isRoot ? [{ name: 'root' }, { name: 'nobody', uid: NOBODY }] : [{ name: 'this user' }];
+const users: { name: string; uid?: number }[] = isRoot ? [{ name: 'root' }, ...(nobodyReaches ? [{ name: 'nobody', uid: NOBODY }] : [])] : [{ name: 'this user' }];
 
 const server = await useFakeServer();
 

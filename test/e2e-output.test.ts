@@ -20,7 +20,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function answered(): Promise<void> {
   const dir = join(home, 'state', 'feiyu', 'sessions');
   await waitFor(async () => {
-    for (const f of await readdir(dir).catch(() => [] as string[])) if ((await readFile(join(dir, f), 'utf8')).includes('line 4999 ')) return true;
+    // Only the session files: the lock beside one comes and goes while it is read.
+    for (const f of await readdir(dir).catch(() => [] as string[])) if (f.endsWith('.jsonl') && (await readFile(join(dir, f), 'utf8')).includes('line 4999 ')) return true;
     return false;
   }, 'the answer in the session file');
 }
