@@ -23,6 +23,7 @@ import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../
 import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools } from './toolset.js';
+import { Specialists } from './specialists.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import { ModeNotes } from './modenotes.js';
@@ -31,7 +32,7 @@ import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
 import type { FileVersion, ToolSession, WrapCommand } from '../types/tools.js';
 import type { Message } from '../types/conversation.js';
-import type { ModelConfig } from '../types/providers.js';
+import type { ModelConfig, Provider } from '../types/providers.js';
 import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
 import { sweepTemps } from '../util/paths.js';
 import { dirname } from 'node:path';
@@ -73,6 +74,8 @@ export interface App {
   readonly model: ModelConfig;
   readonly models: LoadedModels;
   readonly sandbox: { level: SandboxLevel; off?: { reason: string; detail: string } };
+  /** The specialists (/agents), their models and what each spent this session (/cost). */
+  readonly specialists: Pick<Specialists, 'agents' | 'spend' | 'modelOf' | 'notes'>;
   /** Subscribes to the one event stream (the loop's and the app's); returns the unsubscribe function. */
   on(listener: (event: AgentEvent) => void): () => void;
   /**
@@ -173,9 +176,29 @@ async function wire(config: AppConfig): Promise<App> {
   const hooks = attempt(() =>
     createHookRunner({ hooks: config.hooks, verify: config.verify, root, sessionId: () => session.id, env: config.env, emit: (event) => events.emit(event) }),
   );
+  const specialists = new Specialists({
+    agents: config.agents,
+    sideModel: config.sideModel,
+    providerOptions: config.providerOptions,
+    main: (): Provider => agent.provider,
+    models: () => state.models,
+    sessionFile: () => session.file,
+  });
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
-    policy: decide,
+    sideProvider: () => specialists.sideProvider(),
+    delegate: {
+      agents: specialists.agents,
+      mode: () => state.mode,
+      providerFor: (def) => specialists.providerFor(def),
+      // A specialist's calls pass the same hooks and permission step as the main agent's.
+      gate: (name) => ({
+        before: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? decide(call, tool, signal, name),
+        after: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
+      }),
+      notes: () => specialists.notes,
+      report: (event) => events.emit(event),
+    },
     jobs,
     todo,
     stateDir,
@@ -211,6 +234,7 @@ async function wire(config: AppConfig): Promise<App> {
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
     deferral: config.deferral,
+    summaryProvider: (): Provider | undefined => specialists.sideProvider(),
   });
   agent.on((event) => events.emit(event));
   const modeNotes = new ModeNotes(agent);
@@ -224,9 +248,10 @@ async function wire(config: AppConfig): Promise<App> {
   const newWriter = () => SessionWriter.create(stateDir, root, state.model.name, writeEvents('session'));
   let session = newWriter();
   /** The one writer of `session`: a resumed or a new conversation. */
-  const useSession = (next: SessionWriter) => {
+  const useSession = (next: SessionWriter, saved?: unknown, from?: string) => {
     if (next !== session) session.close();
     session = next;
+    specialists.follow(saved, from);
   };
   if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
   const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
@@ -240,6 +265,10 @@ async function wire(config: AppConfig): Promise<App> {
     trace?.write(event);
     session.onEvent(event);
     if (event.type === 'tools_loaded') session.saveState({ tools: event.names });
+    if (event.type === 'usage' && event.by) specialists.count(event.by, event.input + event.output + event.cacheRead + event.cacheWrite, event.cost);
+    if (event.type === 'usage' && event.by) session.saveState({ specialists: specialists.saved() });
+    // After a compaction the notes stay addressable: their index goes with the next request.
+    if (event.type === 'compaction' && specialists.notes.index()) agent.note(specialists.notes.index());
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });
   });
 
@@ -268,6 +297,7 @@ async function wire(config: AppConfig): Promise<App> {
     get sandbox() {
       return { level: state.sandbox, off: state.sandboxOff };
     },
+    specialists,
     on: (listener) => events.on(listener),
     async send(text, signal) {
       if (!state.configured) {
@@ -293,7 +323,7 @@ async function wire(config: AppConfig): Promise<App> {
       // A fork is a new file that starts with the history (the original stays as it is).
       const opened = opts.fork ? newWriter() : SessionWriter.open(file, loaded.state, writeEvents('session'));
       if ('busy' in opened) throw new SessionBusyError(loaded.header.id, opened.pid);
-      useSession(opened);
+      useSession(opened, loaded.state.specialists, opts.fork ? file : undefined);
       if (opts.fork) {
         for (const message of loaded.messages) opened.onEvent({ type: 'message', message });
         notify('resume_forked', { from: loaded.header.id, id: opened.id });
@@ -327,6 +357,7 @@ async function wire(config: AppConfig): Promise<App> {
     },
     newSession() {
       session.delete();
+      specialists.notes.delete();
       agent.reset();
       modeNotes.forget();
       modeNotes.update(state.mode);

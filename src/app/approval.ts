@@ -72,16 +72,17 @@ export type ApprovalOptions = {
 };
 
 /** The permission decision for one call, asking the user when the policy says so. */
-export function approvalStep(o: ApprovalOptions): (call: ToolCallBlock, tool: Tool, signal: AbortSignal) => Promise<PolicyDecision> {
+export function approvalStep(o: ApprovalOptions): (call: ToolCallBlock, tool: Tool, signal: AbortSignal, agent?: string) => Promise<PolicyDecision> {
   // Rules saved by "always" during this run: approvals.json has them for the next run.
   const saved: Rule[] = [];
-  return async (call, tool, signal) => {
+  // `agent`: the specialist making the call, named in the question.
+  return async (call, tool, signal, agent) => {
     const input = o.policyInput();
     const rules = saved.length ? { ...input.rules, allow: [...input.rules.allow, ...saved] } : input.rules;
     const verdict = await checkCall(call, tool, { ...input, rules }, o.facts);
     if (verdict.decision !== 'ask') return verdict;
     if (!o.desk) return { decision: 'deny', code: 'headless', reason: headlessRefusal(verdict.request) };
-    const answer = await o.desk.ask({ kind: 'call', callId: call.id, request: verdict.request }, signal);
+    const answer = await o.desk.ask({ kind: 'call', callId: call.id, request: verdict.request, ...(agent && { agent }) }, signal);
     if (!answer) return CANCELLED;
     const { decision, save, mode } = answerDecision(verdict.request, answer);
     if (save) {

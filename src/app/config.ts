@@ -30,6 +30,8 @@ import type { JsonSchema, ModelConfig } from '../types/providers.js';
 import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
 import type { ToolTiers } from '../types/tools.js';
 import { deferralOf } from './toolset.js';
+import { definitionsOf, findDefinitions, sideModelOf } from './specialists.js';
+import type { AgentDefinition } from '../delegate/definitions.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
@@ -142,6 +144,10 @@ export type AppConfig = {
   resume?: true | string;
   /** With resume: continue in a new session that starts with the old one's history. */
   forkSession: boolean;
+  /** The specialists: built-ins, the user's definition files, the project's once trusted. */
+  agents: AgentDefinition[];
+  /** settings' sideModel, when keys.json has it. */
+  sideModel?: ModelConfig;
   /** What the interface says before the first prompt. */
   notices: NoticeEvent[];
 };
@@ -173,7 +179,8 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   if (models.exposed) notices.push({ type: 'notice', code: models.exposed.fixed ? 'keys_made_private' : 'keys_exposed', params: { file: models.exposed.file, mode: models.exposed.mode } });
 
   // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
-  const trust = attempt(() => projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [] }));
+  const definitions = findDefinitions(root, config);
+  const trust = attempt(() => projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [], agents: definitions.project }));
   let trusted = trust.trusted;
   if (!trusted && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
     trustProject(root, config, trust.hash);
@@ -181,6 +188,10 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   }
   if (!trusted) notices.push({ type: 'notice', code: 'trust_ignored' });
   const effective = effectiveSettings(settings, trusted);
+  const specialists = definitionsOf(definitions, trusted);
+  notices.push(...specialists.notices);
+  const side = sideModelOf(effective.merged.sideModel, models);
+  if (side.notice) notices.push(side.notice);
   const approvals = approvalsFile(config);
   const memory = loadMemory(state, root);
   if (memory.dropped) notices.push({ type: 'notice', code: 'memory_dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
@@ -222,6 +233,8 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     outputSchema,
     resume: args.resume,
     forkSession: args.forkSession === true,
+    agents: specialists.agents,
+    sideModel: side.model,
     notices,
   };
 }

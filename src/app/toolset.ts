@@ -7,35 +7,44 @@ import { rememberTool } from '../tools/memory.js';
 import { exitPlanTool } from '../tools/plan.js';
 import { systemPrompt } from '../core/prompt.js';
 import { ToolTable, type ToolRow } from '../core/tooltable.js';
-import { taskTool } from '../delegate/task.js';
+import { taskTool, type TaskOptions } from '../delegate/task.js';
+import { BUILTIN_AGENTS } from '../delegate/definitions.js';
+import { gitReadTool } from '../delegate/gitread.js';
+import { readNoteTool } from '../delegate/notes.js';
 import { TodoList, todoTool } from '../tools/todo.js';
 import { coreTools } from '../tools/index.js';
 import type { Tool, ToolTiers } from '../types/tools.js';
-import type { BeforeToolCall } from '../types/permissions.js';
-import type { ToolSpec } from '../types/providers.js';
+import type { Provider, ToolSpec } from '../types/providers.js';
 import { webFetchTool } from '../tools/web.js';
 
 export type ToolOptions = {
   allowPrivate: string[];
-  policy?: BeforeToolCall;
   jobs: JobManager;
   todo: TodoList;
   stateDir: string;
   plan: Parameters<typeof exitPlanTool>[0];
+  /** The specialists and what they need of the app; absent: the built-ins, in default mode, without notes. */
+  delegate?: Omit<TaskOptions, 'tools'>;
+  /** The side model, for web_fetch questions. */
+  sideProvider?: () => Provider | undefined;
 };
 
 /** The tools a session offers the model, in a stable order (a stable prompt cache key). */
 export function buildTools(o: ToolOptions): Tool[] {
-  const readTools = (): Tool[] => coreTools().filter((tool) => tool.kind === 'read');
-  return [
+  const delegate = o.delegate ?? { agents: BUILTIN_AGENTS, mode: () => 'default' as const };
+  const tools: Tool[] = [
     ...coreTools(),
     jobTool(o.jobs),
     todoTool(o.todo),
     exitPlanTool(o.plan),
     rememberTool(o.stateDir),
-    webFetchTool({ allowPrivate: o.allowPrivate }),
-    taskTool({ tools: readTools, beforeToolCall: o.policy }),
+    webFetchTool({ allowPrivate: o.allowPrivate, sideProvider: o.sideProvider }),
+    readNoteTool(() => delegate.notes?.()),
   ];
+  // A specialist may have any of the session's tools (derive.ts narrows them) and git_read.
+  const gitRead = gitReadTool();
+  tools.push(taskTool({ ...delegate, tools: () => [...tools, gitRead] }));
+  return tools;
 }
 
 /**

@@ -33,6 +33,8 @@ export type Settings = {
   tools?: ToolTiers;
   /** false: every tool declared in every request, as before deferred schemas (for comparison). */
   deferTools?: boolean;
+  /** A keys.json name: the cheaper model for the explore specialist, web_fetch questions and compaction summaries. */
+  sideModel?: string;
 };
 
 export type LoadedSettings = { user: Settings; project: Settings; userFile: string; projectFile: string };
@@ -113,7 +115,8 @@ function validate(data: unknown): Found | null {
     validateHooks(data.hooks) ??
     validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate)) ??
     validateTools(data.tools) ??
-    (data.deferTools === undefined || typeof data.deferTools === 'boolean' ? null : mustBe('deferTools', 'expect.boolean'))
+    (data.deferTools === undefined || typeof data.deferTools === 'boolean' ? null : mustBe('deferTools', 'expect.boolean')) ??
+    (data.sideModel === undefined || (typeof data.sideModel === 'string' && data.sideModel.trim()) ? null : mustBe('sideModel', 'agents.expect_model'))
   );
 }
 

@@ -9,8 +9,11 @@ import { readProjectsFile, updatePrivateJson } from '../util/jsonfile.js';
 import type { LoadedSettings, Settings } from './settings.js';
 import { HOOK_EVENTS } from '../types/events.js';
 
-/** What a project brings: its .feiyu/settings.json and the verify: lines of its conventions file. */
-export type ProjectFiles = { settings: Settings; verify: string[] };
+/**
+ * What a project brings: its .feiyu/settings.json, the verify: lines of its conventions file and
+ * its specialist definitions (path and content hash: a changed prompt asks again).
+ */
+export type ProjectFiles = { settings: Settings; verify: string[]; agents?: { path: string; hash: string }[] };
 
 export type TrustState = {
   /** True when trusted earlier with this same content, or when there is nothing to trust. */
@@ -41,6 +44,7 @@ function gatedProjectSettings(project: ProjectFiles): Record<string, unknown> {
   if (s.sandbox === 'off' || s.sandbox === 'workspace') gated.sandbox = s.sandbox;
   if (s.sandboxNetwork === true) gated.sandboxNetwork = true;
   if (s.webFetch?.allowPrivate?.length) gated.webFetchAllowPrivate = s.webFetch.allowPrivate;
+  if (project.agents?.length) gated.agents = project.agents.map((a) => `${a.path} ${a.hash}`);
   return gated;
 }
 
@@ -86,6 +90,7 @@ function listGated(gated: Record<string, unknown>): string[] {
   if (gated.sandbox) lines.push(`sandbox: ${gated.sandbox as string}`);
   if (gated.sandboxNetwork) lines.push('sandboxNetwork: true');
   for (const h of (gated.webFetchAllowPrivate as string[] | undefined) ?? []) lines.push(`webFetch.allowPrivate: ${h}`);
+  for (const a of (gated.agents as string[] | undefined) ?? []) lines.push(`agent: ${a.slice(0, a.lastIndexOf(' '))}`);
   return lines;
 }
 

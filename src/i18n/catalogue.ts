@@ -7,9 +7,10 @@
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
+import { en as agentsEn, zh as agentsZh } from './agents.js';
 
-export const en = { ...coreEn, ...toolsEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh };
+export const en = { ...coreEn, ...toolsEn, ...agentsEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh, ...agentsZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -81,6 +81,9 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   keys_made_private: 'keys.mode_fixed',
   keys_exposed: 'keys.mode_open',
   groups_reaped: 'jobs.reaped',
+  agent_file_broken: 'agents.file_broken',
+  agent_unknown_tools: 'agents.unknown_tools',
+  side_model_unknown: 'agents.side_unknown',
 };
 
 /** Why commands run without a sandbox: a failed probe's reason code, or 'flag' (--sandbox off). */

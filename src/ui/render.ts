@@ -15,6 +15,7 @@ import type { ModelConfig, ProviderError } from '../types/providers.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
 import { formatCost, inert } from '../util/text.js';
 import { loadWidth, truncate, width } from './width.js';
+import { addSpend, specialistLine, spendLine, type Spend } from './specialists.js';
 
 export type Out = { write(text: string): unknown; isTTY?: boolean; columns?: number };
 
@@ -45,7 +46,7 @@ const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part /
 /** What the renderer reads from the running app. */
 export type View = { model(): ModelConfig; totals(): Totals };
 
-type Turn = { input: number; output: number; cached: number; cost: number | null; context: number; sideTokens: number; sideCost: number | null };
+type Turn = { input: number; output: number; cached: number; cost: number | null; context: number; sideTokens: number; sideCost: number | null; bySpecialist: Map<string, Spend> };
 
 /** Prints the session. One per REPL; the model can change between turns. */
 export class Renderer {
@@ -64,7 +65,7 @@ export class Renderer {
   private thinking = '';
   /** The call whose line was printed last, while its result has not come. */
   private lastCall: string | undefined;
-  private turn: Turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0, sideTokens: 0, sideCost: 0 };
+  private turn: Turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0, sideTokens: 0, sideCost: 0, bySpecialist: new Map() };
   private readonly refused = new Map<string, string>();
   /** Lines previewed by calls whose results have not come yet. */
   private readonly listed = new Map<string, string[]>();
@@ -141,7 +142,7 @@ export class Renderer {
     switch (event.type) {
       case 'turn_start':
         // The context stays what the last request measured until a new one reports (a failed one does not).
-        this.turn = { input: 0, output: 0, cached: 0, cost: 0, context: this.turn.context, sideTokens: 0, sideCost: 0 };
+        this.turn = { input: 0, output: 0, cached: 0, cost: 0, context: this.turn.context, sideTokens: 0, sideCost: 0, bySpecialist: new Map() };
         this.refused.clear();
         spin(t('spin.waiting'));
         this.spinner?.start();
@@ -202,6 +203,11 @@ export class Renderer {
       case 'usage':
         this.addUsage(event);
         return;
+      case 'specialist': {
+        const line = specialistLine(event);
+        if (line) this.line(p(color.dim, line));
+        return;
+      }
       case 'turn_end':
         this.endText();
         this.spinner?.stop();
@@ -321,7 +327,8 @@ export class Renderer {
     this.turn.cost = this.turn.cost === null || usage.cost === null ? null : this.turn.cost + usage.cost;
     if (!usage.side) this.turn.context = input + usage.output;
     // What sub-agents and web questions spent, shown apart: it never entered the main context.
-    if (usage.side) {
+    if (usage.by) addSpend(this.turn.bySpecialist, usage.by, input + usage.output, usage.cost);
+    else if (usage.side) {
       this.turn.sideTokens += input + usage.output;
       this.turn.sideCost = this.turn.sideCost === null || usage.cost === null ? null : this.turn.sideCost + usage.cost;
     }
@@ -336,7 +343,9 @@ export class Renderer {
       cost: formatCost(this.turn.cost),
       total: formatCost(totals.costUnknown ? null : totals.cost),
       context: percent(this.turn.context, this.view.model().contextWindow),
-    }) + (this.turn.sideTokens ? ' · ' + t('usage.side', { tokens: count(this.turn.sideTokens), cost: formatCost(this.turn.sideCost) }) : '');
+    }) +
+      (this.turn.sideTokens ? ' · ' + t('usage.side', { tokens: count(this.turn.sideTokens), cost: formatCost(this.turn.sideCost) }) : '') +
+      (this.turn.bySpecialist.size ? ' · ' + spendLine(this.turn.bySpecialist) : '');
   }
 
   /** Runs a write now, or after the queued ones while the Markdown renderer loads. */

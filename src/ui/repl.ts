@@ -94,7 +94,7 @@ export class Repl implements Session {
     const signal = this.running?.signal;
     if (!signal || signal.aborted) return;
     try {
-      this.app.answer(id, approval.kind === 'call' ? await askPermission(this, approval.request, signal) : await approvePlan(this, approval.plan, signal));
+      this.app.answer(id, approval.kind === 'call' ? await askPermission(this, approval.request, signal, approval.agent) : await approvePlan(this, approval.plan, signal));
     } catch {
       this.app.answer(id, approval.kind === 'call' ? { answer: 'no' } : { approved: false });
     }

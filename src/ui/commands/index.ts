@@ -12,6 +12,7 @@ import { getLang, Problem, problemText, setLang, t, type MessageKey } from '../.
 import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
+import { agentsCommand } from './agents.js';
 import { saveUserSettings } from '../../config/settings.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../../types/permissions.js';
 import { color } from '../render.js';
@@ -42,6 +43,7 @@ export const COMMANDS: Command[] = [
   { name: '/clear', help: 'cmd.clear', run: clearCommand },
   { name: '/resume', help: 'cmd.resume', run: resumeCommand },
   { name: '/context', help: 'cmd.context', run: contextCommand },
+  { name: '/agents', help: 'cmd.agents', run: agentsCommand },
   { name: '/sandbox', args: '[level]', help: 'cmd.sandbox', run: sandboxCommand },
   { name: '/todo', help: 'cmd.todo', run: todoCommand },
   { name: '/memory', args: '[add|rm|edit]', help: 'cmd.memory', run: memoryCommand },

@@ -15,6 +15,7 @@ import type { ToolRow } from '../../core/tooltable.js';
 import { color } from '../render.js';
 import { formatCost, localDateTime } from '../../util/text.js';
 import { table, truncate } from '../width.js';
+import { spendReport } from '../specialists.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -30,6 +31,7 @@ export function costCommand(_arg: string, s: Session): void {
       output: count(totals.output),
     }),
   );
+  for (const line of spendReport(app.specialists.spend)) ui.line(line);
 }
 
 export async function compactCommand(arg: string, s: Session): Promise<void> {

@@ -1,0 +1,116 @@
+// Specialists in the running app: their definitions as start-up found them (built-ins, the user's
+// files, the project's once trusted), the provider each runs on (its own model, the side model
+// for explore, else the session's), what each spent this session, and the notes of the session in
+// force. Gives the task tool its options; runs no specialist itself (delegate/task.ts does).
+
+import { relative } from 'node:path';
+import { agentDirs, readAgentFiles } from '../config/agentfiles.js';
+import { DEFAULT_AGENT, mergeDefinitions, type AgentDefinition } from '../delegate/definitions.js';
+import { NoteStore, notesDirOf } from '../delegate/notes.js';
+import { createProvider, type ProviderOptions } from '../providers/stream.js';
+import type { LoadedModels } from '../config/keys.js';
+import type { NoticeEvent } from '../types/events.js';
+import type { ModelConfig, Provider } from '../types/providers.js';
+
+export type Spend = { tokens: number; cost: number | null };
+
+/** Adds one request's spend to a specialist's tally. */
+export function addSpend(tally: Map<string, Spend>, agent: string, tokens: number, cost: number | null): void {
+  const was = tally.get(agent) ?? { tokens: 0, cost: 0 };
+  tally.set(agent, { tokens: was.tokens + tokens, cost: was.cost === null || cost === null ? null : was.cost + cost });
+}
+
+/** The definition files of the user and of the project, and what trust must hash of the project's. */
+export function findDefinitions(root: string, configDir: string) {
+  const { files, unreadable } = readAgentFiles(agentDirs(root, configDir));
+  const project = files.filter((f) => f.origin !== 'user').map((f) => ({ path: relative(root, f.path), hash: f.hash }));
+  return { files, unreadable, project };
+}
+
+/** The definitions that apply (the project's only once trusted) and the notices about broken files. */
+export function definitionsOf(found: ReturnType<typeof findDefinitions>, trusted: boolean): { agents: AgentDefinition[]; notices: NoticeEvent[] } {
+  const { agents, broken } = mergeDefinitions(found.files.filter((f) => f.origin === 'user' || trusted));
+  const notices: NoticeEvent[] = [...found.unreadable, ...broken].map(({ path, why }) => ({ type: 'notice', code: 'agent_file_broken', params: { file: path, why } }));
+  return { agents, notices };
+}
+
+/** The side model (settings' sideModel) among the configured ones, or a notice that it is not there. */
+export function sideModelOf(name: string | undefined, models: LoadedModels): { model?: ModelConfig; notice?: NoticeEvent } {
+  if (!name) return {};
+  const model = models.models.find((m) => m.name === name);
+  return model ? { model } : { notice: { type: 'notice', code: 'side_model_unknown', params: { name } } };
+}
+
+export type SpecialistsOptions = {
+  agents: AgentDefinition[];
+  sideModel?: ModelConfig;
+  providerOptions: ProviderOptions;
+  /** The session's provider as it is now (/model changes it). */
+  main: () => Provider;
+  models: () => LoadedModels;
+  /** The file of the session in force: its notes live beside it. */
+  sessionFile: () => string;
+};
+
+export class Specialists {
+  readonly agents: AgentDefinition[];
+  /** Tokens and cost per specialist in this session. */
+  readonly spend = new Map<string, Spend>();
+  private readonly providers = new Map<string, Provider>();
+
+  constructor(private readonly o: SpecialistsOptions) {
+    this.agents = o.agents;
+  }
+
+  get notes(): NoteStore {
+    return new NoteStore(notesDirOf(this.o.sessionFile()));
+  }
+
+  /** The model name a definition runs on: its own, the side model for explore, else the session's ('inherit'). */
+  modelOf(def: AgentDefinition): string {
+    if (def.model && def.model !== 'inherit') return def.model;
+    if (!def.model && def.name === DEFAULT_AGENT && this.o.sideModel) return this.o.sideModel.name;
+    return 'inherit';
+  }
+
+  /** The provider a definition runs on; text for the model when its model is not configured. */
+  providerFor(def: AgentDefinition): Provider | string {
+    const name = this.modelOf(def);
+    if (name === 'inherit') return this.o.main();
+    const model = this.o.models().models.find((m) => m.name === name);
+    if (!model) return `specialist ${def.name} names model ${JSON.stringify(name)}, which keys.json does not have (models: ${this.o.models().models.map((m) => m.name).join(', ')})`;
+    return this.provider(model);
+  }
+
+  /** The side model's provider (web_fetch questions, compaction summaries); undefined without one. */
+  sideProvider(): Provider | undefined {
+    return this.o.sideModel && this.provider(this.o.sideModel);
+  }
+
+  private provider(model: ModelConfig): Provider {
+    if (model.name === this.o.main().config.name) return this.o.main();
+    let made = this.providers.get(model.name);
+    if (!made) this.providers.set(model.name, (made = createProvider(model, this.o.providerOptions)));
+    return made;
+  }
+
+  count(agent: string, tokens: number, cost: number | null): void {
+    addSpend(this.spend, agent, tokens, cost);
+  }
+
+  /** The spend as the session file keeps it. */
+  saved(): Record<string, Spend> {
+    return Object.fromEntries(this.spend);
+  }
+
+  /** A new session in force: its spend as saved. With `from`, a fork: it starts with the original's notes. */
+  follow(saved: unknown = {}, from?: string): void {
+    if (from) this.notes.copyFrom(new NoteStore(notesDirOf(from)));
+    this.spend.clear();
+    if (saved && typeof saved === 'object') {
+      for (const [agent, s] of Object.entries(saved as Record<string, Spend>)) {
+        if (typeof s?.tokens === 'number') this.spend.set(agent, { tokens: s.tokens, cost: typeof s.cost === 'number' ? s.cost : null });
+      }
+    }
+  }
+}
