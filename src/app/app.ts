@@ -211,6 +211,7 @@ async function wire(config: AppConfig): Promise<App> {
       inPlanMode: () => state.mode === 'plan',
     },
   });
+  for (const notice of specialists.problems([...tools.map((t) => t.name), 'git_read'])) notify(notice.code, notice.params);
   const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])]);
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),

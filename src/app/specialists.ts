@@ -5,7 +5,8 @@
 
 import { relative } from 'node:path';
 import { agentDirs, readAgentFiles } from '../config/agentfiles.js';
-import { DEFAULT_AGENT, mergeDefinitions, type AgentDefinition } from '../delegate/definitions.js';
+import { CODE_INDEX_TOOLS, DEFAULT_AGENT, mergeDefinitions, type AgentDefinition } from '../delegate/definitions.js';
+import { unknownTools } from '../delegate/derive.js';
 import { NoteStore, notesDirOf } from '../delegate/notes.js';
 import { createProvider, type ProviderOptions } from '../providers/stream.js';
 import type { LoadedModels } from '../config/keys.js';
@@ -73,13 +74,27 @@ export class Specialists {
     return 'inherit';
   }
 
-  /** The provider a definition runs on; text for the model when its model is not configured. */
-  providerFor(def: AgentDefinition): Provider | string {
+  /**
+   * The provider a definition runs on. A model keys.json does not have (Claude's `sonnet` in a
+   * file written for it) was reported at start; the session's model does the work.
+   */
+  providerFor(def: AgentDefinition): Provider {
     const name = this.modelOf(def);
-    if (name === 'inherit') return this.o.main();
     const model = this.o.models().models.find((m) => m.name === name);
-    if (!model) return `specialist ${def.name} names model ${JSON.stringify(name)}, which keys.json does not have (models: ${this.o.models().models.map((m) => m.name).join(', ')})`;
-    return this.provider(model);
+    return model ? this.provider(model) : this.o.main();
+  }
+
+  /** Notices, once at start, about definitions asking for tools or models that are not there. */
+  problems(known: string[]): NoticeEvent[] {
+    const names = this.o.models().models.map((m) => m.name);
+    return this.agents.flatMap((def): NoticeEvent[] => {
+      const tools = unknownTools(def, known, CODE_INDEX_TOOLS);
+      const model = def.model && def.model !== 'inherit' && !names.includes(def.model) ? def.model : undefined;
+      return [
+        ...(tools.length ? [{ type: 'notice' as const, code: 'agent_unknown_tools' as const, params: { agent: def.name, tools: tools.join(', ') } }] : []),
+        ...(model ? [{ type: 'notice' as const, code: 'agent_model_unknown' as const, params: { agent: def.name, model } }] : []),
+      ];
+    });
   }
 
   /** The side model's provider (web_fetch questions, compaction summaries); undefined without one. */

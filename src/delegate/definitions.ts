@@ -45,7 +45,9 @@ const CLAUDE_NAMES: Record<string, string> = {
   Task: 'task',
 };
 
-const READ_TOOLS = ['read_file', 'list_files', 'search', 'code_search', 'code_outline', 'code_symbol', 'code_refs', 'read_note'];
+/** The code index's tools: there only when the index is on, so never reported as unknown. */
+export const CODE_INDEX_TOOLS = ['code_search', 'code_outline', 'code_symbol', 'code_refs'];
+const READ_TOOLS = ['read_file', 'list_files', 'search', ...CODE_INDEX_TOOLS, 'read_note'];
 
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {

@@ -21,8 +21,8 @@ export type TaskOptions = {
   /** The specialists, by name (built-ins and files). */
   agents: readonly AgentDefinition[];
   mode: () => PermissionMode;
-  /** The provider a definition runs on (its model, the side model, or the session's); text: why there is none. Absent: the session's. */
-  providerFor?: (def: AgentDefinition) => Provider | string;
+  /** The provider a definition runs on (its model, the side model, or the session's). Absent: the session's. */
+  providerFor?: (def: AgentDefinition) => Provider;
   /** The main conversation's permission step and hooks, for one specialist's calls (its confirmations name it). */
   gate?: (agent: string) => { before?: BeforeToolCall; after?: AfterToolCall };
   /** This session's notes; absent: the facts come back inline (tests of the tool alone). */
@@ -56,10 +56,8 @@ async function runTask(args: TaskArgs, ctx: ToolContext, o: TaskOptions): Promis
   const refs = args.context_refs ?? [];
   const missing = refs.filter((id) => !store?.get(id));
   if (missing.length) return toolError(`no notes ${missing.join(', ')} in this session; notes: ${store?.ids().join(', ') || 'none yet'}`);
-  const chosen = o.providerFor ? o.providerFor(def) : ctx.provider?.();
-  if (typeof chosen === 'string') return toolError(chosen);
-  if (!chosen) return toolError('task needs a model, and none is available to this tool');
-  const provider = chosen;
+  const provider = o.providerFor ? o.providerFor(def) : ctx.provider?.();
+  if (!provider) return toolError('task needs a model, and none is available to this tool');
   const { tools } = deriveTools(def, o.tools(), o.mode());
   // Its own read records and shell: a file the specialist read is still unread for the main
   // conversation, which has not seen it and so must not overwrite it.
@@ -94,7 +92,10 @@ async function runTask(args: TaskArgs, ctx: ToolContext, o: TaskOptions): Promis
   const usage: SideUsage = { input, output, cacheRead, cacheWrite, by: def.name, model: provider.config.name, cost: costUnknown ? null : cost };
   const tokens = input + output + cacheRead + cacheWrite;
   const end = (status: string, note?: string) => report({ phase: 'end', status, ...(note && { note }), tokens, cost: usage.cost ?? null });
-  if (result.stopReason === 'aborted') return end('aborted'), toolError('interrupted', { sideUsage: usage });
+  if (result.stopReason === 'aborted') {
+    end('aborted');
+    return toolError('interrupted', { sideUsage: usage });
+  }
   const handoff = handoffOf(result.structured, result.text);
   if (!handoff) {
     end('failed');

@@ -83,6 +83,7 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   groups_reaped: 'jobs.reaped',
   agent_file_broken: 'agents.file_broken',
   agent_unknown_tools: 'agents.unknown_tools',
+  agent_model_unknown: 'agents.model_unknown',
   side_model_unknown: 'agents.side_unknown',
 };
 

@@ -54,6 +54,7 @@ export type NoticeCode =
   | 'groups_reaped'
   | 'agent_file_broken'
   | 'agent_unknown_tools'
+  | 'agent_model_unknown'
   | 'side_model_unknown';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
