@@ -112,7 +112,7 @@ describe.each(['anthropic', 'openai'] as const)('deferred tools over %s', (forma
     await agent.send('go');
     const { body, format: wire } = server.requests[0]!;
     const names = wire === 'anthropic' ? body.tools.map((t: any) => t.name) : body.tools.map((t: any) => t.function.name);
-    expect(names).toEqual(['read_file', 'list_files', 'search', 'write_file', 'edit_file', 'bash', 'job', 'todo', 'exit_plan', 'remember', 'web_fetch', 'task']);
+    expect(names).toEqual(['read_file', 'list_files', 'search', 'write_file', 'edit_file', 'bash', 'job', 'todo', 'exit_plan', 'remember', 'web_fetch', 'read_note', 'task']);
     expect(agent.prompt()).not.toContain('Cold tools');
     expect(results).toEqual([{ name: 'load_tools', isError: true, output: expect.stringMatching(/^unknown tool "load_tools"; available: read_file, /) }]);
   });

@@ -52,7 +52,7 @@ const READ_TOOLS = ['read_file', 'list_files', 'search', ...CODE_INDEX_TOOLS, 'r
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   {
     name: 'explore',
-    description: 'Read-only research: finds where and how something is done in the code.',
+    description: 'Read-only research: where and how something is done in the code.',
     tools: READ_TOOLS,
     maxRounds: DEFAULT_ROUNDS,
     maxTokens: DEFAULT_TOKENS,
@@ -61,7 +61,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   },
   {
     name: 'review',
-    description: 'Reviews the working changes (git diff, log, show; read-only) for bugs and risks.',
+    description: 'Reviews the working changes for bugs and risks (read-only, git diff/log/show).',
     tools: [...READ_TOOLS, 'git_read'],
     model: 'inherit',
     maxRounds: DEFAULT_ROUNDS,
@@ -72,7 +72,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
   },
   {
     name: 'test',
-    description: 'Runs and diagnoses tests (bash in the sandbox); changes no file.',
+    description: 'Runs and diagnoses tests; changes no file.',
     tools: [...READ_TOOLS, 'bash'],
     model: 'inherit',
     maxRounds: DEFAULT_ROUNDS,

@@ -123,10 +123,10 @@ export function readNoteTool(notes: () => NoteStore | undefined): Tool<{ id: str
   return {
     name: 'read_note',
     brief: "a specialist's whole note (facts with path:line, open questions) by its id",
-    description: "Reads a specialist's note by id (n1, n2 …): its conclusion, the facts with where each is, and its open questions. Long notes come in pages: pass offset to continue.",
+    description: "A specialist's note by id (n1 …): conclusion, facts with where, open questions. offset pages a long one.",
     parameters: {
       type: 'object',
-      properties: { id: { type: 'string', description: 'The note id, e.g. n3' }, offset: { type: 'integer', minimum: 0, description: 'Character to start at' } },
+      properties: { id: { type: 'string' }, offset: { type: 'integer', minimum: 0 } },
       required: ['id'],
       additionalProperties: false,
     },

@@ -147,14 +147,14 @@ export function taskTool(o: TaskOptions): Tool<TaskArgs> {
   return {
     name: 'task',
     brief: `a specialist sub-agent (${o.agents.map((a) => a.name).join(', ')}) for a bounded task; returns a conclusion and a note`,
-    description: `Hands a self-contained task to a specialist that works in its own context and returns a short conclusion and a note id (read_note gives its facts with path:line). It cannot see this conversation: give it all it needs; context_refs passes earlier notes. Read-only specialists run in parallel. Specialists: ${list}.`,
+    description: `A specialist sub-agent for a self-contained task, in its own context; returns a short conclusion and a note id (read_note: its facts with path:line). It cannot see this conversation: give it all it needs; context_refs passes earlier notes. Read-only ones run in parallel. agent: ${list}`,
     parameters: {
       type: 'object',
       properties: {
         description: { type: 'string', description: 'A 3–6 word label for the user' },
         prompt: { type: 'string', description: 'The task, with all the context it needs' },
-        agent: { type: 'string', description: 'The specialist; default explore' },
-        context_refs: { type: 'array', items: { type: 'string' }, description: 'Ids of earlier notes to build on' },
+        agent: { type: 'string' },
+        context_refs: { type: 'array', items: { type: 'string' } },
       },
       required: ['prompt'],
       additionalProperties: false,
