@@ -5,12 +5,18 @@
 // sessions: list_files under a huge .gitignore, resume and /cost at three sizes (state.mjs), the
 // REPL's memory over 150 messages (repl-memory.mjs); the sandbox's probe, secret listing and launch;
 // and a specialist's scripted exploration (specialists.mjs): what it returns and what it spent.
+// With a corpus (`npm run bench -- --corpus DIR [--localize FILE]`, or FEIYU_BENCH_CORPUS and
+// FEIYU_BENCH_LOCALIZE) the code index is measured too; `--scale N` also times it on N copies of
+// the corpus side by side; `--only codeindex` measures only the index.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { codeIndexBench } from './codeindex.mjs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stateRows } from './state.mjs';
+import { tierRows } from './tiers.mjs';
 
 const here = new URL('..', import.meta.url).pathname;
 const cli = join(here, 'dist', 'cli.js');
@@ -78,6 +84,7 @@ async function internals() {
       contents: [
         "export { fixedRequest } from './src/app/toolset.ts';",
         "export { coldLine } from './src/core/coldtools.ts';",
+        "export { codeTools } from './src/codeindex/tools.ts';",
         "export { specOf } from './src/types/tools.ts';",
         "export { cacheSession, deferralTask } from './test/cache-scenario.ts';",
         "export { coreTools } from './src/tools/index.ts';",
@@ -96,45 +103,6 @@ async function internals() {
     outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
   });
   return { ...(await import(outfile)), bundle: outfile };
-}
-
-/** System prompt and declared schemas in o200k tokens, with deferred schemas and with them off; each tool's schema and cold line. */
-async function fixedTokens() {
-  const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
-  const { fixedRequest, coldLine, specOf } = await internals();
-  const count = (settings) => {
-    const { system, tools, rows, offered } = fixedRequest('/home/user/project', settings);
-    const perTool = rows.map((r) => {
-      const tool = offered.find((t) => t.name === r.name);
-      return { name: r.name, tier: r.tier, schema: encode(JSON.stringify(tool ? specOf(tool) : tools.find((t) => t.name === r.name))).length, line: r.tier === 'cold' ? encode(coldLine(tool) + '\n').length : 0 };
-    });
-    return { system: encode(system).length, tools: encode(JSON.stringify(tools)).length, count: tools.length, perTool };
-  };
-  return { deferred: count({}), off: count({ deferTools: false }) };
-}
-
-/** The scripted sessions of test/cache-scenario.ts against the fake server's prompt cache: cache share per wire format and design, requests deferral adds. */
-async function deferredSessions() {
-  const { startFakeServer, cacheSession, deferralTask } = await internals();
-  const server = await startFakeServer({ promptCache: true });
-  const share = {};
-  const extra = {};
-  try {
-    for (const format of ['anthropic', 'openai']) {
-      for (const design of ['conversation', 'tools', 'off']) {
-        server.reset();
-        share[`${format} ${design}`] = (await cacheSession(server, format, design)).share;
-      }
-      server.reset();
-      const deferred = await deferralTask(server, format, 'conversation');
-      server.reset();
-      const off = await deferralTask(server, format, 'off');
-      extra[format] = { deferred: deferred.requests, off: off.requests };
-    }
-  } finally {
-    await server.close();
-  }
-  return { share, extra };
 }
 
 /** A tree of about 40 MB in 3,000 files, made once and kept in the temp folder. */
@@ -338,48 +306,49 @@ async function sandboxCosts() {
 const rows = [];
 const row = (what, value, target, ok) => rows.push([what, value, target, ok ? 'ok' : 'OVER']);
 
-const s = await startup();
-row('start-up to prompt (median of 10)', `${s.ms.toFixed(0)} ms`, '≤ 150 ms', s.ms <= 150);
-row('bare `node -e 0` (reference)', `${s.bare.toFixed(0)} ms`, '', true);
-row('resident memory at idle prompt', `${s.rssMb.toFixed(1)} MB`, '≤ 80 MB', s.rssMb <= 80);
-const tk = await fixedTokens();
-const fixed = tk.deferred.system + tk.deferred.tools;
-row(`fixed tokens per request (system + ${tk.deferred.count} declared, o200k)`, `${fixed} (${tk.deferred.system} + ${tk.deferred.tools})`, '≤ 1,100', fixed <= 1100);
-row(`  the same with deferTools: false (${tk.off.count} declared)`, `${tk.off.system + tk.off.tools} (${tk.off.system} + ${tk.off.tools})`, '', true);
-for (const t of tk.deferred.perTool) row(`  ${t.name}: ${t.tier}, schema / line tokens`, `${t.schema} / ${t.line}`, '', true);
-const ds = await deferredSessions();
-for (const [key, share] of Object.entries(ds.share)) {
-  const design = key.endsWith('off') ? 'deferral off' : `loaded into the ${key.split(' ')[1]}`;
-  row(`prompt-cache share, 12 requests, 2 loaded in round 3: ${key.split(' ')[0]}, ${design}`, share.toFixed(3), key.endsWith('conversation') ? '≥ 0.70' : '', !key.endsWith('conversation') || share >= 0.7);
+const { values: opts } = parseArgs({ options: { corpus: { type: 'string' }, localize: { type: 'string' }, only: { type: 'string' }, scale: { type: 'string' } } });
+const corpus = opts.corpus ?? process.env.FEIYU_BENCH_CORPUS;
+const localize = opts.localize ?? process.env.FEIYU_BENCH_LOCALIZE;
+
+/** --only codeindex: the code index's rows; --only tools: the tool tiers' (fixed tokens, prompt cache, extra requests). */
+const everything = opts.only === undefined;
+if (everything) {
+  const s = await startup();
+  row('start-up to prompt (median of 10)', `${s.ms.toFixed(0)} ms`, '≤ 150 ms', s.ms <= 150);
+  row('bare `node -e 0` (reference)', `${s.bare.toFixed(0)} ms`, '', true);
+  row('resident memory at idle prompt', `${s.rssMb.toFixed(1)} MB`, '≤ 80 MB', s.rssMb <= 80);
 }
-for (const [format, { deferred, off }] of Object.entries(ds.extra)) row(`extra requests from deferral, 20-round task, 3 cold tools (${format})`, `${deferred - off} (${deferred} vs ${off})`, '≤ 3', deferred - off <= 3);
-const sb = await sandboxCosts();
-row(`sandbox probe, in parallel with config loading (${sb.probeOk ? 'works' : 'unavailable'})`, `${sb.probe.toFixed(0)} ms`, '', true);
-row(`secret listing, ${sb.folders.toLocaleString('en-US')} folders (${sb.secrets} secrets): first / again`, `${sb.first.toFixed(0)} / ${sb.again.toFixed(0)} ms`, 'again ≤ 50 ms', sb.again <= 50);
-row('one sandboxed launch prepared (listing, masks, argv)', `${sb.launch.toFixed(0)} ms`, '≤ 60 ms', sb.launch <= 60);
-const sr = await searchRatio().catch((err) => ({ error: err.message }));
-if ('error' in sr) row('search: tool vs raw rg', 'ripgrep missing', '', true);
-else row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
-const gi = await bigGitignore();
-row('list_files, 3,000 files, 100,000-line .gitignore', `${gi.toFixed(0)} ms`, '≤ 2,000 ms', gi <= 2000);
-for (const r of stateRows((await internals()).bundle)) row(...r);
-const mem = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'repl-memory.mjs'), '150'], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
-const m = mem.rssMb;
-row('REPL resident memory: start → 150 messages (→ 20 s idle)', `${m[0].toFixed(0)} → ${m[150].toFixed(0)} MB (→ ${m.idle.toFixed(0)})`, '≤ 200 MB', m[150] <= 200);
-const k = mem.keptMb;
-row('REPL heap kept after 50 → 150 messages', `${k[50].toFixed(1)} → ${k[150].toFixed(1)} MB`, 'grows ≤ 1 MB', k[150] - k[50] <= 1);
-const sp = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'specialists.mjs')], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
-const n = (x) => x.toLocaleString('en-US');
-row('specialist: returned to the main context, scripted exploration', `${n(sp.returned)} tokens`, '≤ 2,000', sp.ok && sp.returned <= 2000);
-row(`  specialist spend (${sp.specialistRequests} requests) / main-context growth`, `${n(sp.spend)} / ${n(sp.growth)} = ${sp.ratio.toFixed(0)}×`, '', true);
-row('  main-context growth had the main agent read it itself', `${n(sp.inline)} tokens`, '', true);
-const hb = await headlessBashRatio();
-row('headless run: one bash call vs none (wall)', `${hb.one.toFixed(0)} / ${hb.none.toFixed(0)} ms = ${(hb.one / hb.none).toFixed(2)}`, '≤ 1.2', hb.one / hb.none <= 1.2);
-row('  the same, feiyu process CPU', `${hb.oneCpu.toFixed(0)} / ${hb.noneCpu.toFixed(0)} ms = ${(hb.oneCpu / hb.noneCpu).toFixed(2)}`, '', true);
-const ft = await firstToolCall();
-row('first tool call of a process (second call)', `${ft.first.toFixed(1)} ms (${ft.second.toFixed(1)} ms)`, '≤ 20 ms', ft.first <= 20);
-const rp = await readPage();
-row(`read_file 200 lines of a ${rp.mb.toFixed(1)} MB file: first / last page`, `${rp.first.toFixed(1)} / ${rp.last.toFixed(1)} ms`, '≤ 20 ms', Math.max(rp.first, rp.last) <= 20);
+if (everything || opts.only === 'tools') rows.push(...(await tierRows(await internals())));
+if (everything) {
+  const sb = await sandboxCosts();
+  row(`sandbox probe, in parallel with config loading (${sb.probeOk ? 'works' : 'unavailable'})`, `${sb.probe.toFixed(0)} ms`, '', true);
+  row(`secret listing, ${sb.folders.toLocaleString('en-US')} folders (${sb.secrets} secrets): first / again`, `${sb.first.toFixed(0)} / ${sb.again.toFixed(0)} ms`, 'again ≤ 50 ms', sb.again <= 50);
+  row('one sandboxed launch prepared (listing, masks, argv)', `${sb.launch.toFixed(0)} ms`, '≤ 60 ms', sb.launch <= 60);
+  const sr = await searchRatio().catch((err) => ({ error: err.message }));
+  if ('error' in sr) row('search: tool vs raw rg', 'ripgrep missing', '', true);
+  else row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
+  const gi = await bigGitignore();
+  row('list_files, 3,000 files, 100,000-line .gitignore', `${gi.toFixed(0)} ms`, '≤ 2,000 ms', gi <= 2000);
+  for (const r of stateRows((await internals()).bundle)) row(...r);
+  const mem = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'repl-memory.mjs'), '150'], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
+  const m = mem.rssMb;
+  row('REPL resident memory: start → 150 messages (→ 20 s idle)', `${m[0].toFixed(0)} → ${m[150].toFixed(0)} MB (→ ${m.idle.toFixed(0)})`, '≤ 200 MB', m[150] <= 200);
+  const k = mem.keptMb;
+  row('REPL heap kept after 50 → 150 messages', `${k[50].toFixed(1)} → ${k[150].toFixed(1)} MB`, 'grows ≤ 1 MB', k[150] - k[50] <= 1);
+  const sp = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'specialists.mjs')], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
+  const n = (x) => x.toLocaleString('en-US');
+  row('specialist: returned to the main context, scripted exploration', `${n(sp.returned)} tokens`, '≤ 2,000', sp.ok && sp.returned <= 2000);
+  row(`  specialist spend (${sp.specialistRequests} requests) / main-context growth`, `${n(sp.spend)} / ${n(sp.growth)} = ${sp.ratio.toFixed(0)}×`, '', true);
+  row('  main-context growth had the main agent read it itself', `${n(sp.inline)} tokens`, '', true);
+  const hb = await headlessBashRatio();
+  row('headless run: one bash call vs none (wall)', `${hb.one.toFixed(0)} / ${hb.none.toFixed(0)} ms = ${(hb.one / hb.none).toFixed(2)}`, '≤ 1.2', hb.one / hb.none <= 1.2);
+  row('  the same, feiyu process CPU', `${hb.oneCpu.toFixed(0)} / ${hb.noneCpu.toFixed(0)} ms = ${(hb.oneCpu / hb.noneCpu).toFixed(2)}`, '', true);
+  const ft = await firstToolCall();
+  row('first tool call of a process (second call)', `${ft.first.toFixed(1)} ms (${ft.second.toFixed(1)} ms)`, '≤ 20 ms', ft.first <= 20);
+  const rp = await readPage();
+  row(`read_file 200 lines of a ${rp.mb.toFixed(1)} MB file: first / last page`, `${rp.first.toFixed(1)} / ${rp.last.toFixed(1)} ms`, '≤ 20 ms', Math.max(rp.first, rp.last) <= 20);
+}
+if (corpus) await codeIndexBench(corpus, localize, row, Number(opts.scale ?? process.env.FEIYU_BENCH_SCALE ?? 1));
 
 const widths = [0, 1, 2, 3].map((i) => Math.max(...[['measure', 'value', 'target', ''], ...rows].map((r) => r[i].length)));
 const fmt = (r) => r.map((c, i) => c.padEnd(widths[i])).join('  ');

@@ -103,4 +103,26 @@ describe('--resume', () => {
     // The schema is in the resumed history already: nothing is added.
     expect(lastUserTexts(2)).toEqual(['write the list']);
   });
+
+  it('after a compaction: the resumed session gives the loaded schemas again, once, with the prefix unchanged', async () => {
+    const { app, open } = await appWith({}, ['-p', 'x']);
+    server.enqueue({ toolCalls: [{ name: 'load_tools', input: { names: ['todo', 'remember'] } }] }, { text: 'Loaded. ' + 'The list is ready to be written. '.repeat(200) });
+    await send(app, 'load the todo tool');
+    server.enqueue({ text: 'Summary: todo and remember were loaded; nothing else happened.' });
+    expect(await app.agent.compact(new AbortController().signal, { force: true })).toMatchObject({ method: 'summary' });
+    await app.close();
+
+    const resumed = await open(['-p', 'x', '--resume', app.session.id]);
+    expect(resumed.agent.tools.loaded).toEqual(['todo', 'remember']);
+    expect(JSON.stringify(resumed.agent.messages)).not.toContain('<tool name="todo">');
+    server.enqueue({ text: 'Writing it.' }, { text: 'Still here.' });
+    await send(resumed, 'write the list');
+    const back = 3; // after the load, its answer and the summary
+    expect(lastUserTexts(back)[0]).toBe('write the list');
+    expect(lastUserTexts(back)[1]).toMatch(/^Loaded tools:\n<tool name="todo">\n[^]*<\/tool>\n<tool name="remember">\n[^]*<\/tool>$/);
+    await send(resumed, 'and then?');
+    expect(lastUserTexts(back + 1)).toEqual(['and then?']);
+    expect(prefixOf(back)).toBe(prefixOf(0));
+    expect(resumed.agent.tools.rows().filter((r) => r.tier === 'loaded').map((r) => r.name)).toEqual(['todo', 'remember']);
+  });
 });

@@ -106,6 +106,33 @@ describe.each(['anthropic', 'openai'] as const)('deferred tools over %s', (forma
     expect(seen.every((p) => p.tools === seen[0]!.tools)).toBe(true);
   });
 
+  it('answers malformed load_tools calls with what to send: a list in a string, more than 8 names, no list, unknown names', async () => {
+    const { agent, results } = setup(format);
+    const nine = ['job', 'todo', 'read_file', 'remember', 'web_fetch', 'task', 'bash', 'nope', 'exit_plan'];
+    server.enqueue(
+      { toolCalls: [{ name: 'load_tools', input: { names: 'job, todo' } }] },
+      { toolCalls: [{ name: 'load_tools', input: { names: nine } }] },
+      { toolCalls: [{ name: 'load_tools', input: { names: 42 } }] },
+      { toolCalls: [{ name: 'load_tools', input: { names: ['nope', 'also_nope'] } }] },
+      { text: 'Done.' },
+    );
+    expect(await agent.send('load things')).toEqual({ stopReason: 'end', text: 'Done.', rounds: 4 });
+    const cold = 'Cold tools: exit_plan, read_note.';
+    expect(results).toEqual([
+      { name: 'load_tools', isError: false, output: expect.stringMatching(/^<tool name="job">[^]*<tool name="todo">[^]*\nCall them through use_tool: \{"name": "…", "args": \{…\}\}\.$/) },
+      {
+        name: 'load_tools',
+        isError: false,
+        output: expect.stringMatching(
+          /^<tool name="job">[^]*<tool name="todo">[^]*<tool name="remember">[^]*<tool name="web_fetch">[^]*<tool name="task">[^]*Call them through use_tool[^]*\n\nDeclared already, call directly: read_file, bash\.\n\nNo such tools: nope\. Cold tools: exit_plan, read_note\.\n\nNot loaded, 8 names per call: exit_plan\. Call load_tools again for them\.$/,
+        ),
+      },
+      { name: 'load_tools', isError: true, output: `load_tools takes {"names": ["…"]}, 1 to 8 names of cold tools (invalid arguments: names must be array). ${cold}` },
+      { name: 'load_tools', isError: true, output: `No such tools: nope, also_nope. ${cold}` },
+    ]);
+    expect(agent.tools.loaded).toEqual(['job', 'todo', 'remember', 'web_fetch', 'task']);
+  });
+
   it('declares every tool, lists none and knows no load_tools with deferral off', async () => {
     const { agent, results } = setup(format, 'off');
     server.enqueue({ toolCalls: [{ name: 'load_tools', input: { names: ['todo'] } }] }, { text: 'Ok.' });

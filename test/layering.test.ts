@@ -119,6 +119,13 @@ describe('layering', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('app/ loads optional modules lazily: types aside, only through import()', () => {
+    const eager = [...graph].flatMap(([f, g]) =>
+      folderOf(f) === 'app' ? g.ours.filter((e) => OPTIONAL.includes(folderOf(e.to)) && !e.lazy && !e.type).map((e) => `${f} → ${e.to}`) : [],
+    );
+    expect(eager).toEqual([]);
+  });
+
   it('nothing imports the entry point, and there are no cycles, not even through types', () => {
     expect([...graph].filter(([, g]) => g.ours.some((e) => e.to === 'cli.ts')).map(([f]) => f)).toEqual([]);
     const cyclic = files.filter((f) => closure(f).has(f));

@@ -142,22 +142,24 @@ describe('the REPL without a terminal', () => {
   });
 
   it('resumes an earlier session, shows the context and the cost, keeps notes, and clears', async () => {
-    server.enqueue({ text: 'First answer.' });
+    server.enqueue({ toolCalls: [{ name: 'load_tools', input: { names: ['web_fetch'] } }] }, { text: 'First answer.' });
     await run([], ['first task']);
     const [earlier] = await sessionFiles();
     server.enqueue({ text: 'Second answer.' });
     const editor = `sh -c 'echo "- added in the editor" >> "$1"' --`;
     const lines = ['/resume', '1', '/context', '/cost', '/memory add prefers tabs', '/memory edit', '/memory', '/jobs', 'and more', '/clear', 'y'];
     const r = await run([], lines, { EDITOR: editor });
-    expect(r.stdout).toMatch(/1\. \d{4}-\d\d-\d\d \d\d:\d\d {2}rounds 0 · \$[\d.]+ {2}first task/);
-    expect(r.stdout).toMatch(/Resumed session [\w-]+: 2 messages, \$[\d.]+ so far\./);
+    expect(r.stdout).toMatch(/1\. \d{4}-\d\d-\d\d \d\d:\d\d {2}rounds 1 · \$[\d.]+ {2}first task/);
+    expect(r.stdout).toMatch(/Resumed session [\w-]+: 4 messages, \$[\d.]+ so far\./);
     expect(r.stdout).toMatch(/Context: about [\d,]+ of 200,000 tokens \(\d+%\)/);
-    expect(r.stdout).toMatch(/ {2}conversation \(2 messages\) +\d+/);
+    expect(r.stdout).toMatch(/ {2}conversation \(4 messages\) +\d+/);
     expect(r.stdout).toMatch(/ {2}tool definitions \(8 declared\) +[\d,]+/);
     expect(r.stdout).toMatch(/ {2}cold tools \(6, one line each\) +\d+/);
     expect(r.stdout).toMatch(/Tools \(estimated tokens\):\n {2}read_file +hot · [\d,]+\n/);
-    expect(r.stdout).toMatch(/ {2}web_fetch +cold · line \d+, \d+ when loaded\n/);
-    expect(r.stdout).toMatch(/This session: \$[\d.]+ · requests 1/);
+    expect(r.stdout).toMatch(/ {2}task +cold · line \d+, \d+ when loaded\n/);
+    // Loaded in the earlier session, loaded still.
+    expect(r.stdout).toMatch(/ {2}web_fetch +loaded · \d+\n/);
+    expect(r.stdout).toMatch(/This session: \$[\d.]+ · requests 2/);
     expect(r.stdout).toContain('Noted.');
     expect(r.stdout).toMatch(/1\. project \d{4}-\d\d-\d\d prefers tabs\n {2}2\. project {2}added in the editor\n/);
     expect(r.stdout).toContain('No background jobs.');

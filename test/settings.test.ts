@@ -69,6 +69,7 @@ describe('loadSettings', () => {
     ['a bad mode', { mode: 'yolo' }, '"mode" must be one of "default", "auto", "plan", "readonly", not "yolo"'],
     ['a bad sandbox', { sandbox: true }, '"sandbox" must be one of "off", "workspace", "strict", not true'],
     ['a bad lang', { lang: 'fr' }, '"lang" must be one of "en", "zh", not "fr"'],
+    ['a bad codeIndex', { codeIndex: 'yes' }, '"codeIndex" must be one of "auto", "on", "off", not "yes"'],
     ['permissions not an object', { permissions: ['bash'] }, '"permissions" must be an object'],
     ['allow not a list', { permissions: { allow: 'bash(ls)' } }, '"permissions.allow" must be a list of strings'],
     ['a rule not a string', { permissions: { allow: ['bash(ls)', 3] } }, '"permissions.allow[1]" must be a string'],

@@ -5,6 +5,7 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { fixedRequest, HOT_TOOLS } from '../src/app/toolset.js';
 import { systemPrompt } from '../src/core/prompt.js';
+import { codeTools } from '../src/codeindex/tools.js';
 
 const tokens = ({ system, tools }: { system: string; tools: unknown[] }) => encode(system).length + encode(JSON.stringify(tools)).length;
 
@@ -16,6 +17,22 @@ describe('fixed tokens per request', () => {
     expect(fixed.rows.filter((r) => r.tier === 'cold').map((r) => r.name)).toEqual(['job', 'todo', 'exit_plan', 'remember', 'web_fetch', 'read_note', 'task']);
     // The base prompt itself stays short: the tools carry their own instructions.
     expect(encode(systemPrompt('/home/user/project')).length).toBeLessThanOrEqual(250);
+  });
+
+  it("stays within it with the code index's four tools too, each one cold line", () => {
+    const index = codeTools(() => {
+      throw new Error('no call runs here');
+    });
+    const fixed = fixedRequest('/home/user/project', {}, index);
+    expect(tokens(fixed)).toBeLessThanOrEqual(1100);
+    expect(fixed.tools.map((t) => t.name)).toEqual([...HOT_TOOLS, 'load_tools', 'use_tool']);
+    expect(fixed.system.split('\n').filter((l) => l.startsWith('- code_'))).toEqual([
+      '- code_search(query, limit?): definitions matching words or identifiers, ranked',
+      '- code_outline(path): signatures of a file or folder, with lines',
+      '- code_refs(symbol, direction, depth?): callers or callees of a function',
+      "- code_symbol(name): a symbol's full source",
+    ]);
+    expect(fixed.rows.filter((r) => r.name.startsWith('code_')).map((r) => [r.name, r.tier])).toEqual(index.map((t) => [t.name, 'cold']));
   });
 
   it('costs more with deferral off, every schema declared', () => {

@@ -24,13 +24,14 @@ import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools } from './toolset.js';
 import { Specialists } from './specialists.js';
+import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import { ModeNotes } from './modenotes.js';
 import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
-import type { FileVersion, ToolSession, WrapCommand } from '../types/tools.js';
+import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
 import type { Message } from '../types/conversation.js';
 import type { ModelConfig, Provider } from '../types/providers.js';
 import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
@@ -102,6 +103,9 @@ export interface App {
   newSession(): void;
   /** Reads keys.json again after /key changed it; the current model stays until setModel. */
   reloadModels(): void;
+  /** The code index, when the settings and the workspace turn it on (for /index); null when off. */
+  readonly codeIndex: CodeIndexLink | null;
+  readonly codeIndexSetting: CodeIndexSetting;
   /** Stops what the session started and closes the files. */
   close(): Promise<void>;
 }
@@ -176,32 +180,26 @@ async function wire(config: AppConfig): Promise<App> {
   const hooks = attempt(() =>
     createHookRunner({ hooks: config.hooks, verify: config.verify, root, sessionId: () => session.id, env: config.env, emit: (event) => events.emit(event) }),
   );
-  const specialists = new Specialists({
-    agents: config.agents,
-    sideModel: config.sideModel,
-    providerOptions: config.providerOptions,
-    main: (): Provider => agent.provider,
-    models: () => state.models,
-    sessionFile: () => session.file,
-  });
+  const { agents, sideModel, providerOptions } = config;
+  const specialists = new Specialists({ agents, sideModel, providerOptions, main: (): Provider => agent.provider, models: () => state.models, sessionFile: () => session.file });
+  /** The code index's tools, once it has loaded (an optional module). */
+  const indexTools: Tool[] = [];
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
     sideProvider: () => specialists.sideProvider(),
-    delegate: {
-      agents: specialists.agents,
+    delegate: specialists.taskOptions({
       mode: () => state.mode,
-      providerFor: (def) => specialists.providerFor(def),
       // A specialist's calls pass the same hooks and permission step as the main agent's.
       gate: (name) => ({
         before: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? decide(call, tool, signal, name),
         after: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
       }),
-      notes: () => specialists.notes,
       report: (event) => events.emit(event),
-    },
+    }),
     jobs,
     todo,
     stateDir,
+    laterTools: () => indexTools,
     plan: {
       approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
       restoreMode: () => {
@@ -240,6 +238,19 @@ async function wire(config: AppConfig): Promise<App> {
   agent.on((event) => events.emit(event));
   const modeNotes = new ModeNotes(agent);
   modeNotes.update(state.mode);
+  const codeIndex = linkCodeIndex({
+    setting: config.codeIndex,
+    root,
+    stateDir,
+    env: config.env,
+    addTools: (more) => {
+      indexTools.push(...more);
+      agent.tools.add(more);
+    },
+    onEvent: (listener) => agent.on(listener),
+    notify,
+    announce: config.interactive,
+  });
 
   // Consumers of the event stream: the session file and the trace.
   const writeEvents = (kind: 'session' | 'trace'): WriterEvents => ({
@@ -266,10 +277,7 @@ async function wire(config: AppConfig): Promise<App> {
     trace?.write(event);
     session.onEvent(event);
     if (event.type === 'tools_loaded') session.saveState({ tools: event.names });
-    if (event.type === 'usage' && event.by) specialists.count(event.by, event.input + event.output + event.cacheRead + event.cacheWrite, event.cost);
-    if (event.type === 'usage' && event.by) session.saveState({ specialists: specialists.saved() });
-    // After a compaction the notes stay addressable: their index goes with the next request.
-    if (event.type === 'compaction' && specialists.notes.index()) agent.note(specialists.notes.index());
+    specialists.onEvent(event, { save: (spend) => session.saveState({ specialists: spend }), note: (text) => agent.note(text) });
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });
   });
 
@@ -305,6 +313,9 @@ async function wire(config: AppConfig): Promise<App> {
         notify('no_model');
         return null;
       }
+      // The code index decides whether it is on within moments of its start: its tools are in the first request or never.
+      codeIndex?.start();
+      await codeIndex?.settled;
       const gate = await hooks.userPromptSubmit(text, signal);
       if (gate.block) {
         notify('prompt_blocked', { reason: gate.block });
@@ -372,8 +383,11 @@ async function wire(config: AppConfig): Promise<App> {
       // The first model added takes over from the stand-in at once.
       if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
     },
+    codeIndex,
+    codeIndexSetting: config.codeIndex,
     async close() {
       await jobs.stopAll();
+      await codeIndex?.close();
       trace?.close();
       session.close();
     },

@@ -133,6 +133,8 @@ export type AppConfig = {
   allowPrivate: string[];
   /** Hot and cold tools (settings' `tools`); undefined: deferral off (`deferTools: false`). */
   deferral?: ToolTiers;
+  /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
+  codeIndex: 'auto' | 'on' | 'off';
   /** How the model's provider is made: settings' `streamIdleTimeout` (seconds) as milliseconds. */
   providerOptions: ProviderOptions;
   /** A person answers questions (the REPL); false: headless, questions are refused. */
@@ -226,6 +228,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
     // A project's tool tiers cost only tokens: they apply before trust.
     deferral: deferralOf(settings.user, settings.project),
+    codeIndex: effective.merged.codeIndex ?? 'auto',
     providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
     interactive: !args.print,
     pinned: { model: args.model !== undefined, mode: args.mode !== undefined },

@@ -7,18 +7,21 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { RepoFacts } from '../safety/destructive.js';
 import type { WrapCommand } from '../types/tools.js';
+import { killGroup } from '../util/process.js';
 
 const TIMEOUT_MS = 10_000;
 
-export function createGitFacts(launch: WrapCommand, env: NodeJS.ProcessEnv): RepoFacts {
+export function createGitFacts(launch: WrapCommand, env: NodeJS.ProcessEnv, timeoutMs = TIMEOUT_MS): RepoFacts {
   const git = (script: string, cwd: string): Promise<string | null> =>
     new Promise((resolve) => {
       const l = launch({ command: script, cwd, profile: 'read', env });
-      const child = spawn(l.file, l.args, { cwd, env: l.env, stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS });
+      // Its own process group, so that a timeout ends git and whatever it started, not only the shell.
+      const child = spawn(l.file, l.args, { cwd, env: l.env, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+      const timer = setTimeout(() => child.pid !== undefined && killGroup(child.pid), timeoutMs);
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-      child.on('error', () => resolve(null));
-      child.on('exit', () => l.release());
+      child.on('error', () => { clearTimeout(timer); resolve(null); });
+      child.on('exit', () => { clearTimeout(timer); l.release(); });
       child.on('close', (code) => resolve(code === 0 ? out : null));
     });
   return {

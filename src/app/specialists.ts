@@ -10,7 +10,8 @@ import { unknownTools } from '../delegate/derive.js';
 import { NoteStore, notesDirOf } from '../delegate/notes.js';
 import { createProvider, type ProviderOptions } from '../providers/stream.js';
 import type { LoadedModels } from '../config/keys.js';
-import type { NoticeEvent } from '../types/events.js';
+import type { AgentEvent, NoticeEvent } from '../types/events.js';
+import type { TaskOptions } from '../delegate/task.js';
 import type { ModelConfig, Provider } from '../types/providers.js';
 
 export type Spend = { tokens: number; cost: number | null };
@@ -109,13 +110,22 @@ export class Specialists {
     return made;
   }
 
-  count(agent: string, tokens: number, cost: number | null): void {
-    addSpend(this.spend, agent, tokens, cost);
+  /** The task tool's options: these specialists, their providers and the session's notes; the permission gate and the reporting are the app's. */
+  taskOptions(o: Pick<TaskOptions, 'mode' | 'gate' | 'report'>): Omit<TaskOptions, 'tools'> {
+    return { ...o, agents: this.agents, providerFor: (def) => this.providerFor(def), notes: () => this.notes };
   }
 
-  /** The spend as the session file keeps it. */
-  saved(): Record<string, Spend> {
-    return Object.fromEntries(this.spend);
+  /**
+   * Follows the event stream: each specialist's spend (`save` keeps it with the session), and
+   * after a compaction the notes' index for the next request (`note`), so conclusions stay addressable.
+   */
+  onEvent(event: AgentEvent, o: { save(spend: Record<string, Spend>): void; note(text: string): void }): void {
+    if (event.type === 'usage' && event.by) {
+      addSpend(this.spend, event.by, event.input + event.output + event.cacheRead + event.cacheWrite, event.cost);
+      o.save(Object.fromEntries(this.spend));
+    }
+    const index = event.type === 'compaction' ? this.notes.index() : '';
+    if (index) o.note(index);
   }
 
   /** A new session in force: its spend as saved. With `from`, a fork: it starts with the original's notes. */

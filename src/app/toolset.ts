@@ -27,6 +27,8 @@ export type ToolOptions = {
   delegate?: Omit<TaskOptions, 'tools'>;
   /** The side model, for web_fetch questions. */
   sideProvider?: () => Provider | undefined;
+  /** Tools that arrive later (the code index's), for specialists too. */
+  laterTools?: () => Tool[];
 };
 
 /** The tools a session offers the model, in a stable order (a stable prompt cache key). */
@@ -43,7 +45,7 @@ export function buildTools(o: ToolOptions): Tool[] {
   ];
   // A specialist may have any of the session's tools (derive.ts narrows them) and git_read.
   const gitRead = gitReadTool();
-  tools.push(taskTool({ ...delegate, tools: () => [...tools, gitRead] }));
+  tools.push(taskTool({ ...delegate, tools: () => [...tools, ...(o.laterTools?.() ?? []), gitRead] }));
   return tools;
 }
 

@@ -35,6 +35,8 @@ export type Settings = {
   deferTools?: boolean;
   /** A keys.json name: the cheaper model for the explore specialist, web_fetch questions and compaction summaries. */
   sideModel?: string;
+  /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
+  codeIndex?: 'auto' | 'on' | 'off';
 };
 
 export type LoadedSettings = { user: Settings; project: Settings; userFile: string; projectFile: string };
@@ -106,6 +108,7 @@ function validate(data: unknown): Found | null {
     enumField('mode', PERMISSION_MODES) ??
     enumField('sandbox', SANDBOX_LEVELS) ??
     enumField('lang', ['en', 'zh']) ??
+    enumField('codeIndex', ['auto', 'on', 'off']) ??
     (data.verify === undefined || typeof data.verify === 'string' ? null : mustBe('verify', 'expect.command')) ??
     (data.streamIdleTimeout === undefined || (typeof data.streamIdleTimeout === 'number' && data.streamIdleTimeout >= 0)
       ? null

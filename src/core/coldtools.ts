@@ -63,6 +63,17 @@ export function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** Tool names a model put in one string: a JSON array, or names apart by commas or spaces. */
+export function namesIn(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (Array.isArray(value)) return value;
+  } catch {
+    // Not JSON: a plain list.
+  }
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
 export function loadTool(table: Dispatch): Tool<{ names: string[] }> {
   return {
     name: LOAD_TOOLS,

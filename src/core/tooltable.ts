@@ -10,7 +10,7 @@ import { isObject } from '../util/jsonfile.js';
 import { specOf, type CallDescription, type Tool, type ToolOutput, type ToolTiers } from '../types/tools.js';
 import type { Message, ToolCallBlock } from '../types/conversation.js';
 import type { ToolSpec } from '../types/providers.js';
-import { blockHead, coldLine, inHistory, loadTool, LOAD_TOOLS, MAX_LOAD, parseObject, schemaBlock, useTool, USE_TOOL } from './coldtools.js';
+import { blockHead, coldLine, inHistory, loadTool, LOAD_TOOLS, MAX_LOAD, namesIn, parseObject, schemaBlock, useTool, USE_TOOL } from './coldtools.js';
 
 export type Tier = 'hot' | 'cold' | 'loaded';
 
@@ -76,7 +76,11 @@ export class ToolTable {
     return [...this.loadedNames];
   }
 
-  /** Offers more tools. Before the first request they join the tiers; after it, the next request announces them. */
+  /**
+   * Offers more tools (an optional module's: the code index, MCP servers): cold unless the
+   * settings' tools.hot names them. Before the first request they join the tiers; after it, the
+   * next request announces them (a line each, or a hot one's definition).
+   */
   add(tools: Tool[]): void {
     const fresh = tools.filter((t) => !this.all.has(t.name));
     for (const tool of tools) this.all.set(tool.name, tool);
@@ -163,6 +167,7 @@ export class ToolTable {
    * its schema, once (the tool counts as loaded from then on). Undefined: the plain error.
    */
   teach(call: ToolCallBlock, problem: string): ToolOutput | undefined {
+    if (call.name === LOAD_TOOLS && this.tiers) return this.teachLoad(call.input.names, problem);
     const tool = this.all.get(call.name);
     if (!tool || this.tierOf(call.name) !== 'cold') return undefined;
     const how = this.inline ? `Call it again through ${USE_TOOL}.` : `It is declared from now on: call ${call.name} again.`;
@@ -218,6 +223,22 @@ export class ToolTable {
     if (!tools.length) return '';
     if (this.inline) return this.load(tools);
     return `${this.blocks(tools.map((t) => t.name))}\nCall ${tools.length > 1 ? 'them' : 'it'} directly.`;
+  }
+
+  /**
+   * load_tools with names it cannot take as they are: a list in a string is taken, more than
+   * MAX_LOAD names load the first MAX_LOAD and name the rest, anything else is told the shape.
+   */
+  private teachLoad(names: unknown, problem: string): ToolOutput {
+    const list = typeof names === 'string' ? namesIn(names) : names;
+    if (Array.isArray(list) && list.length && list.every((n) => typeof n === 'string')) {
+      if (list.length <= MAX_LOAD) return this.loadNamed(list);
+      const done = this.loadNamed(list.slice(0, MAX_LOAD));
+      const rest = `Not loaded, ${MAX_LOAD} names per call: ${list.slice(MAX_LOAD).join(', ')}. Call ${LOAD_TOOLS} again for them.`;
+      return { ...done, output: `${done.output}\n\n${rest}` };
+    }
+    const cold = this.coldNames().join(', ') || 'none';
+    return { output: `${LOAD_TOOLS} takes {"names": ["…"]}, 1 to ${MAX_LOAD} names of cold tools (${problem}). Cold tools: ${cold}.`, isError: true };
   }
 
   /** Marks tools loaded and says how to call them (their schemas, when they live in the conversation). */

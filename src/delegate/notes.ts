@@ -122,7 +122,7 @@ export function renderNote(note: Note): string {
 export function readNoteTool(notes: () => NoteStore | undefined): Tool<{ id: string; offset?: number }> {
   return {
     name: 'read_note',
-    brief: "a specialist's whole note (facts with path:line, open questions) by its id",
+    brief: "a specialist's whole note, by id",
     description: "A specialist's note by id (n1 …): conclusion, facts with where, open questions. offset pages a long one.",
     parameters: {
       type: 'object',

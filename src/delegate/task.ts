@@ -146,7 +146,7 @@ export function taskTool(o: TaskOptions): Tool<TaskArgs> {
   const list = o.agents.map((a) => `${a.name}${a.name === DEFAULT_AGENT ? ' (default)' : ''}: ${oneLine(a.description)}`).join('; ');
   return {
     name: 'task',
-    brief: `a specialist sub-agent (${o.agents.map((a) => a.name).join(', ')}) for a bounded task; returns a conclusion and a note`,
+    brief: `a specialist (${o.agents.map((a) => a.name).join(', ')}) for a bounded task; returns its conclusion`,
     description: `A specialist sub-agent for a self-contained task, in its own context; returns a short conclusion and a note id (read_note: its facts with path:line). It cannot see this conversation: give it all it needs; context_refs passes earlier notes. Read-only ones run in parallel. agent: ${list}`,
     parameters: {
       type: 'object',

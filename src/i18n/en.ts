@@ -304,6 +304,7 @@ Options:
   'cmd.memory': 'list the remembered notes; add TEXT, rm N, edit [user]',
   'cmd.lang': 'show or switch the interface language (en, zh)',
   'cmd.undo': 'put back the files the last turn changed',
+  'cmd.index': 'the code index: files, symbols, call edges, cache size and age; /index rebuild builds it again',
   'mode.current': 'Permission mode: {mode}',
   'mode.set': 'Mode: {mode}',
   'mode.unknown': 'No mode "{mode}"; the modes are {modes}.',

@@ -85,6 +85,10 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   agent_unknown_tools: 'agents.unknown_tools',
   agent_model_unknown: 'agents.model_unknown',
   side_model_unknown: 'agents.side_unknown',
+  codeindex_ready: 'codeindex.ready',
+  codeindex_cache_corrupt: 'codeindex.cache_corrupt',
+  codeindex_build_failed: 'codeindex.build_failed',
+  codeindex_save_failed: 'codeindex.save_failed',
 };
 
 /** Why commands run without a sandbox: a failed probe's reason code, or 'flag' (--sandbox off). */

@@ -306,6 +306,7 @@ export const zh: Record<keyof typeof en, string> = {
   'cmd.memory': '列出记住的笔记；add 文本、rm 编号、edit [user]',
   'cmd.lang': '查看或切换界面语言（en、zh）',
   'cmd.undo': '恢复上一轮改动过的文件',
+  'cmd.index': '代码索引：文件、符号、调用边、缓存大小与时间；/index rebuild 重新构建',
   'mode.current': '权限模式：{mode}',
   'mode.set': '模式：{mode}',
   'mode.unknown': '没有“{mode}”模式；可用模式：{modes}。',

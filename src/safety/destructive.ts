@@ -1,12 +1,14 @@
 // What a bash command would destroy beyond undoing, and what exactly would be lost: git reset
 // --hard, checkout/restore over uncommitted changes, git clean -f, any push, rewriting pushed
 // commits, rm outside build and temp folders, find -delete, dd, mkfs, chmod/chown -R, truncate,
-// `>` onto a tracked file with uncommitted changes. These ask in every mode, auto included.
+// `>` onto a tracked file with uncommitted changes, and a program's own output onto one (cp, mv,
+// tee, sort -o… read in clobber.ts). These ask in every mode, auto included.
 // Must not run anything itself: facts about the repository come from a RepoFacts the app gives.
 
 import { tmpdir } from 'node:os';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { BashCommand, Issue } from './bash/analysis.js';
+import { clobberTargets } from './clobber.js';
 import { inside } from '../util/paths.js';
 
 /** Why the command asks, and what would be lost (files with uncommitted changes, the paths removed…). */
@@ -83,7 +85,8 @@ async function commandLoss(argv: (string | null)[], cwds: string[], ctx: Destruc
     return run === null || run === undefined || REMOVERS.has(basename(run)) || run === 'truncate' ? { what: `find ${args[i]} ${run ?? ''}`.trim(), lost: starts } : null;
   }
   if (name === 'git') return gitLoss(args, cwds.at(-1)!, ctx);
-  return null;
+  const targets = clobberTargets(name, args);
+  return targets.length ? overwriteLoss(name, targets, cwds, ctx) : null;
 }
 
 /** Non-option arguments (after `--`, everything), unknown ones shown as such. */
@@ -180,12 +183,19 @@ async function rewrites(what: string, range: string, dir: string, ctx: Destructi
 async function redirectLoss(part: string, cwds: string[], ctx: DestructiveContext): Promise<Loss | null> {
   const m = /^\s*(?:\d*|&)(>\|?)\s*(.*?)\s*$/s.exec(part);
   if (!m || m[2]!.startsWith('>') || m[2]!.startsWith('&')) return null;
-  const raw = m[2]!;
-  const plain = /^'([^']*)'$|^"([^"$`\\]*)"$|^([^\s'"$`\\*?[{~]+)$/.exec(raw);
+  const plain = /^'([^']*)'$|^"([^"$`\\]*)"$|^([^\s'"$`\\*?[{~]+)$/.exec(m[2]!);
+  return overwriteLoss('>', [plain ? (plain[1] ?? plain[2] ?? plain[3]!) : null], cwds, ctx);
+}
+
+/** The first of `targets` that is a tracked file with uncommitted changes; an unknown target counts as any. */
+async function overwriteLoss(label: string, targets: (string | null)[], cwds: string[], ctx: DestructiveContext): Promise<Loss | null> {
   const facts = await ctx.facts.changed(cwds.at(-1)!);
   if (!facts?.files.length) return null;
-  if (!plain) return { what: '> onto a file named when it runs, with uncommitted changes in the repository', lost: facts.files.map((f) => relative(ctx.root, f) || f) };
-  const target = plain[1] ?? plain[2] ?? plain[3]!;
-  const hit = cwds.map((cwd) => (isAbsolute(target) ? target : resolve(cwd, target))).find((abs) => facts.files.includes(abs));
-  return hit ? { what: `> overwrites ${relative(ctx.root, hit) || hit}, which has uncommitted changes`, lost: [relative(ctx.root, hit) || hit] } : null;
+  const shown = (file: string) => relative(ctx.root, file) || file;
+  if (targets.includes(null)) return { what: `${label} onto a file named when it runs, with uncommitted changes in the repository`, lost: facts.files.map(shown) };
+  for (const target of targets as string[]) {
+    const hit = cwds.map((cwd) => (isAbsolute(target) ? target : resolve(cwd, target))).find((abs) => facts.files.includes(abs));
+    if (hit) return { what: `${label} overwrites ${shown(hit)}, which has uncommitted changes`, lost: [shown(hit)] };
+  }
+  return null;
 }

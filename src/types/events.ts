@@ -55,7 +55,11 @@ export type NoticeCode =
   | 'agent_file_broken'
   | 'agent_unknown_tools'
   | 'agent_model_unknown'
-  | 'side_model_unknown';
+  | 'side_model_unknown'
+  | 'codeindex_ready'
+  | 'codeindex_cache_corrupt'
+  | 'codeindex_build_failed'
+  | 'codeindex_save_failed';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 

@@ -14,7 +14,7 @@ import { t } from '../i18n/index.js';
 import { LineInput } from './input.js';
 import { PERMISSION_MODES } from '../types/permissions.js';
 import type { AgentEvent } from '../types/events.js';
-import { Renderer } from './render.js';
+import { color, Renderer } from './render.js';
 import { UndoStack } from './undo.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
 
@@ -38,6 +38,8 @@ export class Repl implements Session {
   private lastInterrupt = 0;
   private notes: string[] = [];
   private readonly history: History;
+  private indexing = '';
+  private indexingShown = 0;
 
   constructor(private readonly o: ReplOptions) {
     const app = (this.app = o.app);
@@ -59,6 +61,8 @@ export class Repl implements Session {
       else this.ui.handle(event);
       this.undo.observe(event);
     });
+    // While the code index builds, the prompt says how far it got (a terminal only: a pipe would get a line per update).
+    if (this.input.tty) app.codeIndex?.onProgress((p) => this.showIndexing(p.state === 'building' ? t('codeindex.progress', { done: p.done, total: p.total }) : ''));
   }
 
   /** Runs until the user leaves. */
@@ -68,6 +72,8 @@ export class Repl implements Session {
     if (this.history.problem) this.ui.warn(t('history.unused', { why: noticeText(fileNotice(this.history.problem)) }));
     // The message from the command line shows as if typed at the prompt.
     if (this.o.initialMessage) this.ui.line(promptFor(this.app.mode, this.ui.paint) + this.o.initialMessage);
+    // The code index starts once the prompt is up: building it must not delay the prompt.
+    setImmediate(() => this.app.codeIndex?.start());
     let next = this.o.initialMessage ?? (await this.nextMessage());
     while (next !== undefined && (await this.submit(next)) !== 'exit') next = await this.nextMessage();
     // Input ended at the prompt (Ctrl+D, Ctrl+C twice): the goodbye goes on a line of its own.
@@ -107,7 +113,16 @@ export class Repl implements Session {
   }
 
   refreshPrompt(): void {
-    this.input.setPrompt(promptFor(this.app.mode, this.ui.paint));
+    this.input.setPrompt((this.indexing ? this.ui.paint(color.dim, this.indexing) : '') + promptFor(this.app.mode, this.ui.paint));
+  }
+
+  /** Shows (or with '' clears) the code index's progress before the prompt, at most a few times a second. */
+  private showIndexing(text: string): void {
+    const now = Date.now();
+    if (text && this.indexing && now - this.indexingShown < 250) return;
+    this.indexing = text;
+    this.indexingShown = now;
+    this.refreshPrompt();
   }
 
   tellModel(note: string): void {

@@ -31,3 +31,6 @@ export function showCodePoints(text: string, pattern: RegExp): string {
 export function inert(text: string): string {
   return showCodePoints(text.replace(/\r\n/g, '\n'), TERMINAL_CONTROL);
 }
+
+/** `s` cut to `max` characters with an ellipsis: one line of context in a list. */
+export const clipLine = (s: string, max = 140): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);

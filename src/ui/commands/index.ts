@@ -13,6 +13,7 @@ import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
 import { agentsCommand } from './agents.js';
+import { indexCommand } from './codeindex.js';
 import { saveUserSettings } from '../../config/settings.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../../types/permissions.js';
 import { color } from '../render.js';
@@ -49,6 +50,7 @@ export const COMMANDS: Command[] = [
   { name: '/memory', args: '[add|rm|edit]', help: 'cmd.memory', run: memoryCommand },
   { name: '/lang', args: '[en|zh]', help: 'cmd.lang', run: langCommand },
   { name: '/undo', help: 'cmd.undo', run: undoCommand },
+  { name: '/index', args: '[rebuild]', help: 'cmd.index', run: indexCommand },
   { name: '/exit', help: 'cmd.exit', run: () => 'exit' },
   { name: '/quit', help: 'cmd.quit', run: () => 'exit' },
 ];

@@ -1,0 +1,80 @@
+// The code index as an optional module: the one entry point app/ imports (lazily, and only when
+// the setting is not off). Opens the index of a workspace in the background and hands back its
+// tools, its status for /index, rebuild, update for edits made through feiyu's tools, and close.
+// Must not print: progress and notices go to the callbacks.
+
+import type { Tool } from '../types/tools.js';
+import { CodeIndex, type EngineOptions, type IndexNotice, type IndexState, type Progress } from './engine.js';
+import { defaultWorkerFile } from './pool.js';
+import { codeTools } from './tools.js';
+
+export type { IndexNotice, IndexState, Progress };
+
+/** The workspace, the state folder, the mode and the callbacks (see EngineOptions); the worker script defaults to dist/codeindex-worker.js. */
+export type CodeIndexOptions = EngineOptions;
+
+export type CodeIndexStatus = {
+  state: IndexState;
+  progress: { done: number; total: number };
+  files: number;
+  symbols: number;
+  calls: number;
+  /** Call sites that resolve to a definition in the workspace. */
+  edges: number;
+  /** The cache's size on disk. */
+  bytes: number;
+  /** When the last build finished (ms since the epoch); 0 before. */
+  builtAt: number;
+  /** Files whose symbols are missing or partial, by reason. */
+  notes: Record<string, number>;
+  cacheProblem?: string;
+};
+
+export type CodeIndexHandle = {
+  /** code_search, code_outline, code_refs, code_symbol: usable at once (they fall back while building). */
+  tools: Tool[];
+  /** Resolves once the index knows whether it is on (auto mode counts the source files first). */
+  enabled: Promise<boolean>;
+  /** Resolves when the current build is done (or the index turned out to be off). */
+  ready(): Promise<void>;
+  status(): CodeIndexStatus;
+  /** Throws the cache away and builds again from the files. */
+  rebuild(): Promise<void>;
+  /** Re-reads these root-relative paths now (files written or edited through feiyu's tools). */
+  update(paths: string[]): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Starts indexing `opts.root` in the background. Contract: never throws; failures arrive as notices. */
+export function openCodeIndex(opts: CodeIndexOptions): CodeIndexHandle {
+  const engineOptions = { ...opts, workerFile: opts.workerFile ?? defaultWorkerFile() };
+  let index = new CodeIndex(engineOptions);
+  let building = index.start();
+  let edges = { generation: -1, count: 0 };
+  const handle: CodeIndexHandle = {
+    tools: codeTools(() => index),
+    enabled: building,
+    ready: () => building.then(() => undefined),
+    status() {
+      if (edges.generation !== index.data.generation && index.state === 'ready') edges = { generation: index.data.generation, count: countEdges(index) };
+      const notes: Record<string, number> = {};
+      for (const { record } of index.data.files.values()) if (record.note) notes[record.note] = (notes[record.note] ?? 0) + 1;
+      return { state: index.state, progress: { ...index.progress }, ...index.counts(), edges: edges.count, builtAt: index.builtAt, notes, cacheProblem: index.cacheProblem };
+    },
+    async rebuild() {
+      await index.close();
+      index = new CodeIndex({ ...engineOptions, mode: 'on' });
+      building = index.start(true);
+      await building;
+    },
+    update: (paths) => index.update(paths),
+    close: () => index.close(),
+  };
+  return handle;
+}
+
+function countEdges(index: CodeIndex): number {
+  let n = 0;
+  for (const { record } of index.data.files.values()) for (let i = 0; i < record.calls.length; i++) if (index.data.graph.resolveAt(record, i)) n++;
+  return n;
+}

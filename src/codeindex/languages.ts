@@ -1,0 +1,357 @@
+// What the code index knows about each language: which files it parses with which grammar, one
+// tree-sitter query per language for definitions, call sites and imports, and how the language
+// scopes names (for call resolution). Data and small pure parsers; must not parse files itself.
+
+import type { GrammarName } from '../util/treesitter.js';
+
+/** The kinds of symbol the index records. */
+export type SymbolKind =
+  | 'function' | 'method' | 'class' | 'interface' | 'type' | 'enum' | 'const' | 'namespace' | 'module' | 'struct' | 'trait' | 'impl' | 'macro';
+
+/** Kinds whose members are methods of it (a function inside one is a method with that container). */
+export const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'struct', 'trait', 'impl', 'enum']);
+/** Kinds that scope their members without making them methods. */
+export const SCOPE_KINDS: ReadonlySet<SymbolKind> = new Set(['namespace', 'module']);
+/** Kinds a call can land on. */
+export const CALLABLE_KINDS: ReadonlySet<SymbolKind> = new Set(['function', 'method', 'class', 'struct', 'macro']);
+
+/** An import as written: `local` is the name in the importing file; `name` the imported one ('*' a namespace, 'default'). */
+export type ImportRecord = { local: string; name: string; from: string; reexport?: boolean };
+
+export type LanguageSpec = {
+  grammar: GrammarName;
+  /**
+   * Definitions are captured as @def.<kind> with @name (and @body, @value, @owner where the
+   * language has them); calls as @call with @callee (and @recv); imports as @import.
+   */
+  query: string;
+  /** Parses the text of an @import capture. */
+  imports?: (text: string) => ImportRecord[];
+  /** How doc comments are written: above the definition (`//`, `/**`, `#`) or as a docstring inside it. */
+  doc: 'slash' | 'hash' | 'docstring';
+  /**
+   * How a bare call finds its definition beyond the file and its imports: nowhere (ES modules,
+   * Python: every other name is a local or a builtin), the same folder (Go packages), or anywhere.
+   */
+  scope: 'module' | 'package' | 'global';
+  /** The receivers that mean "this object". */
+  selfNames: string[];
+};
+
+const JS_DEFS = `
+(function_declaration name: (_) @name body: (_) @body) @def.function
+(generator_function_declaration name: (_) @name body: (_) @body) @def.function
+(method_definition name: (_) @name body: (_) @body) @def.method
+(class_declaration name: (_) @name body: (_) @body) @def.class
+(program (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @value)) @def.const)
+(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @value)) @def.const))
+(program (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @value)) @def.const)
+(program (export_statement (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @value)) @def.const))
+(call_expression function: [(identifier) @callee (member_expression object: (_) @recv property: (_) @callee)]) @call
+(new_expression constructor: [(identifier) @callee (member_expression object: (_) @recv property: (_) @callee)]) @call
+(import_statement) @import
+(export_statement source: (_)) @import
+`;
+
+/**
+ * Receiver types, for resolving `x.method()` and `this.field.method()`: parameters and variables
+ * with a declared type or a `new` value (@bind), and fields (@bind.field); @bind.type is a type,
+ * @bind.new a constructor, @bind.alias another name of the same scope (`this.store = store`).
+ */
+const JS_BINDINGS = `
+(variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (_) @bind.new)) @bind
+(assignment_expression left: (member_expression object: (this) property: (property_identifier) @bind.name) right: (new_expression constructor: (_) @bind.new)) @bind.field
+(assignment_expression left: (member_expression object: (this) property: (property_identifier) @bind.name) right: (identifier) @bind.alias) @bind.field
+`;
+
+const TS_BINDINGS = `${JS_BINDINGS}
+(required_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(optional_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(required_parameter (accessibility_modifier) pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind.field
+(variable_declarator name: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(public_field_definition name: (property_identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind.field
+(public_field_definition name: (property_identifier) @bind.name value: (new_expression constructor: (_) @bind.new)) @bind.field
+`;
+
+const TS_DEFS = `${JS_DEFS}${TS_BINDINGS}
+(function_signature name: (_) @name) @def.function
+(abstract_class_declaration name: (_) @name body: (_) @body) @def.class
+(abstract_method_signature name: (_) @name) @def.method
+(public_field_definition name: (_) @name value: [(arrow_function) (function_expression)] @value) @def.method
+(interface_declaration name: (_) @name body: (_) @body) @def.interface
+(type_alias_declaration name: (_) @name) @def.type
+(enum_declaration name: (_) @name body: (_) @body) @def.enum
+(internal_module name: (_) @name body: (_) @body) @def.namespace
+`;
+
+const JS_REQUIRE = `
+(program (lexical_declaration (variable_declarator value: (call_expression function: (identifier) @_req (#eq? @_req "require")))) @import)
+(program (variable_declaration (variable_declarator value: (call_expression function: (identifier) @_req (#eq? @_req "require")))) @import)
+(field_definition property: (_) @name value: [(arrow_function) (function_expression)] @value) @def.method
+(field_definition property: (property_identifier) @bind.name value: (new_expression constructor: (_) @bind.new)) @bind.field
+${JS_BINDINGS}`;
+
+const PYTHON = `
+(function_definition name: (identifier) @name body: (_) @body) @def.function
+(class_definition name: (identifier) @name body: (_) @body) @def.class
+(module (expression_statement (assignment left: (identifier) @name right: (_) @value) @def.const))
+(call function: [(identifier) @callee (attribute object: (_) @recv attribute: (identifier) @callee)]) @call
+(import_statement) @import
+(import_from_statement) @import
+(typed_parameter (identifier) @bind.name type: (type (_) @bind.type)) @bind
+(typed_default_parameter name: (identifier) @bind.name type: (type (_) @bind.type)) @bind
+(assignment left: (identifier) @bind.name type: (type (_) @bind.type)) @bind
+(assignment left: (identifier) @bind.name right: (call function: (identifier) @bind.new)) @bind
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @bind.name) right: (call function: (identifier) @bind.new) (#eq? @_self "self")) @bind.field
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @bind.name) right: (identifier) @bind.alias (#eq? @_self "self")) @bind.field
+`;
+
+const GO = `
+(function_declaration name: (identifier) @name body: (_)? @body) @def.function
+(method_declaration receiver: (parameter_list (parameter_declaration type: [(type_identifier) @owner (pointer_type (type_identifier) @owner) (generic_type type: (type_identifier) @owner) (pointer_type (generic_type type: (type_identifier) @owner))])) name: (field_identifier) @name body: (_)? @body) @def.method
+(type_spec name: (type_identifier) @name type: (_) @value) @def.type
+(method_elem name: (field_identifier) @name) @def.method
+(source_file (const_declaration (const_spec name: (identifier) @name) @def.const))
+(source_file (var_declaration (var_spec name: (identifier) @name) @def.const))
+(call_expression function: [(identifier) @callee (selector_expression operand: (_) @recv field: (field_identifier) @callee)]) @call
+(import_spec) @import
+`;
+
+const RUST = `
+(function_item name: (identifier) @name body: (_) @body) @def.function
+(function_signature_item name: (identifier) @name) @def.function
+(struct_item name: (type_identifier) @name body: (_)? @body) @def.struct
+(enum_item name: (type_identifier) @name body: (_) @body) @def.enum
+(union_item name: (type_identifier) @name) @def.struct
+(trait_item name: (type_identifier) @name body: (_) @body) @def.trait
+(impl_item trait: (_)? @owner type: [(type_identifier) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name)] body: (_) @body) @def.impl
+(mod_item name: (identifier) @name body: (_) @body) @def.module
+(type_item name: (type_identifier) @name) @def.type
+(const_item name: (identifier) @name) @def.const
+(static_item name: (identifier) @name) @def.const
+(macro_definition name: (identifier) @name) @def.macro
+(call_expression function: [(identifier) @callee (field_expression value: (_) @recv field: (field_identifier) @callee) (scoped_identifier path: (_) @recv name: (identifier) @callee) (generic_function function: (identifier) @callee)]) @call
+(macro_invocation macro: (identifier) @callee) @call
+(use_declaration) @import
+`;
+
+const JAVA = `
+(class_declaration name: (identifier) @name body: (_) @body) @def.class
+(record_declaration name: (identifier) @name body: (_) @body) @def.class
+(interface_declaration name: (identifier) @name body: (_) @body) @def.interface
+(enum_declaration name: (identifier) @name body: (_) @body) @def.enum
+(method_declaration name: (identifier) @name body: (_)? @body) @def.method
+(constructor_declaration name: (identifier) @name body: (_) @body) @def.method
+(method_invocation object: (_)? @recv name: (identifier) @callee) @call
+(object_creation_expression type: [(type_identifier) @callee (generic_type (type_identifier) @callee)]) @call
+(import_declaration) @import
+`;
+
+const CSHARP = `
+(class_declaration name: (identifier) @name body: (_) @body) @def.class
+(record_declaration name: (identifier) @name) @def.class
+(struct_declaration name: (identifier) @name body: (_) @body) @def.struct
+(interface_declaration name: (identifier) @name body: (_) @body) @def.interface
+(enum_declaration name: (identifier) @name body: (_) @body) @def.enum
+(namespace_declaration name: (_) @name body: (_) @body) @def.namespace
+(method_declaration name: (identifier) @name body: (_)? @body) @def.method
+(constructor_declaration name: (identifier) @name body: (_)? @body) @def.method
+(invocation_expression function: [(identifier) @callee (member_access_expression expression: (_) @recv name: [(identifier) @callee (generic_name (identifier) @callee)]) (generic_name (identifier) @callee)]) @call
+(object_creation_expression type: [(identifier) @callee (generic_name (identifier) @callee) (qualified_name name: (_) @callee)]) @call
+`;
+
+const CPP = `
+(function_definition declarator: [
+  (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name) (destructor_name) @name (operator_name) @name])
+  (pointer_declarator declarator: (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name)]))
+  (reference_declarator (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name)]))
+] body: (_) @body) @def.function
+(field_declaration declarator: (function_declarator declarator: (field_identifier) @name)) @def.method
+(declaration declarator: (function_declarator declarator: (identifier) @name)) @def.function
+(class_specifier name: (type_identifier) @name body: (_) @body) @def.class
+(struct_specifier name: (type_identifier) @name body: (_) @body) @def.struct
+(union_specifier name: (type_identifier) @name body: (_) @body) @def.struct
+(enum_specifier name: (type_identifier) @name body: (_) @body) @def.enum
+(namespace_definition name: (_) @name body: (_) @body) @def.namespace
+(type_definition declarator: (type_identifier) @name) @def.type
+(preproc_function_def name: (identifier) @name) @def.macro
+(call_expression function: [(identifier) @callee (field_expression argument: (_) @recv field: (field_identifier) @callee) (qualified_identifier scope: (_) @recv name: (identifier) @callee) (template_function name: (identifier) @callee)]) @call
+`;
+
+const RUBY = `
+(method name: (_) @name body: (_)? @body) @def.method
+(singleton_method name: (_) @name body: (_)? @body) @def.method
+(class name: (_) @name body: (_)? @body) @def.class
+(module name: (_) @name body: (_)? @body) @def.module
+(call receiver: (_)? @recv method: (identifier) @callee) @call
+`;
+
+const PHP = `
+(function_definition name: (name) @name body: (_) @body) @def.function
+(method_declaration name: (name) @name body: (_)? @body) @def.method
+(class_declaration name: (name) @name body: (_) @body) @def.class
+(interface_declaration name: (name) @name body: (_) @body) @def.interface
+(trait_declaration name: (name) @name body: (_) @body) @def.trait
+(enum_declaration name: (name) @name body: (_) @body) @def.enum
+(function_call_expression function: [(name) @callee (qualified_name (name) @callee)]) @call
+(member_call_expression object: (_) @recv name: (name) @callee) @call
+(scoped_call_expression scope: (_) @recv name: (name) @callee) @call
+(object_creation_expression [(name) @callee (qualified_name (name) @callee)]) @call
+`;
+
+const BASH = `
+(function_definition name: (word) @name body: (_) @body) @def.function
+(command name: (command_name (word) @callee)) @call
+`;
+
+// ---------------------------------------------------------------------------------------------
+// Imports, parsed from the text of the import statement (cheaper than a query per form)
+
+const specifierOf = (text: string): string | undefined => /['"]([^'"]+)['"]\s*\)?\s*;?\s*$/.exec(text)?.[1];
+
+/** `a, b as c, type T` → [[a, a], [c, b], [T, T]] as [local, imported]. */
+function namedList(list: string, separator: RegExp): [string, string][] {
+  return list
+    .split(',')
+    .map((part) => part.replace(/^\s*type\s+/, '').trim())
+    .filter(Boolean)
+    .map((part): [string, string] => {
+      const [imported, local] = part.split(separator).map((s) => s.trim());
+      return [local || imported!, imported!];
+    });
+}
+
+export function jsImports(text: string): ImportRecord[] {
+  const from = specifierOf(text);
+  if (!from) return [];
+  const out: ImportRecord[] = [];
+  const add = (local: string, name: string, reexport?: boolean) => out.push(reexport ? { local, name, from, reexport } : { local, name, from });
+  if (/^\s*export\b/.test(text)) {
+    const star = /^\s*export\s+\*\s*(?:as\s+([\w$]+))?/.exec(text);
+    if (star) add(star[1] ?? '*', '*', true);
+    const named = /\{([^}]*)\}/.exec(text);
+    if (named) for (const [local, imported] of namedList(named[1]!, /\s+as\s+/)) add(local, imported, true);
+    return out;
+  }
+  if (/\brequire\s*\(/.test(text)) {
+    const whole = /^\s*(?:const|let|var)\s+([\w$]+)\s*=/.exec(text);
+    if (whole) add(whole[1]!, '*');
+    const destructured = /^\s*(?:const|let|var)\s*\{([^}]*)\}/.exec(text);
+    if (destructured) for (const [local, imported] of namedList(destructured[1]!, /\s*:\s*/)) add(local, imported);
+    return out;
+  }
+  const clause = /^\s*import\s+(?:type\s+)?([\s\S]*?)\s+from\s/.exec(text)?.[1] ?? '';
+  const namespace = /\*\s*as\s+([\w$]+)/.exec(clause);
+  if (namespace) add(namespace[1]!, '*');
+  const def = /^([\w$]+)/.exec(clause);
+  if (def) add(def[1]!, 'default');
+  const named = /\{([^}]*)\}/.exec(clause);
+  if (named) for (const [local, imported] of namedList(named[1]!, /\s+as\s+/)) add(local, imported);
+  return out;
+}
+
+export function pythonImports(text: string): ImportRecord[] {
+  const flat = text.replace(/[()\\\n]/g, ' ');
+  const from = /^\s*from\s+(\S+)\s+import\s+(.+)$/.exec(flat);
+  if (from) {
+    if (from[2]!.trim() === '*') return [{ local: '*', name: '*', from: from[1]! }];
+    return namedList(from[2]!, /\s+as\s+/).map(([local, name]) => ({ local, name, from: from[1]! }));
+  }
+  const plain = /^\s*import\s+(.+)$/.exec(flat);
+  if (!plain) return [];
+  // `import a.b` binds `a`; `import a.b as c` binds c to a.b.
+  return namedList(plain[1]!, /\s+as\s+/).map(([local, name]) => (local === name ? { local: name.split('.')[0]!, name: '*', from: name.split('.')[0]! } : { local, name: '*', from: name }));
+}
+
+export function goImports(text: string): ImportRecord[] {
+  const m = /^\s*([\w.]+)?\s*"([^"]+)"/.exec(text);
+  if (!m) return [];
+  const local = m[1] ?? m[2]!.split('/').pop()!;
+  return local === '_' || local === '.' ? [] : [{ local, name: '*', from: m[2]! }];
+}
+
+export function rustImports(text: string): ImportRecord[] {
+  const body = text.replace(/^\s*(?:pub(?:\([^)]*\))?\s+)?use\s+/, '').replace(/;\s*$/, '').replace(/\s+/g, ' ').trim();
+  const out: ImportRecord[] = [];
+  const walk = (prefix: string, raw: string) => {
+    const item = raw.trim();
+    const open = item.indexOf('{');
+    if (open >= 0 && item.endsWith('}')) {
+      const head = item.slice(0, open).replace(/\s*::\s*$/, '');
+      const joined = prefix && head ? `${prefix}::${head}` : prefix || head;
+      for (const part of splitTopLevel(item.slice(open + 1, -1))) walk(joined, part);
+      return;
+    }
+    const [path, alias] = item.split(/\s+as\s+/);
+    const segments = (prefix ? `${prefix}::${path}` : path!).split('::').map((s) => s.trim());
+    const name = segments.pop();
+    if (!name || name === '*') return;
+    // `use a::b::{self}` binds the module b itself.
+    if (name === 'self') {
+      const module = segments.at(-1);
+      if (module) out.push({ local: alias || module, name: '*', from: segments.join('::') });
+      return;
+    }
+    out.push({ local: alias || name, name, from: segments.join('::') });
+  };
+  walk('', body);
+  return out;
+}
+
+function splitTopLevel(list: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (list[i] === '{') depth++;
+    else if (list[i] === '}') depth--;
+    else if (list[i] === ',' && depth === 0) {
+      parts.push(list.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(list.slice(start));
+  return parts.filter(Boolean);
+}
+
+export function javaImports(text: string): ImportRecord[] {
+  const m = /^\s*import\s+(?:static\s+)?([\w.]+)(\.\*)?\s*;/.exec(text);
+  if (!m || m[2]) return [];
+  const parts = m[1]!.split('.');
+  const name = parts.pop()!;
+  return [{ local: name, name, from: parts.join('.') }];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const ES: Pick<LanguageSpec, 'imports' | 'doc' | 'scope' | 'selfNames'> = { imports: jsImports, doc: 'slash', scope: 'module', selfNames: ['this', 'super'] };
+
+export const LANGUAGES: Record<string, LanguageSpec> = {
+  typescript: { grammar: 'typescript', query: TS_DEFS, ...ES },
+  tsx: { grammar: 'tsx', query: TS_DEFS, ...ES },
+  javascript: { grammar: 'javascript', query: JS_DEFS + JS_REQUIRE, ...ES },
+  python: { grammar: 'python', query: PYTHON, imports: pythonImports, doc: 'docstring', scope: 'module', selfNames: ['self', 'cls', 'super()'] },
+  go: { grammar: 'go', query: GO, imports: goImports, doc: 'slash', scope: 'package', selfNames: [] },
+  rust: { grammar: 'rust', query: RUST, imports: rustImports, doc: 'slash', scope: 'global', selfNames: ['self', 'Self'] },
+  java: { grammar: 'java', query: JAVA, imports: javaImports, doc: 'slash', scope: 'global', selfNames: ['this', 'super'] },
+  csharp: { grammar: 'c-sharp', query: CSHARP, doc: 'slash', scope: 'global', selfNames: ['this', 'base'] },
+  cpp: { grammar: 'cpp', query: CPP, doc: 'slash', scope: 'global', selfNames: ['this'] },
+  ruby: { grammar: 'ruby', query: RUBY, doc: 'hash', scope: 'global', selfNames: ['self'] },
+  php: { grammar: 'php', query: PHP, doc: 'slash', scope: 'global', selfNames: ['$this', 'self', 'static', 'parent'] },
+  bash: { grammar: 'bash', query: BASH, doc: 'hash', scope: 'global', selfNames: [] },
+};
+
+const EXTENSIONS: Record<string, keyof typeof LANGUAGES> = {
+  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx',
+  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
+  py: 'python', pyi: 'python', go: 'go', rs: 'rust', java: 'java', cs: 'csharp',
+  c: 'cpp', h: 'cpp', cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp',
+  rb: 'ruby', php: 'php', sh: 'bash', bash: 'bash',
+};
+
+/** The language of a path by its extension, or null for files the index does not parse. */
+export function languageOf(path: string): string | null {
+  const dot = path.lastIndexOf('.');
+  if (dot < 0 || dot < path.lastIndexOf('/')) return null;
+  return EXTENSIONS[path.slice(dot + 1).toLowerCase()] ?? null;
+}

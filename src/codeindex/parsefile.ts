@@ -1,0 +1,67 @@
+// Reads one source file and turns it into its record: the bytes hashed, the text decoded, the
+// language's parser and query loaded once per thread (through the shared liftoff-only loader).
+// Used by the parse workers and, for single files, by the main thread. Must not keep records.
+
+import { createHash } from 'node:crypto';
+import { lstat, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createParser } from '../util/treesitter.js';
+import { extractFile, type Grammar } from './extract.js';
+import { LANGUAGES } from './languages.js';
+import type { FileRecord } from './model.js';
+
+/** Files above this size are not indexed (generated tables, bundles, data). */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+const grammars = new Map<string, Promise<Grammar>>();
+
+/** The parser and query of `lang` for this thread; `{ error }` when the grammar or the query cannot be loaded. */
+export function grammarFor(lang: string): Promise<Grammar> {
+  let grammar = grammars.get(lang);
+  if (!grammar) {
+    grammar = (async (): Promise<Grammar> => {
+      const spec = LANGUAGES[lang];
+      if (!spec) return { error: `no grammar for ${lang}` };
+      try {
+        const parser = await createParser(spec.grammar);
+        const { Query } = (await import('@vscode/tree-sitter-wasm')).default as unknown as typeof import('@vscode/tree-sitter-wasm');
+        return { parser, query: new Query(parser.language!, spec.query) };
+      } catch (err) {
+        return { error: `the ${spec.grammar} grammar did not load: ${(err as Error).message}` };
+      }
+    })();
+    grammars.set(lang, grammar);
+  }
+  return grammar;
+}
+
+export type ParseJob = { path: string; lang: string };
+
+/** What became of one file: its record, or why it is not indexed (gone, too big, binary, unreadable). */
+export type ParseOutcome = { path: string; record: FileRecord } | { path: string; skipped: 'missing' | 'too_big' | 'binary' | 'unreadable'; detail?: string };
+
+/** Reads and parses `job.path` under `root`. Contract: never throws. */
+export async function parseJob(root: string, job: ParseJob): Promise<ParseOutcome> {
+  const abs = join(root, job.path);
+  let bytes: Buffer;
+  let st: Awaited<ReturnType<typeof lstat>>;
+  try {
+    // A symbolic link may lead out of the workspace: the index covers regular files only (as the listing does).
+    st = await lstat(abs);
+    if (!st.isFile()) return { path: job.path, skipped: 'missing' };
+    if (st.size > MAX_FILE_BYTES) return { path: job.path, skipped: 'too_big' };
+    // Another name of a hard-linked file may be outside the workspace: the file tools refuse it, so does the index.
+    if (st.nlink > 1) return { path: job.path, skipped: 'unreadable', detail: `${job.path} has ${st.nlink} hard links` };
+    bytes = await readFile(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? { path: job.path, skipped: 'missing' } : { path: job.path, skipped: 'unreadable', detail: (err as Error).message };
+  }
+  if (bytes.length > MAX_FILE_BYTES) return { path: job.path, skipped: 'too_big' };
+  if (bytes.subarray(0, 8192).includes(0)) return { path: job.path, skipped: 'binary' };
+  const meta = { size: bytes.length, mtimeMs: st.mtimeMs, hash: hashOf(bytes) };
+  const grammar = await grammarFor(job.lang);
+  return { path: job.path, record: extractFile(job.path, bytes.toString('utf8'), job.lang, grammar, meta) };
+}
+
+export const hashOf = (bytes: Buffer): string => createHash('sha1').update(bytes).digest('hex');

@@ -1,0 +1,202 @@
+// The four tools the code index gives the model: code_search, code_outline, code_refs and
+// code_symbol. Each checks the disk first (so no result describes a stale file) and, when the
+// index is not ready or cannot answer, falls back to ripgrep or to parsing on demand and says so.
+// Must not print or keep state of its own.
+
+import { realpath } from 'node:fs/promises';
+import { inside, openForRead, relPath, resolveInWorkspace, versionOf } from '../util/paths.js';
+import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types/tools.js';
+import type { CodeIndex } from './engine.js';
+import { callLines, ON_DEMAND_FILES, parseNow, recordsMentioning, textSearch } from './fallback.js';
+import { listWorkspace, skipReason } from './files.js';
+import type { SymRef } from './graph.js';
+import type { FileRecord } from './model.js';
+import { formatHits, innermost, rankHits } from './search.js';
+import { outlineFiles, placeOf, refsTree, symbolSource } from './views.js';
+
+/** Why the index cannot answer now, as the first line of a fallback's output; null when it can. */
+function notReady(index: CodeIndex): string | null {
+  switch (index.state) {
+    case 'ready': return null;
+    case 'failed': return 'the code index failed to build';
+    default: return `the code index is still building (${index.progress.done} of ${index.progress.total || '?'} files)`;
+  }
+}
+
+type SearchArgs = { query: string; limit?: number };
+
+async function runSearch(index: CodeIndex, args: SearchArgs, ctx: ToolContext): Promise<ToolOutput> {
+  if (typeof args.query !== 'string' || !args.query.trim()) return toolError('query is empty');
+  const limit = Math.min(30, Math.max(1, Math.floor(Number(args.limit) || 10)));
+  const why = notReady(index);
+  if (why) return { output: `[${why}; these are ripgrep matches, files ranked by how many query words they hold]\n${await textSearch(index.rg, ctx.root, args.query, limit, ctx.signal)}` };
+  await index.refresh();
+  let hits = await rankHits(index, args.query, limit, ctx.signal);
+  // A change the watch has not reported yet: indexed now, and the query run again.
+  if (await index.recheck(hits.map((h) => h.path))) hits = await rankHits(index, args.query, limit, ctx.signal);
+  const pending = index.pending.size ? `[${index.pending.size} changed files are being re-indexed and are not in these results]\n` : '';
+  if (!hits.length) return { output: `${pending}No code matches ${args.query}`, summary: { key: 'matches', n: 0 } };
+  return { output: pending + formatHits(index, hits, args.query), summary: { key: 'matches', n: hits.length } };
+}
+
+async function runOutline(index: CodeIndex, args: { path: string }, ctx: ToolContext): Promise<ToolOutput> {
+  // The state when the call came, so what it says about readiness is what it did.
+  const ready = index.state === 'ready';
+  const r = await resolveInWorkspace(ctx.root, args.path || '.');
+  if (!r.ok) return toolError(r.error);
+  const rel = relPath(ctx.root, r.real);
+  if (!r.exists) return toolError(`${rel} does not exist`);
+  if (ready) await index.refresh();
+  if (!r.isDir) {
+    const reason = skipReason(rel);
+    if (reason === 'not_source') return toolError(`${rel} is not a source file the code index parses; read it with read_file`);
+    const record = (ready && index.data.files.get(rel)?.record) || (await parseNow(ctx.root, [rel]))[0];
+    if (!record) return toolError(`${rel} could not be read`);
+    return { output: outlineFiles([record]) };
+  }
+  const prefix = rel === '.' ? '' : `${rel}/`;
+  if (ready) {
+    const records = [...index.data.files.values()].map((e) => e.record).filter((rec) => rec.path.startsWith(prefix)).sort((a, b) => (a.path < b.path ? -1 : 1));
+    if (!records.length) return toolError(`no indexed source files under ${rel}`);
+    return { output: outlineFiles(records) };
+  }
+  const listed = (await listWorkspace(ctx.root, index.rg)).files.filter((p) => p.startsWith(prefix));
+  if (!listed.length) return toolError(`no source files under ${rel}`);
+  const records = await parseNow(ctx.root, listed.slice(0, ON_DEMAND_FILES));
+  const more = listed.length > ON_DEMAND_FILES ? `\n[… ${listed.length - ON_DEMAND_FILES} more files; outline a subfolder]` : '';
+  return { output: `[${notReady(index)}; these files were parsed now]\n${outlineFiles(records)}${more}` };
+}
+
+/** A symbol as the model names it: `name`, `Class.method`, `path:name` or `path:line`. */
+type SymbolQuery = { path?: string; container?: string; name: string; line?: number };
+
+function parseSymbol(spec: string): SymbolQuery {
+  const at = /^(.+?\.[\w]+):(?!:)(.+)$/.exec(spec.trim());
+  const path = at?.[1];
+  const rest = (at?.[2] ?? spec).trim();
+  if (/^\d+$/.test(rest)) return { path, name: '', line: Number(rest) };
+  const parts = rest.split(/\.|::|#/).filter(Boolean);
+  return { path, name: parts.at(-1) ?? rest, container: parts.length > 1 ? parts.at(-2) : undefined };
+}
+
+/** The symbols `q` names among `records`. */
+function matchSymbols(records: FileRecord[], q: SymbolQuery): SymRef[] {
+  const refs: SymRef[] = [];
+  for (const rec of records) {
+    if (q.path && rec.path !== q.path) continue;
+    if (q.line !== undefined) {
+      const i = innermost(rec.symbols, q.line);
+      if (i >= 0) refs.push({ path: rec.path, index: i });
+      continue;
+    }
+    rec.symbols.forEach((s, index) => {
+      if (s.name === q.name && (!q.container || s.container === q.container)) refs.push({ path: rec.path, index });
+    });
+  }
+  // Definitions before declarations (an interface's method, a prototype).
+  const byPath = new Map(records.map((r) => [r.path, r]));
+  return refs.sort((a, b) => Number(byPath.get(a.path)!.symbols[a.index]!.decl ?? false) - Number(byPath.get(b.path)!.symbols[b.index]!.decl ?? false));
+}
+
+/** The records that may hold `q`, from the index when ready, else parsed now. Also says which. */
+async function candidates(index: CodeIndex, q: SymbolQuery, ctx: ToolContext): Promise<{ records: FileRecord[]; note: string }> {
+  if (index.state === 'ready') {
+    await index.refresh();
+    const paths = () => (q.path ? [q.path] : [...new Set(index.data.graph.definitions(q.name).map((r) => r.path))]);
+    await index.recheck(paths());
+    return { records: paths().flatMap((p) => index.data.files.get(p)?.record ?? []), note: '' };
+  }
+  const why = notReady(index);
+  const records = q.path ? await parseNow(ctx.root, [q.path]) : await recordsMentioning(index.rg, ctx.root, q.name, ctx.signal);
+  return { records, note: `[${why}; found by parsing the files that mention it]\n` };
+}
+
+async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolContext): Promise<ToolOutput> {
+  if (typeof args.name !== 'string' || !args.name.trim()) return toolError('name is empty');
+  const q = parseSymbol(args.name);
+  const { records, note } = await candidates(index, q, ctx);
+  const refs = matchSymbols(records, q);
+  if (!refs.length) return toolError(`${note}no symbol ${args.name} found${q.path ? ` in ${q.path}` : ''}; try code_search`);
+  const byPath = new Map(records.map((r) => [r.path, r]));
+  if (refs.length > 1 && new Set(refs.map((r) => byPath.get(r.path)!.symbols[r.index]!.decl)).size === 1) {
+    const list = refs.slice(0, 20).map((r) => `${r.path}:${byPath.get(r.path)!.symbols[r.index]!.line} ${args.name}`);
+    return toolError(`${note}${refs.length} symbols match ${args.name}; name one as path:name or path:line:\n${list.join('\n')}`);
+  }
+  const ref = refs[0]!;
+  const real = await realpath(`${ctx.root}/${ref.path}`).catch(() => null);
+  if (!real || !inside(ctx.root, real)) return toolError(`${ref.path} is gone`);
+  // Read as read_file reads: the open file checked (no link swapped in, not hard-linked elsewhere).
+  const opened = await openForRead(ctx.root, real, ref.path);
+  if ('error' in opened) return toolError(opened.error);
+  const bytes = await opened.fh.readFile().finally(() => opened.fh.close());
+  // Showing a symbol is reading that part of the file: its version is recorded as read_file records it.
+  ctx.files.set(real, versionOf(bytes, opened.st));
+  return { output: note + symbolSource(ref.path, byPath.get(ref.path)!.symbols[ref.index]!, bytes.toString('utf8')) };
+}
+
+type RefsArgs = { symbol: string; direction: 'callers' | 'callees'; depth?: number };
+
+async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Promise<ToolOutput> {
+  if (typeof args.symbol !== 'string' || !args.symbol.trim()) return toolError('symbol is empty');
+  if (args.direction !== 'callers' && args.direction !== 'callees') return toolError('direction must be callers or callees');
+  const depth = Math.min(3, Math.max(1, Math.floor(Number(args.depth) || 1)));
+  const q = parseSymbol(args.symbol);
+  const why = notReady(index);
+  if (why) {
+    if (args.direction === 'callees' || !q.name) return toolError(`${why}; the call graph is not available yet — use code_symbol and read the calls`);
+    return { output: `[${why}; these are lines that call ${q.name}( by text, not resolved]\n${await callLines(index.rg, ctx.root, q.name, ctx.signal)}` };
+  }
+  const { records } = await candidates(index, q, ctx);
+  const refs = matchSymbols(records, q);
+  if (!refs.length) return toolError(`no symbol ${args.symbol} found; try code_search`);
+  const shown = refs.slice(0, 3).map((r) => refsTree(index.data.graph, r, args.direction, depth));
+  const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r)).join('; ')}]`] : [];
+  return { output: [...shown, ...more].join('\n\n') };
+}
+
+/** The four tools, reading `current()` at each call (a rebuild swaps the index). */
+export function codeTools(current: () => CodeIndex): Tool[] {
+  return [
+    {
+      name: 'code_search',
+      brief: 'definitions matching words or identifiers, ranked',
+      description: 'Find code by words or identifiers: ranked definitions grouped by file, each path:line kind name(signature) with a line of context.',
+      parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer', description: 'Default 10' } }, required: ['query'], additionalProperties: false },
+      kind: 'read',
+      describe: (a: SearchArgs) => ({ title: String(a.query ?? '') }),
+      run: (args: SearchArgs, ctx: ToolContext) => runSearch(current(), args, ctx),
+    },
+    {
+      name: 'code_outline',
+      brief: 'signatures of a file or folder, with lines',
+      description: "A file's or folder's signatures with line numbers, without bodies.",
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+      kind: 'read',
+      describe: (a: { path: string }) => ({ title: String(a.path ?? '.'), path: typeof a.path === 'string' ? a.path : undefined }),
+      run: (args: { path: string }, ctx: ToolContext) => runOutline(current(), args, ctx),
+    },
+    {
+      name: 'code_refs',
+      brief: 'callers or callees of a function',
+      description: 'Call-graph edges (path:line) of a function: its callers or callees, depth 1-3. Uncertain edges are marked.',
+      parameters: {
+        type: 'object',
+        properties: { symbol: { type: 'string', description: 'name, Class.method or path:name' }, direction: { enum: ['callers', 'callees'] }, depth: { type: 'integer' } },
+        required: ['symbol', 'direction'],
+        additionalProperties: false,
+      },
+      kind: 'read',
+      describe: (a: RefsArgs) => ({ title: `${String(a.direction ?? '')} ${String(a.symbol ?? '')}`.trim() }),
+      run: (args: RefsArgs, ctx: ToolContext) => runRefs(current(), args, ctx),
+    },
+    {
+      name: 'code_symbol',
+      brief: "a symbol's full source",
+      description: "One symbol's full source, numbered. Counts as reading that part of the file.",
+      parameters: { type: 'object', properties: { name: { type: 'string', description: 'name, Class.method, path:name or path:line' } }, required: ['name'], additionalProperties: false },
+      kind: 'read',
+      describe: (a: { name: string }) => ({ title: String(a.name ?? '') }),
+      run: (args: { name: string }, ctx: ToolContext) => runSymbol(current(), args, ctx),
+    },
+  ];
+}

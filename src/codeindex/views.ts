@@ -1,0 +1,177 @@
+// What code_outline, code_symbol and code_refs show: a file's or folder's signatures without
+// bodies, one symbol's source, call-graph edges to a depth. Text for the model, built from
+// records. Must not refresh the index, parse files or decide fallbacks.
+
+import { numberLine } from '../content/filetype.js';
+import { CERTAIN, type CallGraph, type Edge, type SymRef } from './graph.js';
+import { describeSymbol, qualifiedName, type FileRecord, type SymbolRecord } from './model.js';
+
+const OUTLINE_MAX_LINES = 400;
+const SYMBOL_MAX_LINES = 400;
+const REFS_MAX_EDGES = 80;
+
+const NOTES: Record<string, string> = {
+  no_grammar: 'no parser for this language here; no symbols',
+  syntax_errors: 'the file has syntax errors; symbols may be incomplete',
+  parse_failed: 'the parser gave up on this file; no symbols',
+  generated: 'a generated file; not indexed',
+};
+
+/**
+ * How much of each signature an outline shows, from full (0) to names only (3): a file's outline
+ * takes the fullest form that stays within OUTLINE_SHARE of the file.
+ */
+type Detail = 0 | 1 | 2 | 3;
+/** An outline is at most this share of its file (by characters, which track tokens closely)… */
+const OUTLINE_SHARE = 0.09;
+/** …unless it is this short anyway. */
+const OUTLINE_FLOOR = 1200;
+
+/** The outline of one file: its imports on one line, then each symbol's line and signature, members indented. */
+export function outlineFile(record: FileRecord, detail: Detail = 0, brief = false): string[] {
+  const note = record.note ? ` [${NOTES[record.note]}]` : '';
+  const shortened = detail ? ' [signatures shortened to fit; code_symbol shows one in full]' : '';
+  const out = [`${record.path} (${record.lines} lines)${note}${shortened}`];
+  if (!brief && record.imports.length) {
+    const from = [...new Set(record.imports.filter((i) => !i.reexport).map((i) => i.from))];
+    const max = detail ? 6 : 12;
+    if (from.length) out.push(`imports: ${from.slice(0, max).join(', ')}${from.length > max ? `, … ${from.length - max} more` : ''}`);
+  }
+  for (const s of record.symbols) {
+    if (s.kind === 'const' && !s.exported) continue;
+    if (brief && s.container) continue;
+    const member = s.container !== undefined && s.kind === 'method';
+    const sig = shorten(s.kind, s.sig, detail);
+    const glue = sig && (/^[(<:[]/.test(sig) ? sig : ` ${sig}`);
+    // Functions and methods show by their parentheses once space is short; other kinds keep their word.
+    const kind = member || (detail && s.kind === 'function') ? '' : `${s.kind} `;
+    out.push(`${member ? '  ' : ''}${s.line} ${kind}${member ? s.name : qualifiedName(s)}${glue}`);
+  }
+  return out;
+}
+
+/** A signature at a level of detail: capped, then parameters without types, then nothing. */
+function shorten(kind: string, sig: string, detail: Detail): string {
+  if (detail === 0 || !sig) return sig;
+  const callable = kind === 'function' || kind === 'method';
+  if (detail === 1) return clipSig(sig, callable ? 80 : 40);
+  if (detail === 3 || !callable) return callable ? '()' : '';
+  const open = sig.indexOf('(');
+  if (open < 0) return '';
+  let depth = 0;
+  let close = sig.length;
+  for (let i = open; i < sig.length; i++) {
+    if ('([{<'.includes(sig[i]!)) depth++;
+    else if (')]}>'.includes(sig[i]!) && --depth === 0) {
+      close = i;
+      break;
+    }
+  }
+  const params: string[] = [];
+  let start = open + 1;
+  depth = 0;
+  for (let i = open + 1; i <= close; i++) {
+    const c = sig[i] ?? ')';
+    if ('([{<'.includes(c)) depth++;
+    else if (')]}>'.includes(c) && depth > 0) depth--;
+    else if ((c === ',' && depth === 0) || i === close) {
+      const name = /^\s*(\.\.\.)?\s*[\w$&*]+\??/.exec(sig.slice(start, i))?.[0]?.trim();
+      if (name) params.push(name);
+      start = i + 1;
+    }
+  }
+  return `(${params.join(', ')})`;
+}
+
+const clipSig = (sig: string, max: number): string => (sig.length > max ? `${sig.slice(0, max - 1).trimEnd()}…` : sig);
+
+/** The outline of a single file at the fullest detail that fits its share. */
+function fitted(record: FileRecord): string[] {
+  const budget = Math.max(OUTLINE_FLOOR, record.size * OUTLINE_SHARE);
+  for (const detail of [0, 1, 2, 3] as const) {
+    const lines = outlineFile(record, detail);
+    if (detail === 3 || lines.join('\n').length <= budget) return lines;
+  }
+  return [];
+}
+
+/** Outlines of several files, members left out past the first few files when the whole would be too long. */
+export function outlineFiles(records: FileRecord[]): string {
+  if (records.length === 1) return fitted(records[0]!).join('\n');
+  const full = records.flatMap((r) => outlineFile(r, 1));
+  const lines = full.length <= OUTLINE_MAX_LINES ? full : records.flatMap((r) => outlineFile(r, 2, true));
+  if (lines.length <= OUTLINE_MAX_LINES) return lines.join('\n');
+  const shown = lines.slice(0, OUTLINE_MAX_LINES);
+  const files = records.filter((r) => shown.some((l) => l.startsWith(`${r.path} (`))).length;
+  return `${shown.join('\n')}\n[… ${records.length - files} more files not shown; outline a subfolder]`;
+}
+
+/** One symbol's source, numbered as read_file numbers lines, from its doc comment to its end. */
+export function symbolSource(path: string, s: SymbolRecord, text: string): string {
+  const lines = text.split('\n');
+  let from = s.line;
+  while (from > 1 && /^\s*(\/\/|\/\*|\*|#(?!!)|@|\[)/.test(lines[from - 2] ?? '')) from--;
+  const to = Math.min(s.endLine, from + SYMBOL_MAX_LINES - 1, lines.length);
+  const body = lines.slice(from - 1, to).map((l, i) => numberLine(l, from + i));
+  const more = s.endLine > to ? [`[… ${s.endLine - to} more lines; read_file ${path} with offset ${to + 1}]`] : [];
+  return [`${path}:${s.line}-${s.endLine} ${describeSymbol(s)}`, ...body, ...more].join('\n');
+}
+
+/** A symbol's place and name, for lists of candidates and edges. */
+export const placeOf = (graph: CallGraph, ref: SymRef): string => {
+  const s = graph.symbol(ref);
+  return s ? `${ref.path}:${s.line} ${qualifiedName(s)}` : ref.path;
+};
+
+const HOW: Record<Edge['how'], string> = {
+  file: '',
+  import: '',
+  global: '',
+  name: ' (matched by method name only; receiver type unknown)',
+  ambiguous: ' (ambiguous)',
+};
+
+/**
+ * Callers or callees of `root` as an indented tree to `depth`, each edge at its call site
+ * (path:line). Uncertain edges are marked and not followed further.
+ */
+export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 'callees', depth: number): string {
+  const rootSym = graph.symbol(root)!;
+  const lines = [`${direction} of ${qualifiedName(rootSym)} (${root.path}:${rootSym.line}):`];
+  const seen = new Set([`${root.path}#${root.index}`]);
+  let edges = 0;
+  let cut = 0;
+  const walk = (ref: SymRef, level: number) => {
+    const list = direction === 'callers' ? graph.callersOf(ref) : graph.calleesOf(ref);
+    for (const e of list) {
+      if (edges >= REFS_MAX_EDGES) {
+        cut++;
+        continue;
+      }
+      edges++;
+      const indent = '  '.repeat(level);
+      if (direction === 'callers') {
+        const caller = e.caller >= 0 ? graph.symbol({ path: e.path, index: e.caller }) : undefined;
+        lines.push(`${indent}${e.path}:${e.line} ${caller ? qualifiedName(caller) : '(top level)'}${HOW[e.how]}`);
+        const next = { path: e.path, index: e.caller };
+        if (e.caller >= 0 && CERTAIN.has(e.how) && level < depth && !seen.has(`${e.path}#${e.caller}`)) {
+          seen.add(`${e.path}#${e.caller}`);
+          walk(next, level + 1);
+        }
+        continue;
+      }
+      const targets = e.targets.slice(0, 4).map((t) => placeOf(graph, t)).join(' | ');
+      const extra = e.targets.length > 4 ? ` | … ${e.targets.length - 4} more` : '';
+      lines.push(`${indent}${e.path}:${e.line} → ${targets}${extra}${HOW[e.how]}`);
+      const only = e.targets[0]!;
+      if (e.targets.length === 1 && CERTAIN.has(e.how) && level < depth && !seen.has(`${only.path}#${only.index}`)) {
+        seen.add(`${only.path}#${only.index}`);
+        walk(only, level + 1);
+      }
+    }
+  };
+  walk(root, 1);
+  if (lines.length === 1) lines.push(direction === 'callers' ? '  no call sites found in the index' : '  no calls into indexed code');
+  if (cut) lines.push(`[… ${cut} more edges not shown; ask for depth 1 or a narrower symbol]`);
+  return lines.join('\n');
+}
