@@ -147,7 +147,7 @@ const noticesOf = (app: App) => app.notices.map((n) => [n.code, n.params]);
 describe('specialists in the app', () => {
   it("take a project's files only once it is trusted, and report unknown tools and models once at start", async () => {
     const files = { '.claude/agents/code-reviewer.md': CLAUDE_REVIEWER, '.feiyu/agents/explore.md': '---\ntools: Read\n---\nRead only.' };
-    const { app, open } = await appWith({ files, args: ['-p', 'x'] });
+    const { app, open, work } = await appWith({ files, args: ['-p', 'x'] });
     expect(app.specialists.agents.map((a) => `${a.name}:${a.origin}`)).toEqual(['explore:builtin', 'review:builtin', 'test:builtin']);
     expect(noticesOf(app)).toContainEqual(['trust_ignored', undefined]);
 
@@ -157,6 +157,10 @@ describe('specialists in the app', () => {
       ['agent_unknown_tools', { agent: 'code-reviewer', tools: 'WebSearch' }],
       ['agent_model_unknown', { agent: 'code-reviewer', model: 'sonnet' }],
     ]);
+    // Trusted as it was: the same files load without asking; a changed prompt asks again.
+    expect((await open(['-p', 'x'])).app.specialists.agents.map((a) => a.origin)).toEqual(['project', 'builtin', 'builtin', 'claude']);
+    writeFileSync(join(work, '.feiyu/agents/explore.md'), '---\ntools: Read, Bash\n---\nRead and run.');
+    expect((await open(['-p', 'x'])).app.specialists.agents.map((a) => a.origin)).toEqual(['builtin', 'builtin', 'builtin']);
   });
 
   it("ask before a specialist's write, naming it; headless refuses as usual", async () => {
@@ -199,6 +203,18 @@ describe('specialists in the app', () => {
     expect(formats.sort()).toEqual([['anthropic', 'main'], ['anthropic', 'main'], ['anthropic', 'review'], ['openai', 'explore']]);
     expect(Object.fromEntries(app.specialists.spend)).toEqual({ explore: { tokens: 1100, cost: (1000 * 1 + 100 * 2) / 1e6 }, review: { tokens: 2200, cost: (2000 * 3 + 200 * 15) / 1e6 } });
     expect(app.specialists.modelOf(app.specialists.agents[0]!)).toBe('fake-openai');
+
+    // Compaction's summary goes to the side model too, at its price.
+    server.reset();
+    server.answer((body) => (body.tools?.length ? undefined : { text: 'Summary.', usage: { input: 3000, output: 100 } }));
+    server.enqueue({ text: 'noted' });
+    await send(app, `background ${'Some background on the project. '.repeat(400)}`);
+    const usage: AgentEvent[] = [];
+    app.on((e) => e.type === 'usage' && usage.push(e));
+    expect(await app.agent.compact(new AbortController().signal, { force: true })).toMatchObject({ method: 'summary' });
+    server.answer(undefined);
+    expect(server.requests.map((r) => r.format)).toEqual(['anthropic', 'openai']);
+    expect(usage).toMatchObject([{ model: 'fake-openai', input: 3000, output: 100, cost: (3000 * 1 + 100 * 2) / 1e6 }]);
   });
 
   it('keep notes beside the session, through compaction (their index re-added) and --resume', async () => {

@@ -6,6 +6,7 @@
 // main conversation's permission step and hooks (the app's gate).
 
 import { Agent } from '../core/agent.js';
+import { SUBMIT_RESULT } from '../core/schema.js';
 import { estimateTokens } from '../util/tokens.js';
 import { DEFAULT_AGENT, oneLine, type AgentDefinition } from './definitions.js';
 import { deriveTools } from './derive.js';
@@ -74,7 +75,7 @@ async function runTask(args: TaskArgs, ctx: ToolContext, o: TaskOptions): Promis
   let spent = 0;
   agent.on((e) => {
     if (e.type === 'error') error = e.error;
-    if (e.type === 'tool_call') report({ phase: 'tool', tool: e.name, title: e.title ?? '' });
+    if (e.type === 'tool_call' && e.name !== SUBMIT_RESULT) report({ phase: 'tool', tool: e.name, title: e.title ?? '' });
     if (e.type !== 'usage') return;
     spent += e.input + e.output + e.cacheRead + e.cacheWrite;
     // Over its token cap: this round is its last; the wrap-up below asks for the result.

@@ -13,7 +13,7 @@ import type { Spend } from '../app/specialists.js';
 
 /** A specialist event's line; undefined for none. */
 export function specialistLine(e: SpecialistEvent): string | undefined {
-  if (e.phase === 'tool') return t('agents.tool', { agent: e.agent, tool: e.tool ?? '', title: inert(e.title ?? '') });
+  if (e.phase === 'tool') return t('agents.tool', { agent: e.agent, tool: e.tool ?? '', title: inert(e.title ?? '') }).trimEnd();
   if (e.phase === 'start') return undefined;
   return t('agents.end', { agent: e.agent, status: e.status ?? '', note: e.note ?? '-', tokens: count(e.tokens ?? 0), cost: formatCost(e.cost ?? null) });
 }
