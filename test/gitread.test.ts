@@ -2,7 +2,7 @@
 // real repository, through the launcher's read profile (the real bwrap sandbox where it works,
 // else the plain launcher: needs no root), and the options that would write or run something refused.
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitReadTool } from '../src/delegate/gitread.js';
