@@ -243,5 +243,25 @@ describe('specialists in the app', () => {
     expect(result).toContain('- f (README.md:1)');
     expect(result).toContain('Open questions:\\n- q?');
     expect(Object.keys(Object.fromEntries(resumed.specialists.spend))).toEqual(['explore']);
+    const original = resumed.session.id;
+    await resumed.close();
+
+    // A fork starts with the original's notes; /clear deletes the session's notes with its file.
+    const forked = (await open(['--resume', original, '--fork-session'])).app;
+    expect(forked.session.id).not.toBe(original);
+    expect(forked.specialists.notes.ids()).toEqual(['n1']);
+    forked.newSession();
+    expect(existsSync(join(sessions, `${forked.session.id}.notes`))).toBe(false);
+    expect(existsSync(join(sessions, `${original}.notes`, 'n1.json'))).toBe(true);
+  });
+
+  it("send a specialist's calls through the user's PreToolUse hooks", async () => {
+    const writer = '---\nname: writer\ntools: Write\n---\nWrite what you are asked.';
+    const hooks = { PreToolUse: [{ matcher: 'write_file', command: 'echo "no writes today" >&2; exit 2' }] };
+    const { app, work } = await appWith({ userAgents: { 'writer.md': writer }, settings: { hooks }, args: ['--mode', 'auto'] });
+    server.enqueue(task({ prompt: 'write out.txt', agent: 'writer' }), { toolCalls: [{ name: 'write_file', input: { path: 'out.txt', content: 'x' } }] }, submit('Blocked.'), { text: 'Done.' });
+    await send(app, 'go');
+    expect(JSON.stringify(server.requests[2]!.body.messages.at(-1))).toContain('no writes today');
+    expect(existsSync(join(work, 'out.txt'))).toBe(false);
   });
 });
