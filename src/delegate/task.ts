@@ -97,10 +97,11 @@ async function runTask(args: TaskArgs, ctx: ToolContext, o: TaskOptions): Promis
     end('aborted');
     return toolError('interrupted', { sideUsage: usage });
   }
-  const handoff = handoffOf(result.structured, result.text);
+  // A failed request is reported as such, even after some text: that text is no result.
+  const handoff = error ? undefined : handoffOf(result.structured, result.text);
   if (!handoff) {
     end('failed');
-    if (result.stopReason === 'error' && error) return toolError(`the specialist's model request failed: ${error.message}`, { sideUsage: usage });
+    if (error) return toolError(`the specialist's model request failed: ${error.message}`, { sideUsage: usage });
     return toolError(`${def.name} ended without a result (${result.stopReason}); give it a narrower task`, { sideUsage: usage });
   }
   let note: Note | undefined;
