@@ -8,6 +8,7 @@ import { ConfigError, readStart } from './app/config.js';
 import { noticeText } from './i18n/explain.js';
 import { parseArgs, UsageError, type CliArgs } from './app/args.js';
 import { EXIT, runHeadless, startFailure } from './app/headless.js';
+import { streamJsonMessages } from './app/streaminput.js';
 import { detectLang, setLang, t } from './i18n/index.js';
 import { installExitHandlers } from './tools/jobs.js';
 import { isSecretVariable } from './safety/envfilter.js';
@@ -29,17 +30,22 @@ async function askYesNo(question: string): Promise<boolean> {
 }
 
 async function headless(app: App, args: CliArgs): Promise<number> {
-  const message = args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim());
-  if (!message) throw new UsageError('cli.no_prompt', {});
+  // Claude's stream-json input: messages are read from stdin as they come, one turn each.
+  const streaming = args.inputFormat === 'stream-json';
+  const message = streaming ? '' : (args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim()));
+  if (!message && !streaming) throw new UsageError('cli.no_prompt', {});
   for (const n of app.notices) process.stderr.write(inert(noticeText(n, true)) + '\n');
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
+  const warn = (text: string) => process.stderr.write(inert(text) + '\n');
+  const messages = streaming ? streamJsonMessages(createInterface({ input: process.stdin, crlfDelay: Infinity }), warn) : [message];
   try {
     return await runHeadless({
       app,
-      message,
+      messages,
       format: args.outputFormat,
+      partial: args.partial,
       stdout: process.stdout,
       stderr: process.stderr,
       signal: controller.signal,
@@ -67,7 +73,7 @@ async function main(): Promise<number> {
     // file is reported by createApp, in the language chosen without it.
     const start = readStart(args, process.env);
     setLang(start.lang);
-    if (args.help) return void process.stdout.write(t('cli.usage') + '\n'), EXIT.ok;
+    if (args.help) return void process.stdout.write(`${t('cli.usage')}\n\n${t('compat.usage')}\n`), EXIT.ok;
     if (args.version) return void process.stdout.write(version() + '\n'), EXIT.ok;
     const canAsk = !args.print && process.stdin.isTTY === true;
     const app = await createApp(args, {

@@ -1,33 +1,18 @@
 // The app in-process over a fake model server, checking what its wiring promises: the loop's
 // events and the app's own (hook failures, notices) are one stream that the trace records;
 // questions are events answered by id; every mode change goes through setMode, resume included.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { AgentEvent } from '../src/types/events.js';
 import { createApp } from '../src/app/app.js';
 import { parseArgs } from '../src/app/args.js';
 import { logsDir } from '../src/session/trace.js';
-import { writeFakeKeys } from './fake-server.js';
-import { useFakeServer } from './fixtures.js';
-import { currentTest } from './scope.js';
+import { appPlace, useFakeServer } from './fixtures.js';
 
 const server = await useFakeServer();
 
-/** A home with keys.json pointing at the fake server and `settings`, a workspace, and the app's environment. */
-async function place(settings: object = {}) {
-  const home = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-app-home-')));
-  const work = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-app-work-')));
-  onTestFinished(() => Promise.all([home, work].map((d) => rm(d, { recursive: true, force: true }))).then(() => {}));
-  const config = join(home, 'config');
-  writeFakeKeys(config, server, 'openai');
-  mkdirSync(join(config, 'feiyu'), { recursive: true });
-  writeFileSync(join(config, 'feiyu', 'settings.json'), JSON.stringify(settings));
-  const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: config, XDG_STATE_HOME: join(home, 'state'), LANG: 'en_US.UTF-8', ...currentTest().env };
-  return { home, work, env, state: join(home, 'state', 'feiyu') };
-}
+const place = (settings: object = {}) => appPlace(server, settings);
 
 /** Every line the trace wrote, all days together. */
 function traced(stateDir: string): Record<string, unknown>[] {
@@ -36,8 +21,8 @@ function traced(stateDir: string): Record<string, unknown>[] {
 }
 
 describe('one event stream', () => {
-  it('a failing PreToolUse hook reaches the trace, and the call it blocked is refused', async () => {
-    const p = await place({ hooks: { PreToolUse: [{ matcher: 'bash', command: 'echo broken >&2; exit 1' }] } });
+  it('a PreToolUse hook that cannot run reaches the trace, and the call it blocked is refused', async () => {
+    const p = await place({ hooks: { PreToolUse: [{ matcher: 'bash', command: 'no-such-hook-program' }] } });
     const app = await createApp(parseArgs(['-p', 'go', '-C', p.work, '--sandbox', 'off']), { env: p.env });
     const seen: string[] = [];
     app.on((e) => seen.push(e.type));
@@ -45,7 +30,7 @@ describe('one event stream', () => {
     expect(await app.send('go', new AbortController().signal)).toEqual({ stopReason: 'end', text: 'Could not run it.', rounds: 1 });
     await app.close();
 
-    const failed = { type: 'hook_failed', event: 'PreToolUse', command: 'echo broken >&2; exit 1', failure: { kind: 'exit', code: 1 }, stderr: 'broken', blocked: true };
+    const failed = { type: 'hook_failed', event: 'PreToolUse', command: 'no-such-hook-program', failure: { kind: 'exit', code: 127 }, stderr: expect.stringContaining('no-such-hook-program: command not found'), blocked: true };
     expect(seen).toContain('hook_failed');
     const lines = traced(p.state);
     const hook = lines.findIndex((l) => l.type === 'hook_failed');

@@ -24,7 +24,7 @@ describe('feiyu -p', () => {
     expect(await run(['-p', 'check'])).toEqual({ code: 0, stdout: 'All good.\n', stderr: '' });
   });
 
-  it('prints one JSON result object', async () => {
+  it('prints one JSON result object, the shape of claude -p --output-format json', async () => {
     await keys('openai', { price: { input: 3, output: 15 } });
     server.enqueue({ toolCalls: [{ name: 'list_files', input: {} }], usage: { input: 1000, output: 20, cacheRead: 0 } }, { text: 'Empty folder.', usage: { input: 1100, output: 5, cacheRead: 800 } });
     const r = await run(['-p', 'what is here?', '--output-format', 'json']);
@@ -32,20 +32,28 @@ describe('feiyu -p', () => {
     expect(JSON.parse(r.stdout)).toEqual({
       type: 'result',
       subtype: 'success',
+      is_error: false,
+      duration_ms: expect.any(Number),
+      duration_api_ms: expect.any(Number),
+      num_turns: 2,
       result: 'Empty folder.',
       session_id: expect.stringMatching(/^[\w-]{8,}$/),
-      num_rounds: 1,
-      usage: { input_tokens: 2100, output_tokens: 25, cache_read_input_tokens: 800, cache_creation_input_tokens: 0 },
       // 2,100 input × $3 + 25 output × $15 + 800 cache reads × $0.30 (a tenth of input), per million
       total_cost_usd: 0.006915,
-      duration_ms: expect.any(Number),
+      usage: { input_tokens: 2100, cache_creation_input_tokens: 0, cache_read_input_tokens: 800, output_tokens: 25 },
+      modelUsage: {
+        'gpt-fake': { inputTokens: 2100, outputTokens: 25, cacheReadInputTokens: 800, cacheCreationInputTokens: 0, webSearchRequests: 0, costUSD: 0.006915, contextWindow: 200000 },
+      },
+      permission_denials: [],
+      stop_reason: 'end_turn',
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
   });
 
-  it('streams every event as a JSON line, then the result', async () => {
+  it('streams feiyu’s own events as JSON lines with --output-format events, then the result', async () => {
     await keys();
     server.enqueue({ text: 'Hi.' });
-    const r = await run(['-p', 'hi', '--output-format', 'stream-json']);
+    const r = await run(['-p', 'hi', '--output-format', 'events']);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; subtype?: string });
     expect(lines[0]).toEqual({ type: 'turn_start', text: 'hi' });
     expect(lines.map((l) => l.type)).toContain('text_delta');
@@ -58,7 +66,7 @@ describe('feiyu -p', () => {
     server.enqueue({ toolCalls: [{ name: 'list_files', input: {} }] }, { toolCalls: [{ name: 'list_files', input: {} }] });
     const r = await run(['-p', 'loop', '--max-rounds', '2', '--output-format', 'json']);
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'error_max_rounds', num_rounds: 2 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'error_max_turns', is_error: true, num_turns: 2, stop_reason: 'tool_use' });
     expect(r.stderr).toContain('Stopped after 2 tool rounds');
     expect(r.stderr).not.toContain('Send any message');
   });
@@ -78,13 +86,13 @@ describe('feiyu -p', () => {
     server.enqueue({ status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } });
     const failed = await run(['-p', 'hi', '--output-format', 'json']);
     expect(failed.code).toBe(1);
-    expect(JSON.parse(failed.stdout)).toMatchObject({ subtype: 'error', result: '', error: expect.stringContaining('rejected the API key (HTTP 401)') });
+    expect(JSON.parse(failed.stdout)).toMatchObject({ subtype: 'error_during_execution', is_error: true, result: expect.stringContaining('rejected the API key (HTTP 401)') });
     server.enqueue({ toolCalls: [{ name: 'list_files', input: {} }] });
     const capped = await run(['-p', 'loop', '--max-rounds', '1', '--output-format', 'json']);
-    expect(JSON.parse(capped.stdout)).toMatchObject({ subtype: 'error_max_rounds', error: expect.stringContaining('--resume continues') });
+    expect(JSON.parse(capped.stdout)).toMatchObject({ subtype: 'error_max_turns', result: expect.stringContaining('--resume continues') });
     const config = await run(['-p', 'hi', '--model', 'nosuch', '--output-format', 'json']);
     expect(config.code).toBe(2);
-    expect(JSON.parse(config.stdout)).toEqual({ type: 'result', subtype: 'error', result: '', error: expect.stringContaining('No model named "nosuch"') });
+    expect(JSON.parse(config.stdout)).toEqual({ type: 'result', subtype: 'error_during_execution', is_error: true, result: expect.stringContaining('No model named "nosuch"') });
   });
 
   it('refuses in default mode what would ask, telling the model how the user can allow it', async () => {

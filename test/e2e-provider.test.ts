@@ -19,9 +19,9 @@ describe('feiyu -p against recorded endings', () => {
     const r = await run(['-p', 'do it', '--output-format', 'json']);
     expect(r.code).toBe(1);
     const result = JSON.parse(r.stdout);
-    expect(result).toMatchObject({ type: 'result', subtype: 'error', result: '' });
-    expect(result.error).toContain(`refused to continue (${explanation.slice(0, -1)})`);
-    expect(result.error).toContain('taken out of the conversation');
+    expect(result).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, stop_reason: null });
+    expect(result.result).toContain(`refused to continue (${explanation.slice(0, -1)})`);
+    expect(result.result).toContain('taken out of the conversation');
     expect(server.requests).toHaveLength(1);
   });
 

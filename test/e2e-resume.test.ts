@@ -75,9 +75,12 @@ describe('resume after SIGKILL', () => {
       { type: 'tool_result', tool_use_id: 'toolu_todo', is_error: true, content: '[interrupted]' },
       { type: 'tool_result', tool_use_id: 'toolu_sleep', is_error: true, content: '[interrupted]' },
     ]);
-    const result = JSON.parse(second.stdout) as { usage: { input_tokens: number; output_tokens: number } };
-    expect(result.usage).toMatchObject({ input_tokens: 2200, output_tokens: 26 });
+    // The result counts this invocation, as claude -p's does; the session's totals count both runs.
+    const result = JSON.parse(second.stdout) as { usage: { input_tokens: number; output_tokens: number }; session_id: string };
+    expect(result.usage).toMatchObject({ input_tokens: 1200, output_tokens: 6 });
     expect(result).toMatchObject({ result: 'Both items are moot now.' });
+    const records = (await readFile(join(home, 'state', 'feiyu', 'sessions', `${result.session_id}.jsonl`), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; totals?: { input: number; output: number } });
+    expect(records.filter((r) => r.type === 'state' && r.totals).at(-1)!.totals).toMatchObject({ input: 2200, output: 26 });
   });
 
   it('continues with the model the session used, and says so', async () => {

@@ -2,11 +2,12 @@
 // out by every test (codex counts requests per test), and on top of it the end-to-end set-up of
 // the built CLI (a home and a workspace emptied for every test, keys.json, CLIs the test owns).
 // Call them at the top level of a test file, with await.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeEach, expect } from 'vitest';
-import type { ModelConfig } from '../src/types/providers.js';
+import { afterAll, beforeEach, expect, onTestFinished } from 'vitest';
+import type { ModelConfig, WireFormat } from '../src/types/providers.js';
 import { startCli, type CliRun, type StartedCli } from './cli-harness.js';
 import { startFakeServer, writeFakeKeys, type FakeReply, type FakeServer, type FakeServerOptions } from './fake-server.js';
 import { currentTest } from './scope.js';
@@ -77,4 +78,21 @@ export async function useCliFixture(prefix: string, keys: Partial<ModelConfig> |
   });
   const start = (args: string[], o: CliOptions = {}) => startCli(args, { cwd: work, home, ...o });
   return { server, home, work, start, run: (args, o) => start(args, o).done };
+}
+
+/**
+ * For a test of the app in-process: a home with keys.json pointing at `server` (in `format`) and
+ * settings.json holding `settings`, a workspace, and the app's environment; removed when the test ends.
+ */
+export async function appPlace(server: FakeServer, settings: object = {}, format: WireFormat = 'openai') {
+  const home = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-app-home-')));
+  const work = await realpath(await mkdtemp(join(tmpdir(), 'feiyu-app-work-')));
+  onTestFinished(() => Promise.all([home, work].map((d) => rm(d, { recursive: true, force: true }))).then(() => {}));
+  const config = join(home, 'config');
+  writeFakeKeys(config, server, format);
+  mkdirSync(join(config, 'feiyu'), { recursive: true });
+  const settingsFile = join(config, 'feiyu', 'settings.json');
+  writeFileSync(settingsFile, JSON.stringify(settings));
+  const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: config, XDG_STATE_HOME: join(home, 'state'), LANG: 'en_US.UTF-8', ...currentTest().env };
+  return { home, work, env, settingsFile, state: join(home, 'state', 'feiyu') };
 }

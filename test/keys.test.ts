@@ -183,12 +183,13 @@ describe('resolveApiKey and selectModel', () => {
     expect(resolveApiKey({ ...base, name: 'a', apiKeyEnv: 'K' }, {})).toBeUndefined();
   });
 
-  it('picks by name or the default, and lists the names when it cannot', () => {
-    const loaded = { defaultName: 'b', models: [{ ...base, name: 'a' }, { ...base, name: 'b' }] };
+  it('picks by name, by model id (as claude --model does) or the default, and lists the names when it cannot', () => {
+    const loaded = { defaultName: 'b', models: [{ ...base, name: 'a' }, { ...base, name: 'b' }, { ...base, name: 'sonnet', model: 'claude-sonnet-4-5' }] };
     expect(selectModel(loaded).name).toBe('b');
     expect(selectModel(loaded, 'a').name).toBe('a');
+    expect(selectModel(loaded, 'claude-sonnet-4-5').name).toBe('sonnet');
     const e = thrown(() => selectModel(loaded, 'c'));
-    expect(e).toMatchObject({ key: 'cfg.model_unknown', params: { name: 'c', names: 'a, b' }, message: 'No model named "c"; configured: a, b' });
+    expect(e).toMatchObject({ key: 'cfg.model_unknown', params: { name: 'c', names: 'a, b, sonnet' }, message: 'No model named "c"; configured: a, b, sonnet' });
     expect(thrown(() => selectModel({ defaultName: '', models: [] })).key).toBe('cfg.no_models');
   });
 });

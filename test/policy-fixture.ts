@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { ApprovalDesk, approvalStep } from '../src/app/approval.js';
 import { loadApprovals } from '../src/safety/approvals.js';
-import { checkCall, type PolicyInput } from '../src/safety/policy.js';
+import { checkCall, type HookVerdict, type PolicyInput } from '../src/safety/policy.js';
 import { parseRule } from '../src/safety/rules.js';
 import { coreTools } from '../src/tools/index.js';
 import { exitPlanTool } from '../src/tools/plan.js';
@@ -73,7 +73,7 @@ export function setup(over: Setup = {}) {
       mode = m;
     },
   });
-  const decide = (name: ToolName, args: Record<string, unknown>, signal = new AbortController().signal) => step(call(name, args), TOOLS[name], signal);
+  const decide = (name: ToolName, args: Record<string, unknown>, signal = new AbortController().signal, hook?: HookVerdict) => step(call(name, args), TOOLS[name], signal, hook);
   /** The policy's own verdict, with nobody asked. */
   const verdict = (name: ToolName, args: Record<string, unknown>) => checkCall(call(name, args), TOOLS[name], input());
   return { decide, verdict, modeChanges, getMode: () => mode };

@@ -14,7 +14,7 @@ const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-settings-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 let n = 0;
 /** A fresh workspace and config home; `user`/`project` are written as given (strings verbatim). */
-function fixture(files: { user?: unknown; project?: unknown } = {}) {
+function fixture(files: { user?: unknown; project?: unknown; claude?: unknown; claudeLocal?: unknown } = {}) {
   const dir = join(base, String(++n));
   const root = join(dir, 'ws');
   const xdg = join(dir, 'config');
@@ -28,13 +28,17 @@ function fixture(files: { user?: unknown; project?: unknown } = {}) {
   const projectFile = join(root, '.feiyu', 'settings.json');
   if (files.user !== undefined) write(userFile, files.user);
   if (files.project !== undefined) write(projectFile, files.project);
-  return { root, env, userFile, projectFile };
+  const claudeFile = join(root, '.claude', 'settings.json');
+  const claudeLocal = join(root, '.claude', 'settings.local.json');
+  if (files.claude !== undefined) write(claudeFile, files.claude);
+  if (files.claudeLocal !== undefined) write(claudeLocal, files.claudeLocal);
+  return { root, env, userFile, projectFile, claudeFile, claudeLocal };
 }
 
 describe('loadSettings', () => {
   it('missing files are empty settings; the paths follow XDG_CONFIG_HOME', () => {
     const f = fixture();
-    expect(loadSettings(f.root, f.env)).toEqual({ user: {}, project: {}, userFile: f.userFile, projectFile: f.projectFile });
+    expect(loadSettings(f.root, f.env)).toEqual({ user: {}, project: {}, userFile: f.userFile, projectFile: f.projectFile, claude: [] });
   });
 
   it('without XDG_CONFIG_HOME the user file is ~/.config/feiyu/settings.json', () => {
@@ -55,7 +59,39 @@ describe('loadSettings', () => {
     };
     const project = { verify: 'npm test', permissions: { deny: ['web_fetch'] }, futureKey: { any: 1 } };
     const f = fixture({ user, project });
-    expect(loadSettings(f.root, f.env)).toEqual({ user, project, userFile: f.userFile, projectFile: f.projectFile });
+    expect(loadSettings(f.root, f.env)).toEqual({ user, project, userFile: f.userFile, projectFile: f.projectFile, claude: [] });
+  });
+
+  it('reads Claude Code’s hook form and feiyu’s flat one; an event or hook type feiyu does not know is no error', () => {
+    const hooks = {
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', timeout: 10 }] }],
+      Stop: [{ hooks: [{ type: 'prompt', prompt: 'Is the task done?' }] }, { command: 'notify-send done' }],
+      PermissionRequest: [{ matcher: '*', hooks: [{ type: 'command', command: 'x' }] }],
+    };
+    const f = fixture({ user: { hooks } });
+    expect(loadSettings(f.root, f.env).user).toEqual({ hooks });
+  });
+
+  it('reads the hooks and the allow and deny rules of a project’s Claude Code settings, and nothing else of them', () => {
+    const hooks = { PostToolUse: [{ matcher: 'Edit|Write', hooks: [{ type: 'command', command: 'npx prettier --write "$FILE"' }] }] };
+    const claude = {
+      model: 'opus',
+      sandbox: { enabled: true },
+      env: { DEBUG: '1' },
+      permissions: { allow: ['Bash(npm run lint)', 'Bash(npm test:*)', 'Edit'], deny: ['Read(./.env)', 'WebFetch(domain:evil.example)'], ask: ['Bash(git push:*)'], defaultMode: 'acceptEdits' },
+      hooks,
+    };
+    const local = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] }, permissions: { additionalDirectories: ['../lib'] } };
+    const f = fixture({ claude, claudeLocal: local });
+    expect(loadSettings(f.root, f.env).claude).toEqual([
+      { file: f.claudeFile, settings: { hooks, permissions: { allow: claude.permissions.allow, deny: claude.permissions.deny } } },
+      { file: f.claudeLocal, settings: { hooks: local.hooks, permissions: {} } },
+    ]);
+  });
+
+  it('a problem in a Claude Code settings file names that file', () => {
+    const f = fixture({ claude: { permissions: { allow: ['Bash(npm test'] } } });
+    expect(() => loadSettings(f.root, f.env)).toThrow(`${f.claudeFile}: "permissions.allow[0]": "Bash(npm test" is not a rule`);
   });
 
   it('an empty file is empty settings', () => {
@@ -74,8 +110,10 @@ describe('loadSettings', () => {
     ['allow not a list', { permissions: { allow: 'bash(ls)' } }, '"permissions.allow" must be a list of strings'],
     ['a rule not a string', { permissions: { allow: ['bash(ls)', 3] } }, '"permissions.allow[1]" must be a string'],
     ['a malformed rule', { permissions: { deny: ['bash(git push'] } }, '"permissions.deny[0]": "bash(git push" is not a rule; write tool or tool(pattern)'],
-    ['an unknown hook event', { hooks: { BeforeTool: [] } }, '"hooks.BeforeTool" is not a hook event; use one of "PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"'],
-    ['a hook without command', { hooks: { Stop: [{ matcher: 'x' }] } }, '"hooks.Stop[0].command" must be a non-empty string'],
+    ['a hook without command', { hooks: { Stop: [{ matcher: 'x' }] } }, '"hooks.Stop[0]" must be an object with "hooks" (or a "command")'],
+    ['a flat hook with an empty command', { hooks: { Stop: [{ command: ' ' }] } }, '"hooks.Stop[0].command" must be a non-empty string'],
+    ['a command hook without command', { hooks: { Stop: [{ hooks: [{ type: 'command' }] }] } }, '"hooks.Stop[0].hooks[0].command" must be a non-empty string'],
+    ['hooks not a list', { hooks: { Stop: [{ hooks: { type: 'command', command: 'x' } }] } }, '"hooks.Stop[0].hooks" must be a list of hooks'],
     ['a bad matcher', { hooks: { PreToolUse: [{ matcher: '(', command: 'x' }] } }, '"hooks.PreToolUse[0].matcher" must be a valid regular expression'],
     ['a bad timeout', { hooks: { PreToolUse: [{ command: 'x', timeout: -1 }] } }, '"hooks.PreToolUse[0].timeout" must be a positive number of seconds'],
     ['verify not a string', { verify: ['npm test'] }, '"verify" must be a string (a command)'],
@@ -124,7 +162,7 @@ describe('problems in the interface language', () => {
       inChinese(() => loadSettings(f.root, f.env)),
       inChinese(() => loadSettings(g.root, g.env)),
       inChinese(() => parseRule('edit_file()')),
-      inChinese(() => createHookRunner({ hooks: { PostToolUse: [{ matcher: 'a)', command: 'true' }] }, root: '/', sessionId: () => 's', env: {} })),
+      inChinese(() => createHookRunner({ hooks: { PostToolUse: [{ matcher: 'a)', command: 'true' }] }, root: '/', session: () => ({ id: 's', file: '' }), env: {} })),
     ]).toEqual([
       `${f.userFile}："permissions.deny[0]"："bash(git push" 不是规则；请写成 工具 或 工具(模式)，例如 bash(npm test) 或 edit_file(src/**)`,
       `${g.projectFile}："hooks.Stop[0].timeout" 应为正的秒数`,

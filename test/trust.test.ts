@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../src/config/settings.js';
-import { projectTrustState, trustProject, untrustedProjectSettings } from '../src/config/trust.js';
+import { effectiveSettings, projectTrustState, trustProject, untrustedProjectSettings } from '../src/config/trust.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'feiyu-trust-')));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -87,5 +87,54 @@ describe('project trust', () => {
     mkdirSync(configDir, { recursive: true });
     writeFileSync(join(configDir, 'trusted.json'), '{"projects": 3}');
     expect(() => projectTrustState(root, configDir, { settings, verify: [] })).toThrow(`${join(configDir, 'trusted.json')}: "projects" must be an object`);
+  });
+
+  it('a Claude Code settings file’s hooks and allow rules need trust too, and the question names the file', () => {
+    const { root, configDir } = fresh();
+    const claudeFile = join(root, '.claude', 'settings.json');
+    const claude = [
+      {
+        file: claudeFile,
+        settings: {
+          hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py' }] }] },
+          permissions: { allow: ['Bash(npm test:*)'], deny: ['Bash(git push:*)'] },
+        },
+      },
+    ];
+    const project = { settings: {}, verify: [], claude };
+    const state = projectTrustState(root, configDir, project);
+    expect([state.trusted, state.whatWouldRun]).toEqual([
+      false,
+      ['.claude/settings.json: hooks.PreToolUse (Bash): "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', '.claude/settings.json: permissions.allow: Bash(npm test:*)'],
+    ]);
+    // A project without Claude Code files keeps the hash it had.
+    expect(projectTrustState(root, configDir, { settings, verify: [] }).hash).toBe(projectTrustState(root, configDir, { settings, verify: [], claude: [] }).hash);
+
+    const loaded = { user: {}, project: {}, userFile: join(configDir, 'settings.json'), projectFile: join(root, '.feiyu', 'settings.json'), claude };
+    const untrusted = effectiveSettings(loaded, false);
+    expect([untrusted.hooks, untrusted.allow, untrusted.deny]).toEqual([{}, [], ['Bash(git push:*)']]);
+    const trusted = effectiveSettings(loaded, true);
+    expect([trusted.hooks, trusted.allow, trusted.deny]).toEqual([
+      { PreToolUse: [{ matcher: 'Bash', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py' }] },
+      ['Bash(npm test:*)'],
+      ['Bash(git push:*)'],
+    ]);
+  });
+
+  it('hooks of every file that applies join per event; what feiyu cannot run is listed with its file', () => {
+    const userFile = '/home/u/.config/feiyu/settings.json';
+    const loaded = {
+      user: { hooks: { Stop: [{ command: 'say done' }], TeammateIdle: [{ hooks: [{ type: 'command', command: 'x' }] }] } },
+      project: { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'npm run check' }, { type: 'prompt', prompt: 'Done?' }] }] } },
+      userFile,
+      projectFile: '/ws/.feiyu/settings.json',
+      claude: [],
+    };
+    const effective = effectiveSettings(loaded, true);
+    expect(effective.hooks).toEqual({ Stop: [{ command: 'say done', flat: true }, { command: 'npm run check' }] });
+    expect(effective.skipped).toEqual([
+      { file: userFile, event: 'TeammateIdle' },
+      { file: '/ws/.feiyu/settings.json', event: 'Stop', type: 'prompt' },
+    ]);
   });
 });

@@ -6,7 +6,8 @@
 import { version } from '../util/version.js';
 import { Agent, type Totals, type TurnResult } from '../core/agent.js';
 import type { CliArgs } from './args.js';
-import { createHookRunner } from '../hooks/runner.js';
+import { claudeMode } from '../hooks/protocol.js';
+import { wireHooks } from './hookwiring.js';
 import { t } from '../i18n/index.js';
 import { JobManager } from '../tools/jobs.js';
 import { loadModels, selectModel, type LoadedModels } from '../config/keys.js';
@@ -17,13 +18,13 @@ import { attempt, ConfigError, fileNotice, loadConfig, SessionBusyError, type Ap
 import { loadConventions, type Conventions } from '../config/conventions.js';
 import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
-import { createLauncher } from '../safety/sandboxhost.js';
 import { createGitFacts } from './gitfacts.js';
 import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../session/store.js';
 import { findLastSession, findSession } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools } from './toolset.js';
 import { Specialists } from './specialists.js';
+import { sessionLauncher } from './launchers.js';
 import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
@@ -31,7 +32,7 @@ import { ModeNotes } from './modenotes.js';
 import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
-import type { FileVersion, Tool, ToolSession, WrapCommand } from '../types/tools.js';
+import type { FileVersion, Tool, ToolSession } from '../types/tools.js';
 import type { Message } from '../types/conversation.js';
 import type { ModelConfig, Provider } from '../types/providers.js';
 import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
@@ -48,7 +49,7 @@ export type LoopView = {
   /** The system prompt as sent now, the list of cold tools included. */
   prompt(): string;
   /** The tools in tiers: hot, cold and loaded, with their costs. */
-  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring'>;
+  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring' | 'keys'>;
   compact: Agent['compact'];
 };
 
@@ -72,6 +73,8 @@ export interface App {
   readonly files: Map<string, FileVersion>;
   readonly session: { readonly id: string };
   readonly mode: PermissionMode;
+  /** --permission-mode acceptEdits: edits in the workspace are allowed (Claude's name for the mode then). */
+  readonly acceptEdits: boolean;
   readonly model: ModelConfig;
   readonly models: LoadedModels;
   readonly sandbox: { level: SandboxLevel; off?: { reason: string; detail: string } };
@@ -151,20 +154,8 @@ async function wire(config: AppConfig): Promise<App> {
   if (!config.sandboxContain) recordGroupsIn(stateDir);
   const reaped = reapOrphanGroups(stateDir);
   if (reaped) notify('groups_reaped', { n: reaped });
-  // One launcher per level, made when first used: each keeps its secret listing's cache and
-  // counts the placeholders its commands hold.
-  const launchers = new Map<SandboxLevel, WrapCommand>();
-  const launcher = (level: SandboxLevel): WrapCommand => {
-    let made = launchers.get(level);
-    if (!made) {
-      const { home, configDir, sandboxFeatures: features, sandboxNetwork: network, sandboxContain: contain } = config;
-      made = createLauncher({ level, root, home, configDir, stateDir, runtimeDir: config.env.XDG_RUNTIME_DIR, network, features, contain });
-      launchers.set(level, made);
-    }
-    return made;
-  };
   // The level in force when the command runs: /sandbox changes it between calls.
-  const wrapCommand: WrapCommand = (req) => launcher(state.sandbox)(req);
+  const wrapCommand = sessionLauncher(config, () => state.sandbox);
   const ctx: ToolSession = { root, files: new Map(), shell: { cwd: root }, env: config.childEnv, provider: () => agent.provider, wrapCommand, jobs };
   const desk = config.interactive ? new ApprovalDesk((event) => events.emit(event)) : undefined;
   const decide = approvalStep({
@@ -178,7 +169,17 @@ async function wire(config: AppConfig): Promise<App> {
   const todo = new TodoList((items) => session.saveState({ todo: items }));
   const reminder = new TodoReminder(todo);
   const hooks = attempt(() =>
-    createHookRunner({ hooks: config.hooks, verify: config.verify, root, sessionId: () => session.id, env: config.env, emit: (event) => events.emit(event) }),
+    wireHooks({
+      hooks: config.hooks,
+      verify: config.verify,
+      root,
+      session: () => ({ id: session.id, file: session.file }),
+      mode: () => claudeMode(state.mode, config.acceptEdits),
+      env: config.env,
+      emit: (event) => events.emit(event),
+      decide,
+      interactive: config.interactive,
+    }),
   );
   const { agents, sideModel, providerOptions } = config;
   const specialists = new Specialists({ agents, sideModel, providerOptions, main: (): Provider => agent.provider, models: () => state.models, sessionFile: () => session.file });
@@ -187,15 +188,8 @@ async function wire(config: AppConfig): Promise<App> {
   const tools = buildTools({
     allowPrivate: config.allowPrivate,
     sideProvider: () => specialists.sideProvider(),
-    delegate: specialists.taskOptions({
-      mode: () => state.mode,
-      // A specialist's calls pass the same hooks and permission step as the main agent's.
-      gate: (name) => ({
-        before: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? decide(call, tool, signal, name),
-        after: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
-      }),
-      report: (event) => events.emit(event),
-    }),
+    // A specialist's calls pass the same hooks and permission step as the main agent's.
+    delegate: specialists.taskOptions({ mode: () => state.mode, gate: (name) => ({ before: hooks.decisionFor(name), after: hooks.afterToolCall }), onStop: hooks.subagentStop, report: (event) => events.emit(event) }),
     jobs,
     todo,
     stateDir,
@@ -210,15 +204,19 @@ async function wire(config: AppConfig): Promise<App> {
     },
   });
   for (const notice of specialists.problems([...tools.map((t) => t.name), 'git_read'])) notify(notice.code, notice.params);
-  const buildSystem = (c: Conventions | undefined, notes: string) => systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])]);
+  const buildSystem = (c: Conventions | undefined, notes: string) => {
+    const prompt = systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])], config.systemPrompt);
+    return config.appendSystemPrompt ? `${prompt}\n\n${config.appendSystemPrompt}` : prompt;
+  };
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
     system: buildSystem(config.conventions, config.memory),
     ctx,
     maxRounds: config.maxRounds,
-    beforeToolCall: async (call, tool, signal) => (await hooks.preToolUse(call, signal)) ?? decide(call, tool, signal),
-    afterToolCall: (call, _tool, result, signal) => hooks.postToolUse(call, result, signal),
+    beforeToolCall: hooks.beforeToolCall,
+    afterToolCall: hooks.afterToolCall,
+    beforeCompact: (trigger, focus, signal) => hooks.runner.preCompact(trigger, focus, signal),
     onStop: async (text, signal) => {
       const open = todo.open().length;
       const back = reminder.check();
@@ -226,9 +224,9 @@ async function wire(config: AppConfig): Promise<App> {
         notify('todo_reminded', { n: open });
         return back;
       }
-      const reason = await hooks.stop(text, signal);
-      if (reason) notify('stop_hook_sent_back', { reason });
-      return reason;
+      const hook = await hooks.stop(text, signal);
+      if (hook) notify('stop_hook_sent_back', { reason: hook.reason });
+      return hook?.message ?? null;
     },
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
@@ -268,10 +266,8 @@ async function wire(config: AppConfig): Promise<App> {
   if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
   const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
   events.on((event) => {
-    if (event.type === 'turn_start') {
-      reminder.resetForTurn();
-      hooks.resetForTurn();
-    }
+    if (event.type === 'turn_start') reminder.resetForTurn();
+    hooks.onEvent(event);
     // The bash grammar (tens of ms to load) loads while the model is still writing the command.
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
@@ -297,6 +293,7 @@ async function wire(config: AppConfig): Promise<App> {
     get mode() {
       return state.mode;
     },
+    acceptEdits: config.acceptEdits,
     get model() {
       return state.model;
     },
@@ -316,12 +313,12 @@ async function wire(config: AppConfig): Promise<App> {
       // The code index decides whether it is on within moments of its start: its tools are in the first request or never.
       codeIndex?.start();
       await codeIndex?.settled;
-      const gate = await hooks.userPromptSubmit(text, signal);
-      if (gate.block) {
+      const gate = await hooks.prompt(text, signal);
+      if ('block' in gate) {
         notify('prompt_blocked', { reason: gate.block });
         return null;
       }
-      return agent.send(gate.context ? `${text}\n\n<hook_context>\n${gate.context}\n</hook_context>` : text, signal);
+      return agent.send(gate.text, signal);
     },
     answer: (id, answer) => desk?.answer(id, answer) ?? false,
     setMode: (mode) => state.setMode(mode),
@@ -368,6 +365,7 @@ async function wire(config: AppConfig): Promise<App> {
       return { conventions: fresh, memory: notes, unreadable: unreadable.map(fileNotice) };
     },
     newSession() {
+      hooks.cleared();
       session.delete();
       specialists.notes.delete();
       agent.reset();
@@ -386,6 +384,7 @@ async function wire(config: AppConfig): Promise<App> {
     codeIndex,
     codeIndexSetting: config.codeIndex,
     async close() {
+      await hooks.close();
       await jobs.stopAll();
       await codeIndex?.close();
       trace?.close();
@@ -394,5 +393,6 @@ async function wire(config: AppConfig): Promise<App> {
   };
   if (config.resume) await app.resume(config.resume, { fork: config.forkSession });
   starting = false;
+  hooks.start(config.resume !== undefined);
   return app;
 }

@@ -7,7 +7,7 @@
 // itself: safety/policy.ts does.
 
 import { saveApprovals } from '../safety/approvals.js';
-import { answerDecision, CANCELLED, checkCall, headlessRefusal, type PolicyDecision, type PolicyInput } from '../safety/policy.js';
+import { answerDecision, CANCELLED, checkCall, headlessRefusal, type HookVerdict, type PolicyDecision, type PolicyInput } from '../safety/policy.js';
 import { parseRule, type Rule } from '../safety/rules.js';
 import type { RepoFacts } from '../safety/destructive.js';
 import type { AgentEvent } from '../types/events.js';
@@ -71,15 +71,17 @@ export type ApprovalOptions = {
   facts?: RepoFacts;
 };
 
-/** The permission decision for one call, asking the user when the policy says so. */
-export function approvalStep(o: ApprovalOptions): (call: ToolCallBlock, tool: Tool, signal: AbortSignal, agent?: string) => Promise<PolicyDecision> {
+/**
+ * The permission decision for one call, asking the user when the policy says so; `hook`: what its
+ * PreToolUse hooks said; `agent`: the specialist making the call, named in the question.
+ */
+export function approvalStep(o: ApprovalOptions): (call: ToolCallBlock, tool: Tool, signal: AbortSignal, hook?: HookVerdict, agent?: string) => Promise<PolicyDecision> {
   // Rules saved by "always" during this run: approvals.json has them for the next run.
   const saved: Rule[] = [];
-  // `agent`: the specialist making the call, named in the question.
-  return async (call, tool, signal, agent) => {
+  return async (call, tool, signal, hook, agent) => {
     const input = o.policyInput();
     const rules = saved.length ? { ...input.rules, allow: [...input.rules.allow, ...saved] } : input.rules;
-    const verdict = await checkCall(call, tool, { ...input, rules }, o.facts);
+    const verdict = await checkCall(call, tool, { ...input, rules, ...(hook && { hook }) }, o.facts);
     if (verdict.decision !== 'ask') return verdict;
     if (!o.desk) return { decision: 'deny', code: 'headless', reason: headlessRefusal(verdict.request) };
     const answer = await o.desk.ask({ kind: 'call', callId: call.id, request: verdict.request, ...(agent && { agent }) }, signal);

@@ -10,7 +10,8 @@ import { homedir } from 'node:os';
 import type { CliArgs } from './args.js';
 import { configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
 import { loadConventions, type Conventions } from '../config/conventions.js';
-import { loadSettings, type HookSpec, type LoadedSettings } from '../config/settings.js';
+import { loadSettings, type LoadedSettings } from '../config/settings.js';
+import type { HookTable } from '../config/hooks.js';
 import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
 import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
 import { noticeText } from '../i18n/explain.js';
@@ -25,7 +26,7 @@ import { FileReadError } from '../util/readfile.js';
 import { sweepTemps } from '../util/paths.js';
 import { SessionError } from '../session/store.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
-import type { HookEvent, NoticeEvent } from '../types/events.js';
+import type { NoticeEvent } from '../types/events.js';
 import type { JsonSchema, ModelConfig } from '../types/providers.js';
 import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
 import type { ToolTiers } from '../types/tools.js';
@@ -114,6 +115,8 @@ export type AppConfig = {
   /** The model to start with; undefined when none is configured (the REPL waits for /key add). */
   model?: ModelConfig;
   mode: PermissionMode;
+  /** --permission-mode acceptEdits: edits in the workspace are allowed (hooks read the mode as acceptEdits). */
+  acceptEdits: boolean;
   sandbox: SandboxLevel;
   /** Why the start-up probe turned the sandbox off for good. */
   sandboxOff?: { reason: string; detail: string };
@@ -125,10 +128,13 @@ export type AppConfig = {
   sandboxContain: boolean;
   conventions?: Conventions;
   memory: string;
-  /** The user's rules, the trusted project's, and the saved "always" answers, parsed. */
+  /** The user's rules, the trusted project's, this run's (--allowedTools …) and the saved "always" answers, parsed. */
   rules: { allow: Rule[]; deny: Rule[] };
   approvalsFile: string;
-  hooks: Partial<Record<HookEvent, HookSpec[]>>;
+  hooks: HookTable;
+  /** --system-prompt replaces the base instructions; --append-system-prompt is added at the end. */
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
   verify: string[];
   allowPrivate: string[];
   /** Hot and cold tools (settings' `tools`); undefined: deferral off (`deferTools: false`). */
@@ -182,7 +188,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
 
   // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
   const definitions = findDefinitions(root, config);
-  const trust = attempt(() => projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [], agents: definitions.project }));
+  const trust = attempt(() => projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [], claude: settings.claude, agents: definitions.project }));
   let trusted = trust.trusted;
   if (!trusted && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
     trustProject(root, config, trust.hash);
@@ -194,6 +200,11 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   notices.push(...specialists.notices);
   const side = sideModelOf(effective.merged.sideModel, models);
   if (side.notice) notices.push(side.notice);
+  for (const { file, event, type } of effective.skipped) {
+    notices.push(type ? { type: 'notice', code: 'hook_type_unsupported', params: { file, event, type } } : { type: 'notice', code: 'hook_event_unknown', params: { file, event } });
+  }
+  // acceptEdits: what Claude Code accepts without asking, file edits inside the workspace.
+  const runAllow = [...(args.allow ?? []), ...(args.acceptEdits ? ['edit_file(**)', 'write_file(**)'] : [])];
   const approvals = approvalsFile(config);
   const memory = loadMemory(state, root);
   if (memory.dropped) notices.push({ type: 'notice', code: 'memory_dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
@@ -214,6 +225,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     models,
     model,
     mode: args.mode ?? effective.merged.mode ?? 'default',
+    acceptEdits: args.acceptEdits === true,
     sandbox,
     sandboxOff,
     sandboxFeatures: probe.ok ? probe.features : { userns: false, disableUserns: false },
@@ -221,9 +233,14 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     sandboxContain: probe.contain,
     conventions,
     memory: memory.text,
-    rules: attempt(() => ({ allow: [...effective.allow, ...loadApprovals(approvals, root)].map(parseRule), deny: effective.deny.map(parseRule) })),
+    rules: attempt(() => ({
+      allow: [...effective.allow, ...runAllow, ...loadApprovals(approvals, root)].map(parseRule),
+      deny: [...effective.deny, ...(args.deny ?? [])].map(parseRule),
+    })),
     approvalsFile: approvals,
     hooks: effective.hooks,
+    systemPrompt: args.systemPrompt,
+    appendSystemPrompt: args.appendSystemPrompt,
     verify: trusted && conventions?.verify ? [conventions.verify, ...effective.verify] : effective.verify,
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
     // A project's tool tiers cost only tokens: they apply before trust.

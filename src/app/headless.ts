@@ -1,85 +1,80 @@
-// Headless mode (-p): run one message to completion without a person, print the result in the
-// chosen format (text, json, stream-json) and give the exit code of DESIGN.md §3.
+// Headless mode (-p): run the message (or each message of a stream-json input) to completion
+// without a person, print the result in the chosen format — text, json (claude -p's result),
+// stream-json (Claude's message stream, claudestream.ts) or events (feiyu's own AgentEvents) —
+// and give the exit code of DESIGN.md §3. Every line comes from the app's one event stream.
 
 import type { TurnResult } from '../core/agent.js';
 import type { App } from './app.js';
 import type { OutputFormat } from './args.js';
+import { ClaudeStream, initLine } from './claudestream.js';
+import { RunTally, type Subtype } from './runresult.js';
+import { claudeMode } from '../hooks/protocol.js';
 import { t } from '../i18n/index.js';
 import type { AgentEvent } from '../types/events.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
 import { inert } from '../util/text.js';
+import { version } from '../util/version.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, maxRounds: 3 } as const;
 
 export type HeadlessOptions = {
   app: App;
-  message: string;
+  /** The user's messages, run one after the other (one, unless --input-format stream-json). */
+  messages: AsyncIterable<string> | Iterable<string>;
   format: OutputFormat;
+  /** stream-json: also the model's reply as it streams (stream_event lines). */
+  partial?: boolean;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   signal: AbortSignal;
 };
 
-type Subtype = 'success' | 'error_max_rounds' | 'error';
+const exitOf = (subtype: Subtype): number => (subtype === 'success' ? EXIT.ok : subtype === 'error_max_turns' ? EXIT.maxRounds : EXIT.error);
 
-function subtypeOf(result: TurnResult): Subtype {
-  if (result.stopReason === 'end') return 'success';
-  if (result.stopReason === 'max_rounds') return 'error_max_rounds';
-  return 'error';
-}
-
-/** Runs the message and returns the process exit code. */
+/** Runs the messages and returns the process exit code: the first failure's, else 0. */
 export async function runHeadless(o: HeadlessOptions): Promise<number> {
-  const started = Date.now();
-  // Errors and notices go to stderr, and, when the run fails, into the JSON result's `error`.
-  const problems: string[] = [];
   const { app } = o;
+  const json = (value: unknown) => o.stdout.write(JSON.stringify(value) + '\n');
+  const tally = new RunTally(app.root, (name) => app.models.models.find((m) => m.name === name));
+  const stream =
+    o.format === 'stream-json' ? new ClaudeStream({ root: app.root, sessionId: () => app.session.id, model: () => app.model.model, partial: o.partial === true }) : undefined;
   const off = app.on((event: AgentEvent) => {
-    if (o.format === 'stream-json') o.stdout.write(JSON.stringify(event) + '\n');
+    tally.on(event);
+    if (o.format === 'events') json(event);
+    for (const line of stream?.on(event) ?? []) json(line);
     const text = event.type === 'error' ? explainError(event.error, app.model) : explainEvent(event, true);
     if (!text) return;
-    problems.push(text);
-    if (o.format !== 'stream-json') o.stderr.write(inert(text) + '\n');
+    tally.said(text);
+    // The events format carries notices itself; the others say them on stderr.
+    if (o.format !== 'events') o.stderr.write(inert(text) + '\n');
   });
-  let result: TurnResult;
+  if (stream) json(initLine({ cwd: app.root, sessionId: app.session.id, tools: app.agent.tools.keys(), model: app.model.model, permissionMode: claudeMode(app.mode, app.acceptEdits), apiKeySource: keySource(app), version: version() }));
+  let code: number = EXIT.ok;
   try {
-    result = (await app.send(o.message, o.signal)) ?? { stopReason: 'error', text: '', rounds: 0 };
+    for await (const message of o.messages) {
+      if (o.signal.aborted) break;
+      const turn: TurnResult | null = await app.send(message, o.signal);
+      const result = tally.result(turn, app.session.id, t('headless.failed'));
+      if (o.format === 'text') {
+        // The model's text may carry escape sequences (from a file it read); a terminal must not act on them.
+        if (turn?.text) o.stdout.write(inert(turn.text.endsWith('\n') ? turn.text : turn.text + '\n'));
+      } else json(result);
+      if (code === EXIT.ok) code = exitOf(result.subtype);
+    }
   } finally {
     off();
   }
-  const subtype = subtypeOf(result);
-  if (o.format === 'text') {
-    // The model's text may carry escape sequences (from a file it read); a terminal must not act on them.
-    if (result.text) o.stdout.write(inert(result.text.endsWith('\n') ? result.text : result.text + '\n'));
-  } else {
-    const totals = app.agent.totals;
-    const record: Record<string, unknown> = {
-      type: 'result',
-      subtype,
-      result: result.text,
-      session_id: app.session.id,
-      num_rounds: result.rounds,
-      usage: {
-        input_tokens: totals.input,
-        output_tokens: totals.output,
-        cache_read_input_tokens: totals.cacheRead,
-        cache_creation_input_tokens: totals.cacheWrite,
-      },
-      total_cost_usd: totals.costUnknown ? null : round6(totals.cost),
-      duration_ms: Date.now() - started,
-    };
-    if (result.structured !== undefined) record.structured_output = result.structured;
-    if (subtype !== 'success') record.error = problems.join('\n') || t('headless.failed');
-    o.stdout.write(JSON.stringify(record) + '\n');
-  }
-  if (subtype === 'success') return EXIT.ok;
-  return subtype === 'error_max_rounds' ? EXIT.maxRounds : EXIT.error;
+  return code;
 }
 
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+/** Where the model's key comes from, as stream-json's init line says it. */
+function keySource(app: App): string {
+  const model = app.model;
+  return model.apiKeyEnv ?? (model.apiKey ? 'keys.json' : 'none');
+}
 
 /** The JSON result line of a run that could not start (bad configuration). */
 export function startFailure(error: string): string {
-  const record = { type: 'result', subtype: 'error' satisfies Subtype, result: '', error };
+  const record = { type: 'result', subtype: 'error_during_execution' satisfies Subtype, is_error: true, result: error };
   return JSON.stringify(record) + '\n';
 }

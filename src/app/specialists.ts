@@ -110,8 +110,8 @@ export class Specialists {
     return made;
   }
 
-  /** The task tool's options: these specialists, their providers and the session's notes; the permission gate and the reporting are the app's. */
-  taskOptions(o: Pick<TaskOptions, 'mode' | 'gate' | 'report'>): Omit<TaskOptions, 'tools'> {
+  /** The task tool's options: these specialists, their providers and the session's notes; the permission gate, hooks and reporting are the app's. */
+  taskOptions(o: Pick<TaskOptions, 'mode' | 'gate' | 'report' | 'onStop'>): Omit<TaskOptions, 'tools'> {
     return { ...o, agents: this.agents, providerFor: (def) => this.providerFor(def), notes: () => this.notes };
   }
 

@@ -167,7 +167,8 @@ export function selectModel(loaded: LoadedModels, name?: string): ModelConfig {
     throw new Problem('cfg.no_models');
   }
   const wanted = name ?? loaded.defaultName;
-  const found = loaded.models.find((m) => m.name === wanted);
+  // By name, else by the provider's model id (claude -p scripts pass --model claude-sonnet-4-5).
+  const found = loaded.models.find((m) => m.name === wanted) ?? loaded.models.find((m) => m.model === wanted);
   if (!found) throw new Problem('cfg.model_unknown', { name: wanted, names });
   return found;
 }

@@ -1,20 +1,19 @@
-// settings.json at user level (config folder) and project level (.feiyu/settings.json): loading
-// and validating them (DESIGN.md §4), and saving the user's file (merged, 0600, atomic). Bad
-// settings throw a Problem at start-up naming the file, the field and the problem. Must not merge user and
-// project settings or decide what project settings may do: trust.ts and the CLI do that.
+// settings.json at user level (config folder) and project level (.feiyu/settings.json), and the
+// hooks and permission rules of a project's Claude Code settings (.claude/settings.json and
+// settings.local.json): loading and validating them (DESIGN.md §4), and saving the user's file
+// (merged, 0600, atomic). Bad settings throw a Problem at start-up naming the file, the field and
+// the problem. Must not merge user and project settings or decide what project settings may do:
+// trust.ts and the CLI do that.
 
 import { join } from 'node:path';
 import { isObject, updatePrivateJson } from '../util/jsonfile.js';
 import { CONFIG_FILE_MAX, FileReadError, readRegularFile } from '../util/readfile.js';
-import { Problem, type MessageKey, type ProblemParams } from '../i18n/index.js';
+import { Problem } from '../i18n/index.js';
 import { configDir } from './keys.js';
 import { ruleError } from '../safety/rules.js';
-import { HOOK_EVENTS, type HookEvent } from '../types/events.js';
+import { hooksProblem, mustBe, type Found } from './hooks.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types/permissions.js';
 import type { ToolTiers } from '../types/tools.js';
-
-/** One hook: `matcher` is a regular expression over tool names (PreToolUse, PostToolUse). */
-export type HookSpec = { matcher?: string; command: string; timeout?: number };
 
 export type Settings = {
   mode?: PermissionMode;
@@ -23,7 +22,8 @@ export type Settings = {
   sandboxNetwork?: boolean;
   lang?: 'en' | 'zh';
   permissions?: { allow?: string[]; deny?: string[] };
-  hooks?: Partial<Record<HookEvent, HookSpec[]>>;
+  /** As written (config/hooks.ts reads it): saving the file must not rewrite the user's hooks. */
+  hooks?: Record<string, unknown>;
   webFetch?: { allowPrivate?: string[] };
   /** A command run after every successful write, like a `verify:` line in FEIYU.md. */
   verify?: string;
@@ -39,20 +39,38 @@ export type Settings = {
   codeIndex?: 'auto' | 'on' | 'off';
 };
 
-export type LoadedSettings = { user: Settings; project: Settings; userFile: string; projectFile: string };
+/** What feiyu reads of one Claude Code settings file: its hooks and its allow and deny rules. */
+export type ClaudeSettings = { file: string; settings: Pick<Settings, 'hooks' | 'permissions'> };
+
+export type LoadedSettings = {
+  user: Settings;
+  project: Settings;
+  userFile: string;
+  projectFile: string;
+  /** The project's Claude Code settings files that exist, as project settings (they need trust too). */
+  claude: ClaudeSettings[];
+};
 
 export const userSettingsFile = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'settings.json');
 export const projectSettingsFile = (root: string): string => join(root, '.feiyu', 'settings.json');
+const CLAUDE_FILES = ['settings.json', 'settings.local.json'];
 
-/** Both settings files; a missing file is {}. Contract: throws a Problem naming file, field and problem. */
+/** Every settings file; a missing file is {}. Contract: throws a Problem naming file, field and problem. */
 export function loadSettings(root: string, env: NodeJS.ProcessEnv = process.env): LoadedSettings {
   const userFile = userSettingsFile(env);
   const projectFile = projectSettingsFile(root);
-  return { user: readSettings(userFile), project: readSettings(projectFile), userFile, projectFile };
+  const claude = CLAUDE_FILES.map((name) => join(root, '.claude', name)).flatMap((file) => {
+    const settings = readSettings(file, true);
+    return settings.hooks || settings.permissions ? [{ file, settings }] : [];
+  });
+  return { user: readSettings(userFile), project: readSettings(projectFile), userFile, projectFile, claude };
 }
 
-/** One settings file, validated; {} when it does not exist or is empty. */
-export function readSettings(file: string): Settings {
+/**
+ * One settings file, validated; {} when it does not exist or is empty. `claude`: a Claude Code
+ * settings file, of which only "hooks" and the allow and deny rules are read (the rest is Claude's).
+ */
+export function readSettings(file: string, claude = false): Settings {
   let text: string | undefined;
   try {
     text = readRegularFile(file, CONFIG_FILE_MAX);
@@ -67,7 +85,7 @@ export function readSettings(file: string): Settings {
   } catch (err) {
     throw new Problem('settings.json', { file, detail: (err as Error).message });
   }
-  return checked(file, data);
+  return checked(file, claude ? claudePart(data) : data);
 }
 
 /**
@@ -87,8 +105,12 @@ export function saveUserSettings(patch: Settings, env: NodeJS.ProcessEnv = proce
   return merged as Settings;
 }
 
-/** What is wrong with a settings object: a catalogue key and its parameters, the file added by the caller. */
-type Found = { key: MessageKey; params: ProblemParams };
+/** The part of a Claude Code settings file feiyu reads (its "ask" rules and everything else are Claude's). */
+function claudePart(data: unknown): unknown {
+  if (!isObject(data)) return data;
+  const permissions = isObject(data.permissions) ? { allow: data.permissions.allow, deny: data.permissions.deny } : data.permissions;
+  return Object.fromEntries(Object.entries({ hooks: data.hooks, permissions }).filter(([, v]) => v !== undefined));
+}
 
 function checked(file: string, data: unknown): Settings {
   const found = validate(data);
@@ -97,7 +119,6 @@ function checked(file: string, data: unknown): Settings {
 }
 
 const oneOf = (values: readonly string[]): string => values.map((v) => JSON.stringify(v)).join(', ');
-const mustBe = (field: string, expected: MessageKey): Found => ({ key: 'settings.type', params: { field, expected: new Problem(expected) } });
 
 /** The first problem with a settings object, or null. Unknown keys are allowed. */
 function validate(data: unknown): Found | null {
@@ -115,7 +136,7 @@ function validate(data: unknown): Found | null {
       : { key: 'settings.type_value', params: { field: 'streamIdleTimeout', expected: new Problem('expect.seconds_or_off'), value: JSON.stringify(data.streamIdleTimeout) } }) ??
     (data.sandboxNetwork === undefined || typeof data.sandboxNetwork === 'boolean' ? null : mustBe('sandboxNetwork', 'expect.boolean')) ??
     validatePermissions(data.permissions) ??
-    validateHooks(data.hooks) ??
+    hooksProblem(data.hooks) ??
     validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate)) ??
     validateTools(data.tools) ??
     (data.deferTools === undefined || typeof data.deferTools === 'boolean' ? null : mustBe('deferTools', 'expect.boolean')) ??
@@ -154,30 +175,4 @@ function stringList(name: string, value: unknown, each?: (s: string) => Problem 
 
 function validatePermissions(value: unknown): Found | null {
   return validateObject('permissions', value, (p) => stringList('permissions.allow', p.allow, ruleError) ?? stringList('permissions.deny', p.deny, ruleError));
-}
-
-function validateHooks(value: unknown): Found | null {
-  return validateObject('hooks', value, (hooks) => {
-    for (const [event, list] of Object.entries(hooks)) {
-      if (!HOOK_EVENTS.includes(event as HookEvent)) return { key: 'settings.hook_event', params: { field: `hooks.${event}`, events: oneOf(HOOK_EVENTS) } };
-      if (!Array.isArray(list)) return mustBe(`hooks.${event}`, 'expect.hook_list');
-      for (const [i, hook] of list.entries()) {
-        const at = `hooks.${event}[${i}]`;
-        if (!isObject(hook)) return mustBe(at, 'expect.hook');
-        if (typeof hook.command !== 'string' || !hook.command.trim()) return mustBe(`${at}.command`, 'expect.nonempty_string');
-        if (hook.matcher !== undefined && (typeof hook.matcher !== 'string' || !validRegex(hook.matcher))) return mustBe(`${at}.matcher`, 'expect.regex');
-        if (hook.timeout !== undefined && !(typeof hook.timeout === 'number' && hook.timeout > 0)) return mustBe(`${at}.timeout`, 'expect.seconds');
-      }
-    }
-    return null;
-  });
-}
-
-function validRegex(source: string): boolean {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,19 +1,20 @@
 // Project trust: what a project's own files would make feiyu run or allow (hooks, verify:
-// commands, allow rules, looser mode or sandbox), whether the user trusted exactly that, and
+// commands, allow rules, looser mode or sandbox; its .feiyu/settings.json and the hooks and rules
+// of its .claude/settings.json), whether the user trusted exactly that, and
 // remembering it in trusted.json by path and hash, so any change asks again. Must not ask the
 // user or run anything: the REPL asks, hooks/runner.ts runs.
 
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { readProjectsFile, updatePrivateJson } from '../util/jsonfile.js';
-import type { LoadedSettings, Settings } from './settings.js';
-import { HOOK_EVENTS } from '../types/events.js';
+import type { ClaudeSettings, LoadedSettings, Settings } from './settings.js';
+import { joinHooks, readHooks, type HookSkipped, type HookTable } from './hooks.js';
 
 /**
- * What a project brings: its .feiyu/settings.json, the verify: lines of its conventions file and
- * its specialist definitions (path and content hash: a changed prompt asks again).
+ * What a project brings: its .feiyu/settings.json, the verify: lines of its conventions file, its
+ * Claude Code settings and its specialist definitions (path and content hash: a changed prompt asks again).
  */
-export type ProjectFiles = { settings: Settings; verify: string[]; agents?: { path: string; hash: string }[] };
+export type ProjectFiles = { settings: Settings; verify: string[]; claude?: ClaudeSettings[]; agents?: { path: string; hash: string }[] };
 
 export type TrustState = {
   /** True when trusted earlier with this same content, or when there is nothing to trust. */
@@ -33,10 +34,13 @@ export const trustedFile = (configDir: string): string => join(configDir, 'trust
  * safety. Deny rules apply without it; so do mode and sandbox when they only tighten (plan,
  * readonly, strict). A project's `lang` is never read: the interface language is the user's.
  */
-function gatedProjectSettings(project: ProjectFiles): Record<string, unknown> {
+function gatedProjectSettings(root: string, project: ProjectFiles): Record<string, unknown> {
   const s = project.settings;
   const gated: Record<string, unknown> = {};
-  if (s.hooks && Object.values(s.hooks).some((list) => list?.length)) gated.hooks = s.hooks;
+  if (hasHooks(s)) gated.hooks = s.hooks;
+  // Claude Code's files are named in the question: the user may not know feiyu reads them.
+  const claude = (project.claude ?? []).filter((c) => hasHooks(c.settings) || c.settings.permissions?.allow?.length);
+  if (claude.length) gated.claude = claude.map((c) => ({ file: relative(root, c.file), hooks: hasHooks(c.settings) ? c.settings.hooks : undefined, allow: c.settings.permissions?.allow }));
   const verify = [...project.verify, ...(s.verify ? [s.verify] : [])];
   if (verify.length) gated.verify = verify;
   if (s.permissions?.allow?.length) gated.allow = s.permissions.allow;
@@ -58,8 +62,10 @@ export function untrustedProjectSettings(settings: Settings): Settings {
   return out;
 }
 
+const hasHooks = (s: Settings): boolean => Object.values(readHooks(s.hooks).table).some((list) => list?.length);
+
 export function projectTrustState(root: string, configDir: string, project: ProjectFiles): TrustState {
-  const gated = gatedProjectSettings(project);
+  const gated = gatedProjectSettings(root, project);
   const whatWouldRun = listGated(gated);
   const hash = createHash('sha256').update(canonical(gated)).digest('hex');
   if (!whatWouldRun.length) return { trusted: true, hash, whatWouldRun };
@@ -78,14 +84,18 @@ function readTrusted(configDir: string): TrustedFile {
   return readProjectsFile<TrustedFile['projects'][string]>(trustedFile(configDir));
 }
 
+/** One line per hook, in settings notation, after `prefix`. */
+function hookLines(prefix: string, hooks: unknown): string[] {
+  return Object.entries(readHooks(hooks).table).flatMap(([event, list]) => (list ?? []).map((h) => `${prefix}hooks.${event}${h.matcher ? ` (${h.matcher})` : ''}: ${h.command}`));
+}
+
 function listGated(gated: Record<string, unknown>): string[] {
-  const lines: string[] = [];
-  const hooks = (gated.hooks ?? {}) as Settings['hooks'] & object;
-  for (const [event, list] of Object.entries(hooks)) {
-    for (const h of list ?? []) lines.push(`hooks.${event}${h.matcher ? ` (${h.matcher})` : ''}: ${h.command}`);
-  }
+  const lines = hookLines('', gated.hooks);
   for (const v of (gated.verify as string[] | undefined) ?? []) lines.push(`verify: ${v}`);
   for (const a of (gated.allow as string[] | undefined) ?? []) lines.push(`permissions.allow: ${a}`);
+  for (const c of (gated.claude as { file: string; hooks?: unknown; allow?: string[] }[] | undefined) ?? []) {
+    lines.push(...hookLines(`${c.file}: `, c.hooks), ...(c.allow ?? []).map((a) => `${c.file}: permissions.allow: ${a}`));
+  }
   if (gated.mode) lines.push(`mode: ${gated.mode as string}`);
   if (gated.sandbox) lines.push(`sandbox: ${gated.sandbox as string}`);
   if (gated.sandboxNetwork) lines.push('sandboxNetwork: true');
@@ -104,18 +114,25 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Project settings that apply now: all of them once trusted, only the tightening ones before.
- *  Lists add up (rules, hooks per event, verify commands); single values take the project's. */
+/**
+ * Project settings that apply now: all of them once trusted, only the tightening ones before (a
+ * Claude Code file's deny rules apply at once, its hooks and allow rules once trusted). Lists add
+ * up (rules, hooks per event, verify commands); single values take the project's. `skipped`: what
+ * the hooks that apply hold that feiyu cannot run, with the file it is in.
+ */
 export function effectiveSettings(settings: LoadedSettings, trusted: boolean) {
   const { user } = settings;
   const project = trusted ? settings.project : untrustedProjectSettings(settings.project);
-  const hooks: NonNullable<Settings['hooks']> = {};
-  for (const event of HOOK_EVENTS) hooks[event] = [...(user.hooks?.[event] ?? []), ...(project.hooks?.[event] ?? [])];
+  const claude = settings.claude.map((c) => (trusted ? c : { file: c.file, settings: { permissions: { deny: c.settings.permissions?.deny } } }));
+  const files: { file: string; settings: Settings }[] = [{ file: settings.userFile, settings: user }, { file: settings.projectFile, settings: project }, ...claude];
+  const read = files.map((f) => ({ file: f.file, ...readHooks(f.settings.hooks) }));
+  const rules = (kind: 'allow' | 'deny') => files.flatMap((f) => f.settings.permissions?.[kind] ?? []);
   return {
     merged: { ...user, ...project },
-    allow: [...(user.permissions?.allow ?? []), ...(project.permissions?.allow ?? [])],
-    deny: [...(user.permissions?.deny ?? []), ...(project.permissions?.deny ?? [])],
-    hooks,
+    allow: rules('allow'),
+    deny: rules('deny'),
+    hooks: joinHooks(read.map((r) => r.table)) as HookTable,
+    skipped: read.flatMap((r) => r.skipped.map((s): HookSkipped & { file: string } => ({ ...s, file: r.file }))),
     verify: [user.verify, project.verify].filter((v): v is string => !!v),
   };
 }

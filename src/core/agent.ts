@@ -31,6 +31,8 @@ export type AgentConfig = {
    * lets it finish. The callback decides how often; the loop allows at most MAX_SEND_BACKS a turn.
    */
   onStop?: (text: string, signal: AbortSignal) => Promise<string | null>;
+  /** Called when the history is about to be compacted (PreCompact hooks): `manual` is /compact. */
+  beforeCompact?: (trigger: 'manual' | 'auto', focus: string | undefined, signal: AbortSignal) => Promise<void>;
   /** Structured output: the final answer must be JSON valid against this schema. */
   outputSchema?: JsonSchema;
   /** The rendered todo list, carried over verbatim by compaction. */
@@ -226,6 +228,7 @@ export class Agent {
     const contextTokens = this.contextEstimate();
     const contextWindow = this.provider.config.contextWindow;
     if (!opts.force && !needsCompaction(contextTokens, contextWindow)) return null;
+    await this.config.beforeCompact?.(opts.force ? 'manual' : 'auto', opts.focus, signal);
     const own = linked(signal);
     const side = this.config.summaryProvider?.();
     const summarizer = side && side.config.contextWindow >= contextTokens + SUMMARY_ROOM ? side : this.provider;

@@ -15,9 +15,9 @@ How to work:
 - Never invent file contents, command output or results. Say plainly when something failed or is unfinished.
 - Answer in the language the user writes in. Be brief: lead with the result, then what changed and anything the user must do. Refer to code as path:line.`;
 
-/** The system prompt for a session in `root`, with the conventions file appended when there is one. */
-export function systemPrompt(root: string, conventions?: { file: string; text: string }, extra: string[] = []): string {
-  const parts = [BASE.replace('{root}', root), ...extra];
+/** The system prompt for a session in `root`, with the conventions file appended when there is one; `base` replaces feiyu's instructions (--system-prompt). */
+export function systemPrompt(root: string, conventions?: { file: string; text: string }, extra: string[] = [], base = BASE): string {
+  const parts = [base.replace('{root}', root), ...extra];
   if (conventions) parts.push(`# Project conventions (from ${conventions.file})\n\n${conventions.text.trim()}`);
   return parts.join('\n\n');
 }

@@ -61,22 +61,32 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
   }
   if (problem || !tool) return toolError(problem ?? 'unknown tool');
   const grant: ToolGrant = {};
+  let args = call.input;
   if (runner.beforeToolCall) {
     const decision = await runner.beforeToolCall(call, tool, signal);
-    runner.emit({ type: 'permission', id: call.id, name: call.name, ...decision });
-    if (decision.decision === 'deny') return toolError(`Permission denied: ${decision.reason}`);
+    const { reason, code } = decision;
+    const sandbox = decision.decision === 'allow' ? decision.sandbox : undefined;
+    runner.emit({ type: 'permission', id: call.id, name: call.name, decision: decision.decision, reason, code, ...(sandbox && { sandbox }) });
+    // A hook that stops the whole turn ends it after this call.
+    if (decision.decision === 'deny') return toolError(`Permission denied: ${decision.reason}`, decision.stop === undefined ? {} : { endTurn: { text: decision.stop } });
     // What the decision allowed is what the tool may do: a read-only verdict runs read-only.
     if (decision.sandbox) grant.sandbox = decision.sandbox;
+    const input = decision.input;
+    if (input) {
+      const problem = await validateArgs(tool.parameters, input);
+      if (problem) return toolError(`a PreToolUse hook changed the arguments, and they are not valid: ${problem}`);
+      args = input;
+    }
   }
   if (signal.aborted) return toolError(INTERRUPTED);
   let result: ToolOutput;
   try {
-    result = await tool.run(call.input, { ...runner.ctx, signal }, grant);
+    result = await tool.run(args, { ...runner.ctx, signal }, grant);
   } catch (err) {
     result = toolError(`${call.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
   result = { ...result, output: capOutput(result.output) };
-  if (runner.afterToolCall) result = await runner.afterToolCall(call, tool, result, signal);
+  if (runner.afterToolCall) result = await runner.afterToolCall(args === call.input ? call : { ...call, input: args }, tool, result, signal);
   return result;
 }
 
@@ -114,7 +124,7 @@ export async function runTool(wireCall: ToolCallBlock, runner: ToolRunner, signa
   if (isError) block.isError = true;
   if (result.images?.length) block.images = result.images;
   const run: ToolRun = { block };
-  if (result.endTurn && !isError) run.endTurn = result.endTurn;
+  if (result.endTurn) run.endTurn = result.endTurn;
   if (result.sideUsage) run.sideUsage = result.sideUsage;
   return run;
 }

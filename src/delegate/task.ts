@@ -5,7 +5,7 @@
 // Must not give a specialist more than its definition ∩ the mode (derive.ts), nor bypass the
 // main conversation's permission step and hooks (the app's gate).
 
-import { Agent } from '../core/agent.js';
+import { Agent, type TurnResult } from '../core/agent.js';
 import { SUBMIT_RESULT } from '../core/schema.js';
 import { estimateTokens } from '../util/tokens.js';
 import { DEFAULT_AGENT, oneLine, type AgentDefinition } from './definitions.js';
@@ -30,6 +30,8 @@ export type TaskOptions = {
   notes?: () => NoteStore;
   /** Told when a specialist starts, calls a tool and ends. */
   report?: (event: SpecialistEvent) => void;
+  /** SubagentStop hooks when a specialist has submitted its result: a text sends it back to work; `active`: one already did. */
+  onStop?: (text: string, active: boolean, signal: AbortSignal) => Promise<string | null>;
 };
 
 /** What one task may add to the main conversation, whatever the specialist spent. */
@@ -84,11 +86,7 @@ async function runTask(args: TaskArgs, ctx: ToolContext, o: TaskOptions): Promis
   report({ phase: 'start', title: args.description ?? oneLine(args.prompt) });
   const given = refs.map((id) => `<note id="${id}">\n${renderNote(store!.get(id)!)}\n</note>`);
   const text = given.length ? `${args.prompt}\n\nEarlier findings you can build on:\n${given.join('\n')}` : args.prompt;
-  let result = await agent.send(text, ctx.signal);
-  if (result.stopReason === 'max_rounds') {
-    agent.maxRounds = 1;
-    result = await agent.send(WRAP_UP, ctx.signal);
-  }
+  const result = await converse(agent, text, o.onStop, ctx.signal);
   const { input, output, cacheRead, cacheWrite, cost, costUnknown } = agent.totals;
   const usage: SideUsage = { input, output, cacheRead, cacheWrite, by: def.name, model: provider.config.name, cost: costUnknown ? null : cost };
   const tokens = input + output + cacheRead + cacheWrite;
@@ -113,6 +111,28 @@ async function runTask(args: TaskArgs, ctx: ToolContext, o: TaskOptions): Promis
   }
   end(handoff.status, note?.id);
   return { output: handback(handoff, def.name, note, unsaved), sideUsage: usage, summary: { key: 'handoff', status: handoff.status, note: note?.id ?? '-' } };
+}
+
+/** A hook may send a specialist back this many times per task at most. */
+const MAX_SEND_BACKS = 3;
+
+/**
+ * Runs the specialist to its result: asked for it at its limits (WRAP_UP), and sent back to work
+ * when a SubagentStop hook says so once it has submitted it.
+ */
+async function converse(agent: Agent, text: string, onStop: TaskOptions['onStop'], signal: AbortSignal): Promise<TurnResult> {
+  let result = await agent.send(text, signal);
+  for (let back = 0; ; back++) {
+    if (result.stopReason === 'max_rounds') {
+      agent.maxRounds = 1;
+      result = await agent.send(WRAP_UP, signal);
+    }
+    if (!onStop || result.stopReason !== 'end' || back >= MAX_SEND_BACKS) return result;
+    const concluded = (result.structured as Partial<Handoff> | undefined)?.conclusion ?? result.text;
+    const reason = await onStop(concluded, back > 0, signal);
+    if (!reason || signal.aborted) return result;
+    result = await agent.send(reason, signal);
+  }
 }
 
 /** The structured result, or a plain-text answer taken as a partial one. */

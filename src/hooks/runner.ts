@@ -1,201 +1,246 @@
-// Hooks and verify: runs the user's hook commands at PreToolUse, PostToolUse, UserPromptSubmit and
-// Stop with the protocol of DESIGN.md §4, and the `verify:` command after every successful write,
-// outside the sandbox, in the workspace, each with a timeout. Must not decide trust: the caller
-// passes only the hooks and verify commands that may run.
+// Hooks (DESIGN.md §4): runs the user's hook commands at Claude Code's events with its protocol —
+// the JSON on stdin (protocol.ts names the call as Claude does), $CLAUDE_PROJECT_DIR, exit 0 / 2 /
+// other, the JSON reply (reply.ts) — every hook an event matches at once, outside the sandbox, in
+// the workspace, each with a timeout; and says what they decided. Must not decide trust (the
+// caller passes only hooks that may run) nor judge a call (safety/policy.ts weighs an allow or ask).
 
-import { runInGroup, shellQuote, type Ending } from '../util/process.js';
 import { Problem } from '../i18n/index.js';
-import type { HookSpec } from '../config/settings.js';
-import type { AgentEvent, CommandFailure, HookEvent } from '../types/events.js';
-import type { Decision } from '../types/permissions.js';
+import { claudeToolName, toolNames } from '../util/claudenames.js';
+import type { HookSpec, HookTable } from '../config/hooks.js';
+import type { HookVerdict } from '../safety/policy.js';
+import { claudeInput, feiyuInput, toolResponse, type ClaudeMode } from './protocol.js';
+import { parseReply, type HookReply } from './reply.js';
+import { couldNotRun, failureWords, stderrGist, runShell, type Ran } from './shell.js';
+import { createVerify } from './verify.js';
+import type { AgentEvent, HookEvent } from '../types/events.js';
 import type { ToolCallBlock } from '../types/conversation.js';
 import type { ToolOutput } from '../types/tools.js';
 
 const HOOK_TIMEOUT_S = 60;
-const VERIFY_TIMEOUT_S = 120;
-/** Characters of a hook's stdout or stderr passed on. */
-const HOOK_CAP = 4000;
-/** Characters of a failed verify's output given to the model (head and tail). */
-const VERIFY_CAP = 6000;
-/** Tools after which verify runs: the file tools, not bash (that would test after every ls). */
-const VERIFIED_TOOLS = new Set(['write_file', 'edit_file']);
-
-/** How a command ended; `abort` is the user's Ctrl+C, never reported as a failure. */
-type End = CommandFailure | { kind: 'abort' };
+/** Characters of a hook's stdout or stderr read. */
+const HOOK_CAP = 16_000;
 
 export type HookRunnerOptions = {
   /** Only hooks that may run: the user's, and the project's once trusted. */
-  hooks: Partial<Record<HookEvent, HookSpec[]>>;
+  hooks: HookTable;
   /** The verify command(s), run in order after each successful write_file / edit_file; only once trusted. */
   verify?: string | string[];
   /** The workspace: every hook and verify runs there. */
   root: string;
-  /** A getter: resuming another session changes the id. */
-  sessionId: () => string;
+  /** The session as it is now (resuming another changes it): its id and its file, the hooks' transcript_path. */
+  session: () => { id: string; file: string };
+  /** The permission mode as hooks read it; default 'default'. */
+  mode?: () => ClaudeMode;
   /** The user's own environment: hooks are the user's commands, not the model's. */
   env: NodeJS.ProcessEnv;
-  /** Receives hook_failed and verify events for the interface and the trace. */
+  /** Receives hook_failed, notices and verify events for the interface and the trace. */
   emit?: (event: AgentEvent) => void;
   /** Seconds; default 120. */
   verifyTimeout?: number;
 };
 
+/** What PreToolUse hooks said: a refusal (`stop`: they ended the turn), or an allow or ask for the policy, and arguments they changed. */
+export type PreToolUse = { deny?: { reason: string; stop?: string }; verdict?: HookVerdict; input?: Record<string, unknown> };
+
 export interface HookRunner {
-  /** null: no hook objects (the permission policy decides); a deny: a hook blocked the call or failed. */
-  preToolUse(call: ToolCallBlock, signal?: AbortSignal): Promise<Decision | null>;
-  /** PostToolUse hooks, then verify after a successful write; returns the result, amended. */
+  preToolUse(call: ToolCallBlock, signal?: AbortSignal): Promise<PreToolUse>;
+  /** PostToolUse hooks (PostToolUseFailure after a failed call), then verify after a successful write; returns the result, amended. */
   postToolUse(call: ToolCallBlock, result: ToolOutput, signal?: AbortSignal): Promise<ToolOutput>;
   /** `block`: do not send the prompt (the reason is for the user); `context`: add it to the prompt. */
   userPromptSubmit(prompt: string, signal?: AbortSignal): Promise<{ block?: string; context?: string }>;
-  /** For the agent's onStop: a reason sends the model back to work, at most once per user message. */
-  stop(text: string, signal?: AbortSignal): Promise<string | null>;
-  /** Call at each user message. */
-  resetForTurn(): void;
+  /** Why the hooks send the model (or the sub-agent) back to work (sentBack words it), or null; `active`: a Stop hook already did in this turn. */
+  stop(event: 'Stop' | 'SubagentStop', text: string, active: boolean, signal?: AbortSignal): Promise<string | null>;
+  /** What SessionStart hooks add to the conversation's context. */
+  sessionStart(source: 'startup' | 'resume' | 'clear' | 'compact'): Promise<string | undefined>;
+  sessionEnd(reason: 'clear' | 'prompt_input_exit' | 'other'): Promise<void>;
+  preCompact(trigger: 'manual' | 'auto', instructions: string | undefined, signal?: AbortSignal): Promise<void>;
+  /** When feiyu asks the user something (`permission_prompt`). */
+  notification(message: string, type: string): Promise<void>;
 }
 
-type Hook = HookSpec & { match: RegExp | null };
+type Hook = HookSpec & { match: ((name: string) => boolean) | null };
+type Outcome = Ran & { hook: Hook; reply: HookReply | null };
 
-/** How a command ended and what it printed (each stream capped). */
-type Ran = { end: End; stdout: string; stderr: string };
+/**
+ * A matcher as Claude Code reads it: none, "" or "*" match everything; letters, digits, `_` and `|`
+ * alone are names, each matched whole ("Bash" is not "BashOutput"); anything else is a regular
+ * expression found anywhere in the name ("^mcp__github", "Notebook.*"). feiyu's older flat form
+ * keeps its anchored reading. Throws on an invalid regular expression: bad configuration, at start-up.
+ */
+function compileMatcher(event: HookEvent, index: number, matcher: string | undefined, flat = false): ((name: string) => boolean) | null {
+  const source = matcher?.trim() ?? '';
+  if (!source || source === '*') return null;
+  if (/^[A-Za-z0-9_|]+$/.test(source)) {
+    const names = new Set(source.split('|'));
+    return (name) => names.has(name);
+  }
+  try {
+    const re = new RegExp(flat ? `^(?:${source})$` : source);
+    return (name) => re.test(name);
+  } catch (err) {
+    throw new Problem('hooks.matcher', { event, index, matcher: source, detail: (err as Error).message });
+  }
+}
 
-/** Throws on a matcher that is not a regular expression: bad configuration, at start-up. */
 function compile(event: HookEvent, specs: HookSpec[]): Hook[] {
-  return specs.map((spec, i) => {
-    const source = spec.matcher?.trim() ?? '';
-    if (!source || source === '*') return { ...spec, match: null };
-    try {
-      // Anchored: "bash" must not also match a future "bash_session"; write "edit.*" for a family.
-      return { ...spec, match: new RegExp(`^(?:${source})$`) };
-    } catch (err) {
-      throw new Problem('hooks.matcher', { event, index: i, matcher: source, detail: (err as Error).message });
-    }
-  });
+  return specs.map((spec, i) => ({ ...spec, match: compileMatcher(event, i, spec.matcher, spec.flat) }));
 }
+
+/** What the model reads when a Stop or SubagentStop hook sends it back to work. */
+export const sentBack = (event: 'Stop' | 'SubagentStop', reason: string): string => `A ${event} hook sent you back to work: ${reason}`;
+
+const exitCode = (o: Outcome): number | null => (o.end.kind === 'exit' ? o.end.code : null);
 
 /** Builds the runner. Throws on an invalid matcher (bad configuration). */
 export function createHookRunner(opts: HookRunnerOptions): HookRunner {
-  const hooks = Object.fromEntries(
-    Object.entries(opts.hooks).map(([event, specs]) => [event, compile(event as HookEvent, specs ?? [])]),
-  ) as Partial<Record<HookEvent, Hook[]>>;
-  const verify = typeof opts.verify === 'string' ? [opts.verify] : (opts.verify ?? []);
+  const hooks = Object.fromEntries(Object.entries(opts.hooks).map(([event, specs]) => [event, compile(event as HookEvent, specs ?? [])])) as Partial<Record<HookEvent, Hook[]>>;
   const emit = (event: AgentEvent) => opts.emit?.(event);
-  let sentBack = false;
+  const env = { ...opts.env, CLAUDE_PROJECT_DIR: opts.root, FEIYU_PROJECT_DIR: opts.root };
+  const verify = createVerify({ commands: typeof opts.verify === 'string' ? [opts.verify] : (opts.verify ?? []), root: opts.root, env: opts.env, emit, timeout: opts.verifyTimeout });
+  /** What PreToolUse hooks added for the model, given with the call's result. */
+  const pending = new Map<string, string>();
 
   /**
-   * Runs the event's hooks in order until one blocks (exit 2). Any other failure is shown to the
-   * user, and blocks too when `failClosed`; the stdout of those that passed is collected.
+   * Runs the event's hooks that match one of `subjects` (all of them without subjects), at once,
+   * each command once. `legacy`: the fields feiyu's older flat-form hooks read, given to those only;
+   * `also`: hooks of another event that run here too.
    */
-  async function run(event: HookEvent, payload: Record<string, unknown>, failClosed: boolean, signal?: AbortSignal): Promise<{ block?: string; stdout: string[] }> {
-    const tool = typeof payload.tool === 'string' ? payload.tool : undefined;
-    const stdin = JSON.stringify({ event, ...payload, cwd: opts.root, session_id: opts.sessionId() });
-    const stdout: string[] = [];
-    for (const hook of hooks[event] ?? []) {
-      if (tool !== undefined && hook.match && !hook.match.test(tool)) continue;
-      const ran = await runShell(hook.command, { cwd: opts.root, env: opts.env, stdin, timeout: hook.timeout ?? HOOK_TIMEOUT_S, signal });
-      const { end } = ran;
-      if (end.kind === 'abort') return failClosed ? { block: 'cancelled by the user', stdout } : { stdout };
-      if (end.kind === 'exit' && end.code === 0) {
-        if (ran.stdout.trim()) stdout.push(ran.stdout.trim());
-        continue;
-      }
-      if (end.kind === 'exit' && end.code === 2) return { block: ran.stderr.trim() || `the ${event} hook gave no reason`, stdout };
-      const stderr = firstLine(ran.stderr);
-      emit({ type: 'hook_failed', event, command: hook.command, failure: end, stderr, blocked: failClosed });
-      if (failClosed) return { block: `the hook ${hook.command} failed (it ${failureWords(end)}${stderr ? `: ${stderr}` : ''}), so the call is refused; tell the user if this persists`, stdout };
-    }
-    return { stdout };
+  async function run(event: HookEvent, fields: Record<string, unknown>, o: { subjects?: string[]; legacy?: Record<string, unknown>; signal?: AbortSignal; also?: Hook[] } = {}): Promise<Outcome[]> {
+    const matching = [...(hooks[event] ?? []), ...(o.also ?? [])].filter((h) => !o.subjects || !h.match || o.subjects.some((s) => h.match!(s)));
+    // The same command from two settings files runs once, as in Claude Code.
+    const matched = matching.filter((h, i) => matching.findIndex((other) => other.command === h.command) === i);
+    if (!matched.length) return [];
+    const session = opts.session();
+    const payload = { session_id: session.id, transcript_path: session.file, cwd: opts.root, permission_mode: opts.mode?.() ?? 'default', hook_event_name: event, ...fields };
+    const stdin = JSON.stringify(payload);
+    const flat = o.legacy ? JSON.stringify({ ...payload, ...o.legacy }) : stdin;
+    return Promise.all(
+      matched.map(async (hook) => {
+        const ran = await runShell(hook.command, { cwd: opts.root, env, stdin: hook.flat ? flat : stdin, timeout: hook.timeout ?? HOOK_TIMEOUT_S, signal: o.signal, cap: HOOK_CAP });
+        const reply = ran.end.kind === 'exit' && ran.end.code === 0 ? parseReply(ran.stdout) : null;
+        if (reply?.systemMessage) emit({ type: 'notice', code: 'hook_message', params: { event, message: reply.systemMessage } });
+        if (reply?.continue === false) emit({ type: 'notice', code: 'hook_stopped', params: { event, reason: reply.stopReason ?? '' } });
+        return { ...ran, hook, reply };
+      }),
+    );
   }
 
-  async function runVerify(signal?: AbortSignal): Promise<string> {
-    for (const command of verify) {
-      const started = Date.now();
-      // Merged, so the model reads errors in the order they were printed.
-      const ran = await runShell(`exec 2>&1; eval ${shellQuote(command)}`, {
-        cwd: opts.root,
-        env: opts.env,
-        timeout: opts.verifyTimeout ?? VERIFY_TIMEOUT_S,
-        signal,
-        cap: VERIFY_CAP,
-      });
-      const secs = Math.round((Date.now() - started) / 100) / 10;
-      const { end } = ran;
-      if (end.kind === 'abort') return '[verify was interrupted]';
-      if (end.kind === 'exit' && end.code === 0) {
-        emit({ type: 'verify', command, secs });
-        continue;
-      }
-      emit({ type: 'verify', command, secs, failure: end });
-      return `[verify failed: \`${command}\` ${failureWords(end)}. The change was written; fix what it reports.]\n${ran.stdout.trimEnd() || '(no output)'}`;
+  /** Reports a hook that failed (`blocked`: its PreToolUse call is refused for it). */
+  function failed(event: HookEvent, o: Outcome, blocked: boolean): void {
+    if (o.end.kind === 'abort' || (o.end.kind === 'exit' && o.end.code === 0)) return;
+    emit({ type: 'hook_failed', event, command: o.hook.command, failure: o.end, stderr: stderrGist(o.stderr), blocked });
+  }
+
+  /** Reports every failure except exit 2 where the event gives exit 2 a meaning. */
+  const reportFailures = (event: HookEvent, outcomes: Outcome[], exit2Means: boolean) => {
+    for (const o of outcomes) if (!(exit2Means && exitCode(o) === 2)) failed(event, o, false);
+  };
+
+  const stopped = (outcomes: Outcome[]) => outcomes.find((o) => o.reply?.continue === false)?.reply;
+  const contexts = (outcomes: Outcome[], plain: boolean) =>
+    outcomes.flatMap((o) => (exitCode(o) !== 0 ? [] : o.reply ? (o.reply.additionalContext ? [o.reply.additionalContext] : []) : plain && o.stdout.trim() ? [o.stdout.trim()] : []));
+
+  function preToolVerdict(outcomes: Outcome[], call: ToolCallBlock): PreToolUse {
+    let deny: PreToolUse['deny'];
+    let ask: HookVerdict | undefined;
+    let allow: HookVerdict | undefined;
+    let updated: Record<string, unknown> | undefined;
+    for (const o of outcomes) {
+      const { end, reply } = o;
+      if (end.kind === 'abort') deny ??= { reason: 'cancelled by the user' };
+      else if (couldNotRun(end)) {
+        failed('PreToolUse', o, true);
+        const why = stderrGist(o.stderr);
+        deny ??= { reason: `the hook ${o.hook.command} ${failureWords(end)}${why ? ` (${why})` : ''}, so the call is refused; tell the user if this persists` };
+      } else if (exitCode(o) === 2) deny ??= { reason: o.stderr.trim() || 'the PreToolUse hook gave no reason' };
+      else if (exitCode(o) !== 0) failed('PreToolUse', o, false);
+      else if (reply?.continue === false) deny ??= { reason: reply.stopReason || 'a PreToolUse hook stopped the turn', stop: reply.stopReason ?? '' };
+      else if (reply?.permissionDecision === 'deny' || (!reply?.permissionDecision && reply?.decision === 'block')) {
+        deny ??= { reason: reply.permissionDecisionReason || reply.reason || 'a PreToolUse hook denied this call' };
+      } else if (reply?.permissionDecision === 'ask') ask ??= { decision: 'ask', reason: reply.permissionDecisionReason ?? reply.reason };
+      else if (reply?.permissionDecision === 'allow' || reply?.decision === 'approve') allow ??= { decision: 'allow', reason: reply.permissionDecisionReason ?? reply.reason };
+      if (reply?.updatedInput) updated ??= reply.updatedInput;
     }
-    return `[verify passed: ${verify.join('; ')}]`;
+    if (deny) return { deny };
+    const context = contexts(outcomes, false);
+    if (context.length) pending.set(call.id, context.join('\n'));
+    const verdict = ask ?? allow;
+    return { ...(verdict && { verdict }), ...(updated && { input: feiyuInput(call.name, call.input, updated, opts.root) }) };
   }
 
   return {
     async preToolUse(call, signal) {
-      const { block } = await run('PreToolUse', { tool: call.name, input: call.input }, true, signal);
-      return block === undefined ? null : { decision: 'deny', reason: `blocked by a PreToolUse hook: ${block}` };
+      const fields = { tool_name: claudeToolName(call.name, call.input), tool_input: claudeInput(call.name, call.input, opts.root), tool_use_id: call.id };
+      const outcomes = await run('PreToolUse', fields, { subjects: toolNames(call.name, call.input), legacy: { event: 'PreToolUse', tool: call.name, input: call.input }, signal });
+      const verdict = preToolVerdict(outcomes, call);
+      if (verdict.deny) pending.delete(call.id);
+      return verdict;
     },
 
     async postToolUse(call, result, signal) {
-      const { block } = await run('PostToolUse', { tool: call.name, input: call.input, output: result.output }, false, signal);
-      const notes: string[] = [];
-      if (block !== undefined) notes.push(`[PostToolUse hook: ${block}]`);
-      if (verify.length && VERIFIED_TOOLS.has(call.name) && !result.isError && !signal?.aborted) notes.push(await runVerify(signal));
-      return notes.length ? { ...result, output: [result.output, ...notes].join('\n') } : result;
+      // As in Claude Code, PostToolUse follows a call that succeeded, PostToolUseFailure one that
+      // failed (a command's non-zero exit too); feiyu's older flat-form hooks follow every call.
+      const failed = result.isError === true;
+      const event: HookEvent = failed ? 'PostToolUseFailure' : 'PostToolUse';
+      const base = { tool_name: claudeToolName(call.name, call.input), tool_input: claudeInput(call.name, call.input, opts.root) };
+      const fields = failed
+        ? { ...base, tool_use_id: call.id, error: result.output, is_interrupt: signal?.aborted === true }
+        : { ...base, tool_response: toolResponse(call.name, call.input, result, opts.root), tool_use_id: call.id };
+      const legacy = { event: 'PostToolUse', tool: call.name, input: call.input, output: result.output };
+      const flat = failed ? (hooks.PostToolUse ?? []).filter((h) => h.flat) : [];
+      const outcomes = await run(event, fields, { subjects: toolNames(call.name, call.input), legacy, signal, also: flat });
+      reportFailures(event, outcomes, true);
+      const before = pending.get(call.id);
+      pending.delete(call.id);
+      const said = [
+        ...(before ? [before] : []),
+        ...outcomes.flatMap((o) => (exitCode(o) === 2 ? [o.stderr.trim() || `the ${event} hook gave no reason`] : o.reply?.decision === 'block' ? [o.reply.reason || `a ${event} hook objected`] : [])),
+        ...contexts(outcomes, false),
+      ];
+      const notes = said.map((text) => `[${event} hook: ${text}]`);
+      const checked = await verify(call, result, signal);
+      if (checked) notes.push(checked);
+      const stop = stopped(outcomes);
+      const amended = notes.length ? { ...result, output: [result.output, ...notes].join('\n') } : result;
+      return stop ? { ...amended, endTurn: { text: stop.stopReason ?? '' } } : amended;
     },
 
     async userPromptSubmit(prompt, signal) {
-      const { block, stdout } = await run('UserPromptSubmit', { prompt }, false, signal);
-      if (block !== undefined) return { block };
-      return stdout.length ? { context: stdout.join('\n\n') } : {};
+      const outcomes = await run('UserPromptSubmit', { prompt }, { legacy: { event: 'UserPromptSubmit' }, signal });
+      reportFailures('UserPromptSubmit', outcomes, true);
+      const blocked = outcomes.find((o) => exitCode(o) === 2 || o.reply?.decision === 'block' || o.reply?.continue === false);
+      if (blocked) return { block: (exitCode(blocked) === 2 ? blocked.stderr.trim() : (blocked.reply?.reason ?? blocked.reply?.stopReason)) || 'a UserPromptSubmit hook blocked it' };
+      const context = contexts(outcomes, true);
+      return context.length ? { context: context.join('\n\n') } : {};
     },
 
-    async stop(text, signal) {
-      const { block } = await run('Stop', { text }, false, signal);
-      if (block === undefined || sentBack) return null;
-      sentBack = true;
-      return `A Stop hook sent you back to work: ${block}`;
+    async stop(event, text, active, signal) {
+      const outcomes = await run(event, { stop_hook_active: active, last_assistant_message: text }, { legacy: { event, text }, signal });
+      reportFailures(event, outcomes, true);
+      // continue: false wins over a block: the hook wants everything to stop.
+      if (stopped(outcomes)) return null;
+      const back = outcomes.find((o) => exitCode(o) === 2 || o.reply?.decision === 'block');
+      if (!back) return null;
+      return (exitCode(back) === 2 ? back.stderr.trim() : back.reply?.reason) || `a ${event} hook asked you to go on`;
     },
 
-    resetForTurn() {
-      sentBack = false;
+    async sessionStart(source) {
+      const outcomes = await run('SessionStart', { source }, { subjects: [source] });
+      reportFailures('SessionStart', outcomes, false);
+      const context = contexts(outcomes, true);
+      return context.length ? context.join('\n\n') : undefined;
+    },
+
+    async sessionEnd(reason) {
+      reportFailures('SessionEnd', await run('SessionEnd', { reason }, { subjects: [reason] }), false);
+    },
+
+    async preCompact(trigger, instructions, signal) {
+      reportFailures('PreCompact', await run('PreCompact', { trigger, custom_instructions: instructions ?? '' }, { subjects: [trigger], signal }), false);
+    },
+
+    async notification(message, type) {
+      reportFailures('Notification', await run('Notification', { message, notification_type: type }, { subjects: [type] }), false);
     },
   };
-}
-
-/** How a command failed, in a few words, for the model. */
-function failureWords(failure: CommandFailure): string {
-  switch (failure.kind) {
-    case 'exit':
-      return `exited with code ${failure.code}`;
-    case 'signal':
-      return `was killed by ${failure.signal}`;
-    case 'timeout':
-      return `timed out after ${failure.secs} s and was stopped`;
-    case 'spawn':
-      return `could not start: ${failure.message}`;
-  }
-}
-
-const firstLine = (text: string): string => text.trim().split('\n')[0]!.slice(0, 200);
-
-type ShellOptions = { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; timeout: number; signal?: AbortSignal; cap?: number };
-
-/** Runs `script` with bash in its own process group, outside the sandbox; a timeout or abort kills the group. */
-async function runShell(script: string, o: ShellOptions): Promise<Ran> {
-  const cap = o.cap ?? HOOK_CAP;
-  const run = await runInGroup(script, { cwd: o.cwd, env: o.env }, { stdin: o.stdin, timeoutMs: o.timeout * 1000, signal: o.signal, cap });
-  return { end: endOf(run.ending, o.timeout), stdout: run.stdout, stderr: run.stderr };
-}
-
-function endOf(ending: Ending, secs: number): End {
-  switch (ending.kind) {
-    case 'exit':
-      if (ending.signal) return { kind: 'signal', signal: ending.signal };
-      return ending.code === null ? { kind: 'spawn', message: 'no exit status' } : { kind: 'exit', code: ending.code };
-    case 'timeout':
-      return { kind: 'timeout', secs };
-    default:
-      return ending;
-  }
 }

@@ -6,12 +6,13 @@
 
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
+import { en as compatEn, zh as compatZh } from './compat.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as agentsEn, zh as agentsZh } from './agents.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 
-export const en = { ...coreEn, ...toolsEn, ...codeindexEn, ...agentsEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...toolsZh, ...codeindexZh, ...agentsZh };
+export const en = { ...coreEn, ...compatEn, ...toolsEn, ...codeindexEn, ...agentsEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh, ...toolsZh, ...codeindexZh, ...agentsZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -10,7 +10,7 @@ export const en = {
 
 Options:
   -p, --print                 headless mode (the message is the argument, or stdin)
-  --output-format FORMAT      text | json | stream-json (headless; default text)
+  --output-format FORMAT      text | json | stream-json | events (headless; default text)
   --mode MODE                 default | auto | plan | readonly
   --sandbox LEVEL             off | workspace | strict
   --model NAME                a model name from keys.json
@@ -26,7 +26,7 @@ Options:
   'cli.bad_usage': '{msg}\nRun feiyu --help for the options.',
   'usage.one_of': '{flag} must be one of {allowed} (got "{value}").',
   'usage.needs_value': '{flag} needs a value.',
-  'usage.max_rounds': '--max-rounds must be a whole number of at least 1 (got "{value}").',
+  'usage.max_rounds': '{flag} must be a whole number of at least 1 (got "{value}").',
   'usage.unknown': 'Unknown option {flag}.',
   'cli.config_error': 'Configuration error: {msg}',
   'cli.no_model':
@@ -40,7 +40,6 @@ Options:
   'settings.type': '{file}: "{field}" must be {expected}',
   'settings.type_value': '{file}: "{field}" must be {expected}, not {value}',
   'settings.one_of': '{file}: "{field}" must be one of {values}, not {value}',
-  'settings.hook_event': '{file}: "{field}" is not a hook event; use one of {events}',
   'settings.rule': '{file}: "{field}": {problem}',
   'rule.syntax': '"{rule}" is not a rule; write tool or tool(pattern), for example bash(npm test) or edit_file(src/**)',
   'rule.empty': '"{rule}" has an empty pattern',
@@ -54,7 +53,7 @@ Options:
   'expect.list': 'a list',
   'expect.string_list': 'a list of strings',
   'expect.hook_list': 'a list of hooks',
-  'expect.hook': 'an object with a "command"',
+  'expect.hook': 'an object with "hooks" (or a "command")',
   'expect.regex': 'a valid regular expression',
   'expect.seconds': 'a positive number of seconds',
   'expect.seconds_or_off': 'a number of seconds (0 turns it off)',
@@ -172,6 +171,7 @@ Options:
   'ask.write_outside': '{tool} writes outside the workspace: {path}',
   'ask.exec': 'runs the tool {tool}',
   'ask.network': 'fetches from {host}',
+  'ask.hook': 'a PreToolUse hook asks for your confirmation: {reason}',
   'ask.unchecked_deny_rule': 'a deny rule is set and part of this command cannot be checked ({part})',
   'decision.read': 'read tool',
   'decision.meta': 'meta tool',
@@ -187,6 +187,7 @@ Options:
   'decision.readonly_mode': 'refused in read-only mode',
   'decision.headless': 'needs approval, and no one can be asked (headless)',
   'decision.user_no': 'declined',
+  'decision.hook': 'allowed by a PreToolUse hook',
   'decision.cancelled': 'cancelled',
   'sandbox.bwrap_missing': 'bubblewrap (bwrap) is not installed; commands run without a sandbox',
   'sandbox.userns_disabled': 'user namespaces are disabled here, so bwrap cannot start; commands run without a sandbox',

@@ -12,7 +12,7 @@ export const zh: Record<keyof typeof en, string> = {
 
 选项：
   -p, --print                 无界面模式（消息取自参数或标准输入）
-  --output-format 格式        text | json | stream-json（无界面模式；默认 text）
+  --output-format 格式        text | json | stream-json | events（无界面模式；默认 text）
   --mode 模式                 default | auto | plan | readonly
   --sandbox 级别              off | workspace | strict
   --model 名称                keys.json 中的模型名称
@@ -28,7 +28,7 @@ export const zh: Record<keyof typeof en, string> = {
   'cli.bad_usage': '{msg}\n运行 feiyu --help 查看选项。',
   'usage.one_of': '{flag} 必须是 {allowed} 之一（收到“{value}”）。',
   'usage.needs_value': '{flag} 需要一个值。',
-  'usage.max_rounds': '--max-rounds 必须是不小于 1 的整数（收到“{value}”）。',
+  'usage.max_rounds': '{flag} 必须是不小于 1 的整数（收到“{value}”）。',
   'usage.unknown': '未知选项 {flag}。',
   'cli.config_error': '配置错误：{msg}',
   'cli.no_model':
@@ -42,7 +42,6 @@ export const zh: Record<keyof typeof en, string> = {
   'settings.type': '{file}："{field}" 应为{expected}',
   'settings.type_value': '{file}："{field}" 应为{expected}，而不是 {value}',
   'settings.one_of': '{file}："{field}" 必须是 {values} 之一，而不是 {value}',
-  'settings.hook_event': '{file}："{field}" 不是钩子事件；可用的有 {events}',
   'settings.rule': '{file}："{field}"：{problem}',
   'rule.syntax': '"{rule}" 不是规则；请写成 工具 或 工具(模式)，例如 bash(npm test) 或 edit_file(src/**)',
   'rule.empty': '"{rule}" 的模式为空',
@@ -56,7 +55,7 @@ export const zh: Record<keyof typeof en, string> = {
   'expect.list': '列表',
   'expect.string_list': '字符串列表',
   'expect.hook_list': '钩子列表',
-  'expect.hook': '带 "command" 的对象',
+  'expect.hook': '带 "hooks"（或 "command"）的对象',
   'expect.regex': '有效的正则表达式',
   'expect.seconds': '正的秒数',
   'expect.seconds_or_off': '秒数（0 表示关闭）',
@@ -174,6 +173,7 @@ export const zh: Record<keyof typeof en, string> = {
   'ask.write_outside': '{tool} 将写入工作区之外：{path}',
   'ask.exec': '将运行工具 {tool}',
   'ask.network': '将访问 {host}',
+  'ask.hook': 'PreToolUse 钩子要求你确认：{reason}',
   'ask.unchecked_deny_rule': '已设置禁止规则，但命令中有部分无法检查（{part}）',
   'decision.read': '读取工具',
   'decision.meta': '辅助工具',
@@ -189,6 +189,7 @@ export const zh: Record<keyof typeof en, string> = {
   'decision.readonly_mode': '只读模式下拒绝',
   'decision.headless': '需要批准，但无人可问（无界面模式）',
   'decision.user_no': '你选择了拒绝',
+  'decision.hook': '由 PreToolUse 钩子允许',
   'decision.cancelled': '已取消',
   'sandbox.bwrap_missing': '未安装 bubblewrap（bwrap），命令将不经沙箱运行',
   'sandbox.userns_disabled': '此环境禁用了用户命名空间，bwrap 无法启动，命令将不经沙箱运行',

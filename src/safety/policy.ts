@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { analyzeBash, visible, type BashAnalysis, type BashReasonCode } from './bash/analysis.js';
 import { inside } from '../util/paths.js';
 import { describeCall } from '../util/calls.js';
-import { ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
+import { coversTool, ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
 import { checkSecretPath, secretRefusal } from './secrets.js';
 import { realPath } from './bash/expand.js';
 import { destructiveOf, type Loss, type RepoFacts } from './destructive.js';
@@ -20,13 +20,13 @@ import type { SandboxProfile, Tool } from '../types/tools.js';
 import type { ToolCallBlock } from '../types/conversation.js';
 
 /** Why the user is asked; the interface translates it with `reasonParams`. */
-export type AskReasonCode = BashReasonCode | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule';
+export type AskReasonCode = BashReasonCode | 'hook' | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule';
 
 /** The policy's question: an AskRequest (types/permissions.ts) whose reason is one of its codes. */
 export type PolicyAsk = AskRequest & { reasonCode: AskReasonCode };
 
-export type AllowCode = 'read' | 'meta' | 'allowlist' | 'rule' | 'auto_mode' | 'user_yes' | 'user_always' | 'user_auto';
-export type DenyCode = 'secret' | 'deny_rule' | 'plan_mode' | 'readonly_mode' | 'headless' | 'user_no' | 'cancelled';
+export type AllowCode = 'read' | 'meta' | 'allowlist' | 'rule' | 'hook' | 'auto_mode' | 'user_yes' | 'user_always' | 'user_auto';
+export type DenyCode = 'secret' | 'deny_rule' | 'hook_deny' | 'plan_mode' | 'readonly_mode' | 'headless' | 'user_no' | 'cancelled';
 
 /**
  * A Decision (types/permissions.ts) with a code for the interface and the trace; an allowed bash command
@@ -49,7 +49,16 @@ export type PolicyInput = {
   cwd: string;
   /** $PATH of child processes, to catch allowlisted names that resolve into the workspace. */
   path?: string;
+  /** What the call's PreToolUse hooks decided, when they allowed it or asked for the user. */
+  hook?: HookVerdict;
 };
+
+/**
+ * A PreToolUse hook's verdict short of a refusal: `allow` answers what would ask (not what hard
+ * denies, deny rules and the mode refuse, nor destroying work or changing a protected path);
+ * `ask` puts the call to the user even where it would be allowed.
+ */
+export type HookVerdict = { decision: 'allow' | 'ask'; reason?: string };
 
 /** A decision, or a question for the user; `sandbox` is the profile a yes grants (a bash call). */
 export type Verdict = PolicyDecision | { decision: 'ask'; request: PolicyAsk; sandbox?: SandboxProfile };
@@ -105,40 +114,47 @@ export async function subjectOf(call: ToolCallBlock, tool: Tool, where: Omit<Pol
  * The verdict on a call whose subject is known: a pure function of its arguments. Contract: hard
  * denies and deny rules refuse in every mode; in default mode what no rule allows is asked;
  * destroying work and changing a protected path ask in every mode and no rule allows them; a git
- * command that writes the repository asks in auto mode unless a rule allows it.
+ * command that writes the repository asks in auto mode unless a rule allows it. A hook's `allow`
+ * counts as a rule; its `ask` asks whatever the mode, short of what the mode refuses.
  */
 export function judge(call: ToolCallBlock, tool: Tool, subject: Subject, input: PolicyInput): Verdict {
-  const { mode, rules } = input;
+  const { mode, rules, hook } = input;
   const places = { root: input.root, home: input.home };
   const secret = secretOf(subject, input.configDir, input.home);
   if (secret) return { decision: 'deny', code: 'secret', reason: secret };
   const denied = firstMatch(rules.deny, tool.name, subject, places, true);
   if (denied) return { decision: 'deny', code: 'deny_rule', reason: `The user's rule ${denied.text} forbids this call. Do not try to get around it.` };
 
+  const hookAsks = hook?.decision === 'ask';
   if (tool.kind === 'meta') {
     if (tool.name === 'exit_plan' && mode === 'readonly') return refuseInMode('readonly', 'exit_plan only works in plan mode');
     if (tool.name === 'remember' && (mode === 'plan' || mode === 'readonly')) return refuseInMode(mode, "remember writes a note into every later session's prompt");
-    return { decision: 'allow', code: 'meta', reason: 'meta tool' };
+    if (!hookAsks) return { decision: 'allow', code: 'meta', reason: 'meta tool' };
   }
-  const readOnly = subject.kind === 'bash' ? subject.analysis.verdict === 'safe' : tool.kind === 'read' && subject.kind !== 'network';
-  if (readOnly) {
+  const readOnly = tool.kind === 'meta' || (subject.kind === 'bash' ? subject.analysis.verdict === 'safe' : tool.kind === 'read' && subject.kind !== 'network');
+  if (readOnly && !hookAsks) {
     // Allowed as read-only: the kernel holds the command to that (a read-only sandbox).
     return subject.kind === 'bash'
       ? { decision: 'allow', code: 'allowlist', reason: 'read-only command on the allowlist', sandbox: 'read' }
       : { decision: 'allow', code: 'read', reason: 'read tool' };
   }
-  if (mode === 'plan' || mode === 'readonly') return refuseInMode(mode, whyNotReadOnly(tool, subject));
+  if (!readOnly && (mode === 'plan' || mode === 'readonly')) return refuseInMode(mode, whyNotReadOnly(tool, subject));
 
-  const opaqueDeny = subject.kind === 'bash' && subject.analysis.opaque && rules.deny.some((r) => r.tool === tool.name);
+  const opaqueDeny = subject.kind === 'bash' && subject.analysis.opaque && rules.deny.some((r) => coversTool(r, tool.name));
   // What always asks, whatever the mode: destroying work, and writing what runs outside the sandbox later.
   const loss = subject.kind === 'bash' ? subject.loss : null;
   const protects = subject.kind === 'path' && tool.kind === 'write' ? subject.protects : null;
   const gitWrite = subject.kind === 'bash' && needsGitWrite(subject.analysis);
-  const granted = subject.kind === 'bash' ? { sandbox: profileFor(subject.analysis, false) } : {};
+  const granted = subject.kind === 'bash' ? { sandbox: readOnly ? ('read' as const) : profileFor(subject.analysis, false) } : {};
+  const why = { opaqueDeny, loss, protects, gitWriteInAuto: gitWrite && mode === 'auto', allow: rules.allow, places };
+  if (hookAsks) {
+    const asked = request(call, tool, subject, why);
+    return { decision: 'ask', request: { ...asked, reasonCode: 'hook', reasonParams: { reason: hook.reason || '—' }, suggestedRules: [] }, ...granted };
+  }
   if (mode === 'auto' && !opaqueDeny && !loss && !protects && !gitWrite) return { decision: 'allow', code: 'auto_mode', reason: 'auto mode', ...granted };
+  if (hook?.decision === 'allow' && !opaqueDeny && !loss && !protects) return { decision: 'allow', code: 'hook', reason: hook.reason || 'allowed by a PreToolUse hook', ...granted };
   const allowedBy = loss || protects ? null : allowedByRules(rules.allow, tool.name, subject, places);
   if (allowedBy) return { decision: 'allow', code: 'rule', reason: `allowed by ${allowedBy.join(', ')}`, ...granted };
-  const why = { opaqueDeny, loss, protects, gitWriteInAuto: gitWrite && mode === 'auto', allow: rules.allow, places };
   return { decision: 'ask', request: request(call, tool, subject, why), ...granted };
 }
 
@@ -270,6 +286,10 @@ function refuseInMode(mode: 'plan' | 'readonly', why: string): PolicyDecision {
 export function headlessRefusal(req: AskRequest): string {
   const what = `${req.tool} ${req.display.length > 200 ? req.display.slice(0, 197) + '...' : req.display}`;
   const head = `${what} needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it.`;
+  if (req.reasonCode === 'hook') {
+    const why = req.reasonParams.reason && req.reasonParams.reason !== '—' ? ` (${req.reasonParams.reason.replace(/[.。]\s*$/, '')})` : '';
+    return `${head} A PreToolUse hook of the user's asks the user to confirm it${why}; tell the user what you wanted to do, they can run it themselves.`;
+  }
   if (req.reasonCode === 'git_write') {
     const rules = req.suggestedRules.length ? ` with an allow rule in settings.json: "permissions": {"allow": [${req.suggestedRules.map((r) => JSON.stringify(r)).join(', ')}]}` : ' by running it themselves';
     return `${head} It writes the repository's .git, which asks the user even in auto mode; the user can allow it${rules}.`;

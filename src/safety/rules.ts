@@ -1,17 +1,23 @@
-// Permission rules `tool(pattern)` (DESIGN.md §4): parsing and validating them, matching one
-// against a call's target, and proposing the rule an "always" answer saves. Must not decide a
-// call: policy.ts combines rules with modes and the command analysis.
+// Permission rules `tool(pattern)` (DESIGN.md §4), in feiyu's spelling (bash(npm test *),
+// edit_file(src/**)) or Claude Code's (Bash(npm test:*), Edit(./src/**), WebFetch(domain:x.com),
+// mcp__server__tool): parsing and validating them, matching one against a call's target, and
+// proposing the rule an "always" answer saves. Must not decide a call: policy.ts combines rules
+// with modes and the command analysis.
 
 import { isAbsolute, relative, sep } from 'node:path';
 import { Problem } from '../i18n/index.js';
+import { ruleToolsOf } from '../util/claudenames.js';
 
 /**
  * bash(npm test) matches that command exactly; bash(git commit *) the words, then anything (or
  * nothing); `*` inside a word is a wildcard within it. edit_file(src/**) is a glob on the
  * workspace-relative path (absolute or ~/ patterns match absolute paths). web_fetch(docs.python.org)
  * is a host (*.python.org its subdomains). A bare tool name matches every call of that tool.
+ * A rule in Claude's spelling is kept as `text` and read into the same terms: `tools` are the
+ * feiyu tools it covers, `pattern` is in feiyu's syntax, and `under` (Claude's gitignore-style
+ * paths) also matches everything inside a folder the pattern matches.
  */
-export type Rule = { text: string; tool: string; pattern: string | null };
+export type Rule = { text: string; tools: readonly string[]; pattern: string | null; under?: true };
 
 /** What a call is about, for matching. */
 export type RuleTarget =
@@ -20,14 +26,16 @@ export type RuleTarget =
   | { kind: 'host'; host: string }
   | { kind: 'text'; text: string };
 
-const RULE = /^([a-z_][a-z0-9_]*)(?:\((.+)\))?$/s;
+const RULE = /^([A-Za-z_][\w-]*)(?:\((.+)\))?$/s;
+const FEIYU_NAME = /^[a-z_][a-z0-9_]*$/;
 
 /** Why `text` is not a valid rule, or null. */
 export function ruleError(text: string): Problem | null {
   const m = RULE.exec(text.trim());
   if (!m) return new Problem('rule.syntax', { rule: text });
   if (m[2] !== undefined && !m[2].trim()) return new Problem('rule.empty', { rule: text });
-  if (m[1] === 'bash' && m[2] !== undefined && splitWords(m[2]) === null) return new Problem('rule.quote', { rule: text });
+  const rule = readRule(text.trim(), m[1]!, m[2]?.trim() ?? null);
+  if (rule.tools.includes('bash') && rule.pattern !== null && splitWords(rule.pattern) === null) return new Problem('rule.quote', { rule: text });
   return null;
 }
 
@@ -36,7 +44,43 @@ export function parseRule(text: string): Rule {
   const problem = ruleError(text);
   if (problem) throw problem;
   const m = RULE.exec(text.trim())!;
-  return { text: text.trim(), tool: m[1]!, pattern: m[2]?.trim() ?? null };
+  return readRule(text.trim(), m[1]!, m[2]?.trim() ?? null);
+}
+
+/** Claude's tools whose rules name paths. */
+const PATH_RULES = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'Glob', 'Grep']);
+
+/** A rule in either spelling, in feiyu's terms. */
+function readRule(text: string, name: string, pattern: string | null): Rule {
+  const claudeTools = FEIYU_NAME.test(name) ? null : ruleToolsOf(name);
+  // A name in neither table (a future tool) covers the tool of that name, and nothing else.
+  if (!claudeTools) return { text, tools: [name], pattern };
+  if (pattern === null || pattern === '*') return { text, tools: claudeTools, pattern: null };
+  // Bash(npm test:*) is Claude's older spelling of Bash(npm test *).
+  if (name === 'Bash') return { text, tools: claudeTools, pattern: pattern.endsWith(':*') ? `${pattern.slice(0, -2).trimEnd()} *` : pattern };
+  if (name === 'WebFetch') return { text, tools: claudeTools, pattern: pattern.startsWith('domain:') ? pattern.slice(7) : pattern };
+  if (PATH_RULES.has(name)) return { text, tools: claudeTools, pattern: claudePath(pattern), under: true };
+  return { text, tools: claudeTools, pattern };
+}
+
+/**
+ * A path pattern of Claude's (gitignore's rules): //x is the absolute /x, ~/x in the home, /x and
+ * ./x relative to the project, and a pattern without a slash matches a name at any depth.
+ */
+function claudePath(p: string): string {
+  if (p.startsWith('//')) return p.slice(1);
+  if (p === '~' || p.startsWith('~/')) return p;
+  const folder = p.endsWith('/') && p.length > 1;
+  let rel = p.startsWith('/') ? p.slice(1) : p.startsWith('./') ? p.slice(2) : p;
+  if (folder) rel = rel.slice(0, -1);
+  if (!rel) return '**';
+  const anchored = p.startsWith('/') || p.startsWith('./') || rel.includes('/');
+  return anchored ? rel : `**/${rel}`;
+}
+
+/** Whether the rule covers calls of `tool` (`mcp__server` covers every tool of that server). */
+export function coversTool(rule: Rule, tool: string): boolean {
+  return rule.tools.some((t) => t === tool || (t.startsWith('mcp__') && !t.slice(5).includes('__') && tool.startsWith(`${t}__`)));
 }
 
 /**
@@ -44,16 +88,17 @@ export function parseRule(text: string): Rule {
  * time does: deny rules treat it as matching (it could be anything), allow rules as not.
  */
 export function ruleMatches(rule: Rule, tool: string, target: RuleTarget, ctx: { root: string; home: string }, unknownMatches = false): boolean {
-  if (rule.tool !== tool) return false;
+  if (!coversTool(rule, tool)) return false;
   if (rule.pattern === null) return true;
   switch (target.kind) {
     case 'command':
       return matchWords(splitWords(rule.pattern) ?? [], target.argv, unknownMatches);
     case 'path': {
       const pattern = rule.pattern.startsWith('~/') ? ctx.home + rule.pattern.slice(1) : rule.pattern;
-      if (isAbsolute(pattern)) return globRegex(pattern).test(target.abs);
+      const glob = globRegex(pattern);
+      if (isAbsolute(pattern)) return candidates(target.abs, rule.under).some((p) => glob.test(p));
       const rel = relative(ctx.root, target.abs).split(sep).join('/');
-      return !rel.startsWith('..') && !isAbsolute(rel) && globRegex(pattern).test(rel || '.');
+      return !rel.startsWith('..') && !isAbsolute(rel) && candidates(rel || '.', rule.under).some((p) => glob.test(p));
     }
     case 'host': {
       const host = target.host.toLowerCase();
@@ -63,6 +108,13 @@ export function ruleMatches(rule: Rule, tool: string, target: RuleTarget, ctx: {
     case 'text':
       return wordRegex(rule.pattern).test(target.text);
   }
+}
+
+/** The path, and with `under` every folder above it (a rule on a folder covers what is inside). */
+function candidates(path: string, under: boolean | undefined): string[] {
+  if (!under) return [path];
+  const parts = path.split('/');
+  return parts.map((_, i) => parts.slice(0, parts.length - i).join('/')).filter((p) => p !== '');
 }
 
 function matchWords(pattern: string[], argv: (string | null)[], unknownMatches: boolean): boolean {

@@ -9,9 +9,9 @@ import type { CallPreview, FileChange, SandboxProfile, Summary } from './tools.j
 
 export type TurnStopReason = 'end' | 'max_rounds' | 'error' | 'aborted' | 'max_tokens';
 
-/** The points where the user's hooks run (settings.json "hooks"). */
-export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'UserPromptSubmit' | 'Stop';
-export const HOOK_EVENTS: readonly HookEvent[] = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop'];
+/** The points where the user's hooks run (settings.json "hooks"), named as in Claude Code. */
+export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SessionStart', 'SessionEnd', 'PreCompact', 'Notification'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** How a hook or verify command failed (the user's Ctrl+C is not a failure). */
 export type CommandFailure =
@@ -39,6 +39,10 @@ export type NoticeCode =
   | 'todo_reminded'
   | 'stop_hook_sent_back'
   | 'prompt_blocked'
+  | 'hook_message'
+  | 'hook_stopped'
+  | 'hook_event_unknown'
+  | 'hook_type_unsupported'
   | 'session_write_failed'
   | 'session_write_recovered'
   | 'trace_write_failed'

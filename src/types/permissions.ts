@@ -15,8 +15,10 @@ export const SANDBOX_LEVELS: readonly SandboxLevel[] = ['off', 'workspace', 'str
 /** `code` names the rule that decided (for the interface and the trace); `sandbox` is how an
  *  allowed bash command is confined (read-only when allowed as read-only). */
 export type Decision =
-  | { decision: 'allow'; reason?: string; code?: string; sandbox?: SandboxProfile }
-  | { decision: 'deny'; reason: string; code?: string };
+  /** `input`: the arguments to run with instead of the model's (a PreToolUse hook's updatedInput). */
+  | { decision: 'allow'; reason?: string; code?: string; sandbox?: SandboxProfile; input?: Record<string, unknown> }
+  /** `stop`: a hook ended the whole turn (continue: false); the words are for the user. */
+  | { decision: 'deny'; reason: string; code?: string; stop?: string };
 
 /**
  * A question about one tool call for the user: exactly what runs or is touched, why it asks

@@ -17,7 +17,7 @@ export type ToolOutput = {
   change?: FileChange;
   /** Tokens a tool spent on its own model requests (web_fetch questions, sub-agents): counted in the totals. */
   sideUsage?: SideUsage;
-  /** Ends the turn after this call (structured output, an approved plan in headless mode). */
+  /** Ends the turn after this call (structured output, an approved plan in headless mode, a hook saying continue: false). */
   endTurn?: { text?: string; structured?: unknown };
 };
 
