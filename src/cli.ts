@@ -8,6 +8,7 @@ import { ConfigError, readStart } from './app/config.js';
 import { noticeText } from './i18n/explain.js';
 import { parseArgs, UsageError, type CliArgs } from './app/args.js';
 import { EXIT, runHeadless, startFailure } from './app/headless.js';
+import { readPiped, STDIN_CAP, withPipedContext } from './app/stdin.js';
 import { streamJsonMessages } from './app/streaminput.js';
 import { detectLang, setLang, t } from './i18n/index.js';
 import { installExitHandlers } from './tools/jobs.js';
@@ -15,25 +16,39 @@ import { isSecretVariable } from './safety/envfilter.js';
 import { hideFromEnviron } from './util/environ.js';
 import { inert } from './util/text.js';
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** One yes/no question on the terminal before the REPL starts (project trust). */
-async function askYesNo(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
-  const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
-  rl.close();
-  return answer.trim().toLowerCase() === 'y';
+/**
+ * One yes/no question on the terminal before the REPL starts (project trust), answered with one
+ * key like every other question. What was typed after that key (a first message) is put back for
+ * the REPL; an Enter right after the key is taken as part of the answer.
+ */
+async function askKey(question: string): Promise<boolean> {
+  const stdin = process.stdin;
+  process.stdout.write(question);
+  stdin.setRawMode(true);
+  stdin.resume();
+  const chunk = await new Promise<Buffer>((resolve) => stdin.once('data', resolve));
+  stdin.pause();
+  stdin.setRawMode(false);
+  const text = chunk.toString('utf8');
+  // An escape sequence (an arrow key) is one key: none of it reaches the REPL.
+  const key = text.startsWith('\x1b') ? text : ([...text][0] ?? '');
+  const rest = text.slice(key.length).replace(/^\r\n?|^\n/, '');
+  if (rest) stdin.unshift(Buffer.from(rest, 'utf8'));
+  process.stdout.write((key.length === 1 && key >= ' ' ? key : '') + '\n');
+  return key.toLowerCase() === 'y';
 }
 
 async function headless(app: App, args: CliArgs): Promise<number> {
   // Claude's stream-json input: messages are read from stdin as they come, one turn each.
   const streaming = args.inputFormat === 'stream-json';
-  const message = streaming ? '' : (args.message ?? (process.stdin.isTTY ? '' : (await readStdin()).trim()));
+  // Otherwise piped text is the message, or the context of the one given (as claude -p reads it).
+  const piped = streaming || process.stdin.isTTY ? undefined : await readPiped(process.stdin, args.message === undefined ? Infinity : STDIN_CAP);
+  const message = streaming ? '' : args.message === undefined ? (piped?.text.trim() ?? '') : piped ? withPipedContext(args.message, piped) : args.message;
   if (!message && !streaming) throw new UsageError('cli.no_prompt', {});
+  if (piped?.cut && args.message !== undefined) {
+    const [bytes, kept] = [piped.bytes, STDIN_CAP].map((n) => n.toLocaleString('en-US'));
+    process.stderr.write(t('stdin.cut', { bytes: bytes!, kept: kept! }) + '\n');
+  }
   for (const n of app.notices) process.stderr.write(inert(noticeText(n, true)) + '\n');
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
@@ -44,6 +59,7 @@ async function headless(app: App, args: CliArgs): Promise<number> {
     return await runHeadless({
       app,
       messages,
+      images: args.images,
       format: args.outputFormat,
       partial: args.partial,
       stdout: process.stdout,
@@ -57,7 +73,7 @@ async function headless(app: App, args: CliArgs): Promise<number> {
 
 async function interactive(app: App, args: CliArgs): Promise<number> {
   const { Repl } = await import('./ui/repl.js');
-  const repl = new Repl({ app, version: version(), initialMessage: args.message, input: process.stdin, output: process.stdout });
+  const repl = new Repl({ app, version: version(), initialMessage: args.message, images: args.images, input: process.stdin, output: process.stdout });
   await repl.run();
   await app.close();
   return EXIT.ok;
@@ -80,7 +96,7 @@ async function main(): Promise<number> {
       env: process.env,
       start,
       allowNoModel: !args.print,
-      askTrust: canAsk ? (what) => askYesNo(t('trust.ask', { what: what.map((w) => `  ${w}`).join('\n') })) : undefined,
+      askTrust: canAsk ? (what) => askKey(t('trust.ask', { what: what.map((w) => `  ${w}`).join('\n') })) : undefined,
     });
     // Background jobs die with feiyu, however it ends (Ctrl+C: the REPL, or headless's abort).
     installExitHandlers(app.jobs, args.print ? ['SIGHUP'] : ['SIGTERM', 'SIGHUP']);

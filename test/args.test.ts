@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs, UsageError } from '../src/app/args.js';
 
-const base = { print: false, outputFormat: 'text', trust: false, help: false, version: false };
+const base = { print: false, outputFormat: 'text', trust: false, images: [], help: false, version: false };
 
 describe('parseArgs', () => {
   it('reads the headless flags of DESIGN.md §3', () => {
@@ -19,6 +19,10 @@ describe('parseArgs', () => {
       trust: true,
       outputSchema: 's.json',
     });
+  });
+
+  it('takes images to attach, -i and --image, as often as given', () => {
+    expect(parseArgs(['-i', 'shot.png', 'what is wrong here?', '--image=b.jpg'])).toEqual({ ...base, images: ['shot.png', 'b.jpg'], message: 'what is wrong here?' });
   });
 
   it('takes --resume with or without an id', () => {

@@ -35,7 +35,7 @@ describe('resume after SIGKILL', () => {
 
     server.enqueue({ text: 'You said kumquat.', usage: { input: 600, output: 5 } });
     const second = await start(['-p', 'what word?', '--resume', '--output-format', 'json']).done;
-    expect(second.stderr).toBe('');
+    expect(second.stderr).toMatch(/^Resumed session [\w-]+ from \d+ s ago: "remember the word kumquat", 0 tool rounds\.\n$/);
     expect(second.code).toBe(0);
     const body = server.requests.at(-1)!.body as Body;
     const texts = body.messages.flatMap((m) => m.content.map((b) => b.text ?? ''));
@@ -137,7 +137,8 @@ describe('two processes and one session', () => {
     await new Promise((r) => repl.once('close', r));
     server.enqueue({ text: 'Still kumquat.' });
     const after = await start(['-p', 'and now?', '--resume', id]).done;
-    expect(after).toMatchObject({ code: 0, stderr: '' });
+    expect(after.code).toBe(0);
+    expect(after.stderr).toMatch(/^Resumed session [\w-]+ from \d+ s ago: "remember the word kumquat", 0 tool rounds\.\n$/);
     expect(await readFile(original, 'utf8')).toContain('Still kumquat.');
   });
 });

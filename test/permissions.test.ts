@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalDesk } from '../src/app/approval.js';
 import { judge, type PolicyInput } from '../src/safety/policy.js';
-import { parseRule } from '../src/safety/rules.js';
+import { parseRule, ruleMatches, suggestCommandRule } from '../src/safety/rules.js';
 import type { AgentEvent } from '../src/types/events.js';
 import type { AskRequest, PermissionMode } from '../src/types/permissions.js';
-import { asker, base, call, root, setup, TOOLS, type ToolName } from './policy-fixture.js';
+import { asker, base, call, home, root, setup, TOOLS, type ToolName } from './policy-fixture.js';
 
 const CALLS: [string, ToolName, Record<string, unknown>][] = [
   ['read', 'read_file', { path: 'src/a.ts' }],
@@ -209,12 +209,11 @@ describe('asking the user', () => {
 
   it('"always" saves command + subcommand + * in approvals.json (0600), per project, and stops asking', async () => {
     const approvalsFile = join(base, 'cfg', 'approvals.json');
-    const first = asker({ answer: 'always' }, { answer: 'always' });
+    const first = asker({ answer: 'always' });
     const { decide } = setup({ ask: first.ask, approvalsFile });
     expect((await decide('bash', { command: 'git commit -m "one"' })).code).toBe('user_always');
     expect((await decide('bash', { command: 'git commit --no-edit -m two' })).code).toBe('rule');
-    expect((await decide('bash', { command: 'make' })).code).toBe('user_yes');
-    expect(first.requests.map((r) => r.suggestedRules)).toEqual([['bash(git commit *)'], []]);
+    expect(first.requests.map((r) => r.suggestedRules)).toEqual([['bash(git commit *)']]);
     expect(JSON.parse(readFileSync(approvalsFile, 'utf8'))).toEqual({ version: 1, projects: { [root]: { allow: ['bash(git commit *)'] } } });
     expect(statSync(approvalsFile).mode & 0o777).toBe(0o600);
     expect(statSync(join(base, 'cfg')).mode & 0o777).toBe(0o700);
@@ -226,11 +225,33 @@ describe('asking the user', () => {
     expect(again.requests).toEqual([]);
   });
 
-  it('"always" for make (no subcommand) allows once and saves nothing', async () => {
-    const approvalsFile = join(base, 'none', 'approvals.json');
-    const { ask } = asker({ answer: 'always' });
-    expect(await setup({ ask, approvalsFile }).decide('bash', { command: 'make' })).toEqual({ decision: 'allow', code: 'user_yes', reason: 'approved by the user (no rule can cover it)', sandbox: 'write' });
-    expect(() => statSync(approvalsFile)).toThrow();
+  it('"always" sticks: the rule saved matches the command it was saved for, and the same command does not ask again', async () => {
+    const commands = ['npm test 2>&1 | tail -n 25', 'python3 -m pytest -x 2>&1 | tail -n 25', 'cargo +nightly test --all', 'make', 'docker compose -f ci.yml up -d'];
+    const approvalsFile = join(base, 'sticks', 'approvals.json');
+    const first = asker(...commands.map(() => ({ answer: 'always' }) as const));
+    const { decide } = setup({ ask: first.ask, approvalsFile });
+    for (const command of commands) expect((await decide('bash', { command })).code).toBe('user_always');
+    const shown = first.requests.map((r) => r.suggestedRules);
+    expect(shown).toEqual([['bash(npm test *)'], ['bash(python3 -m pytest *)'], ['bash(cargo +nightly *)'], ['bash(make)'], ['bash(docker compose *)']]);
+    // The rules shown are the rules saved.
+    expect(JSON.parse(readFileSync(approvalsFile, 'utf8')).projects[root].allow).toEqual(shown.flat());
+    // The same commands, in this run and the next, ask nothing.
+    const again = asker();
+    const next = setup({ ask: again.ask, approvalsFile });
+    for (const command of commands) {
+      expect((await decide('bash', { command })).code).toBe('rule');
+      expect((await next.decide('bash', { command })).code).toBe('rule');
+    }
+    expect(again.requests).toEqual([]);
+  });
+
+  it('a suggested rule always matches its command, options with values before the subcommand included', () => {
+    const cases: string[][] = [['tail', '-n', '25'], ['python', '-m', 'pytest', '-x'], ['git', '-C', 'sub dir', 'status'], ['make'], ['ls', '-la'], ['say', 'it\'s "quoted"']];
+    expect(cases.map((argv) => suggestCommandRule('bash', argv))).toEqual(['bash(tail -n 25 *)', 'bash(python -m pytest *)', 'bash(git -C "sub dir" *)', 'bash(make)', 'bash(ls -la)', null]);
+    for (const argv of cases) {
+      const rule = suggestCommandRule('bash', argv);
+      if (rule) expect(ruleMatches(parseRule(rule), 'bash', { kind: 'command', argv }, { root, home })).toBe(true);
+    }
   });
 
   it('"auto" switches the mode, through setMode, and the next call runs without asking', async () => {

@@ -147,7 +147,7 @@ describe('the REPL without a terminal', () => {
     const [earlier] = await sessionFiles();
     server.enqueue({ text: 'Second answer.' });
     const editor = `sh -c 'echo "- added in the editor" >> "$1"' --`;
-    const lines = ['/resume', '1', '/context', '/cost', '/memory add prefers tabs', '/memory edit', '/memory', '/jobs', 'and more', '/clear', 'y'];
+    const lines = ['/resume', '1', '/context', '/cost', '/memory add prefers tabs', '/memory edit', '/memory', '/jobs', 'and more', '/clear', '/resume', ''];
     const r = await run([], lines, { EDITOR: editor });
     expect(r.stdout).toMatch(/1\. \d{4}-\d\d-\d\d \d\d:\d\d {2}rounds 1 · \$[\d.]+ {2}first task/);
     expect(r.stdout).toMatch(/Resumed session [\w-]+: 4 messages, \$[\d.]+ so far\./);
@@ -163,10 +163,11 @@ describe('the REPL without a terminal', () => {
     expect(r.stdout).toContain('Noted.');
     expect(r.stdout).toMatch(/1\. project \d{4}-\d\d-\d\d prefers tabs\n {2}2\. project {2}added in the editor\n/);
     expect(r.stdout).toContain('No background jobs.');
-    expect(r.stdout).toContain('New conversation.');
-    // The resumed conversation went on in the same file, and /clear deleted it.
+    expect(r.stdout).toContain('New conversation. The last one stays in /resume.');
+    // The resumed conversation went on in the same file, and /clear kept it: /resume lists it.
     expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain('first task');
-    expect(await sessionFiles()).not.toContain(earlier);
+    expect(await sessionFiles()).toContain(earlier);
+    expect(r.stdout.slice(r.stdout.indexOf('New conversation.'))).toMatch(/1\. \d{4}-\d\d-\d\d \d\d:\d\d {2}rounds 1 · \$[\d.]+ {2}first task/);
   });
 
   it('compacts with a focus, manages keys.json, changes the sandbox, and lists and stops jobs', async () => {

@@ -10,33 +10,12 @@ import { shown } from '../src/ui/confirm.js';
 import { diffLines } from '../src/ui/diff.js';
 import { History } from '../src/ui/history.js';
 import { setLang } from '../src/i18n/index.js';
-import { MarkdownBlocks } from '../src/ui/markdown.js';
 import type { AgentEvent } from '../src/types/events.js';
 import type { ModelConfig } from '../src/types/providers.js';
 import { Renderer } from '../src/ui/render.js';
 import { waitFor } from './scope.js';
 
 afterEach(() => setLang('en'));
-
-describe('MarkdownBlocks', () => {
-  it('hands out each block once it is complete, whatever the chunks', () => {
-    const text = '# Title\nFirst para\ngoes on.\n\n- a\n- b\n\n```sh\necho 1\n\necho 2\n```\nAfter the fence';
-    for (const size of [1, 3, 7, text.length]) {
-      const md = new MarkdownBlocks();
-      const blocks: string[] = [];
-      for (let i = 0; i < text.length; i += size) blocks.push(...md.push(text.slice(i, i + size)));
-      expect(blocks).toEqual(['# Title', 'First para\ngoes on.', '- a\n- b', '```sh\necho 1\n\necho 2\n```']);
-      expect(md.flush()).toBe('After the fence');
-      expect(md.flush()).toBeNull();
-    }
-  });
-
-  it('keeps an unclosed fence whole until the end', () => {
-    const md = new MarkdownBlocks();
-    expect(md.push('~~~\ncode\n\nmore\n')).toEqual([]);
-    expect(md.flush()).toBe('~~~\ncode\n\nmore');
-  });
-});
 
 describe('diffLines', () => {
   it('shows changed lines with two lines of context, gaps between hunks, numbered', () => {
@@ -122,7 +101,7 @@ describe('Renderer without a terminal', () => {
     );
   });
 
-  it('names the tool on a result that does not follow its own call (reads run together)', () => {
+  it('names the call on a result that does not follow it (reads run together)', () => {
     const out = render([
       { type: 'turn_start', text: 'look' },
       { type: 'tool_call', id: 'r1', name: 'read_file', input: {}, title: 'a.py' },
@@ -130,7 +109,7 @@ describe('Renderer without a terminal', () => {
       { type: 'tool_result', id: 'r2', name: 'search', output: '', summary: { key: 'matches', n: 3 }, isError: false, durationMs: 100 },
       { type: 'tool_result', id: 'r1', name: 'read_file', output: '', summary: { key: 'lines', n: 2 }, isError: false, durationMs: 100 },
     ]);
-    expect(out).toBe('● read_file a.py\n● search def \n  ⎿ 3 matches (0.1 s)\n  ⎿ read_file: 2 lines (0.1 s)\n');
+    expect(out).toBe('● read_file a.py\n● search def \n  ⎿ 3 matches (0.1 s)\n  ⎿ read_file a.py: 2 lines (0.1 s)\n');
   });
 
   it('never passes terminal controls from the model or tools through to the screen', () => {
@@ -282,6 +261,7 @@ describe('the waiting line on a terminal', () => {
     t.ui.handle({ type: 'turn_start', text: 'go' });
     t.ui.handle({ type: 'request_start', round: 1, model: 'm' });
     t.ui.handle({ type: 'tool_call', id: 'c1', name: 'bash', input: { command: 'sleep 1' }, title: 'sleep 1' });
+    t.ui.handle({ type: 'permission', id: 'c1', name: 'bash', decision: 'allow', code: 'auto_mode' });
     await sleep(400); // past the 200 ms after which a silent model would be named
     t.mark();
     await waitFor(() => t.since().includes('running bash'), () => `the running line in ${JSON.stringify(t.since())}`);

@@ -47,6 +47,12 @@ export class Terminal {
     tmux('send-keys', '-t', this.name, '-l', text);
   }
 
+  /** `text` pasted as a terminal pastes (bracketed when the program asked for it), newlines sent as Enter. */
+  paste(text: string): void {
+    execFileSync('tmux', ['-L', SOCKET, '-f', '/dev/null', 'load-buffer', '-b', this.name, '-'], { input: text });
+    tmux('paste-buffer', '-p', '-d', '-b', this.name, '-t', this.name);
+  }
+
   /** The whole screen and scrollback, wrapped lines joined, trailing blanks dropped (tmux drops them at line ends too); with `escapes`, the colours and attributes as escape codes. */
   screen(escapes = false): string {
     const text = tmux('capture-pane', '-p', '-J', ...(escapes ? ['-e'] : []), '-S', '-3000', '-t', this.name);

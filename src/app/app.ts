@@ -4,13 +4,13 @@
 // and the app's own; a question for the user is an event answered by id (App.answer).
 
 import { version } from '../util/version.js';
-import { Agent, type Totals, type TurnResult } from '../core/agent.js';
+import { Agent } from '../core/agent.js';
 import type { CliArgs } from './args.js';
 import { claudeMode } from '../hooks/protocol.js';
 import { wireHooks } from './hookwiring.js';
 import { t } from '../i18n/index.js';
 import { JobManager } from '../tools/jobs.js';
-import { loadModels, selectModel, type LoadedModels } from '../config/keys.js';
+import { loadModels, selectModel } from '../config/keys.js';
 import { loadMemory } from '../tools/memory.js';
 import { Emitter } from '../util/emitter.js';
 import { ApprovalDesk, approvalStep } from './approval.js';
@@ -18,23 +18,25 @@ import { attempt, ConfigError, fileNotice, loadConfig, SessionBusyError, type Ap
 import { loadConventions, type Conventions } from '../config/conventions.js';
 import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
+import type { Provider } from '../types/providers.js';
+import { createLauncher } from '../safety/sandboxhost.js';
+import { realPath } from '../safety/bash/expand.js';
 import { createGitFacts } from './gitfacts.js';
+import { attach } from './attach.js';
+import { runUserCommand } from './usershell.js';
 import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../session/store.js';
-import { findLastSession, findSession } from '../session/listing.js';
+import { findLastSession, findSession, sessionInfo } from '../session/listing.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools } from './toolset.js';
 import { Specialists } from './specialists.js';
-import { sessionLauncher } from './launchers.js';
-import { linkCodeIndex, type CodeIndexLink, type CodeIndexSetting } from './codeindex.js';
+import { linkCodeIndex } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
+import type { App } from './apptype.js';
 import { ModeNotes } from './modenotes.js';
-import type { ToolTable } from '../core/tooltable.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
-import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
-import type { FileVersion, Tool, ToolSession } from '../types/tools.js';
-import type { Message } from '../types/conversation.js';
-import type { ModelConfig, Provider } from '../types/providers.js';
+import type { SandboxLevel } from '../types/permissions.js';
+import type { Tool, ToolSession, WrapCommand } from '../types/tools.js';
 import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
 import { sweepTemps } from '../util/paths.js';
 import { dirname } from 'node:path';
@@ -42,76 +44,7 @@ import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
 
-/** What the interface reads of the loop, and /compact. */
-export type LoopView = {
-  readonly totals: Readonly<Totals>;
-  readonly messages: readonly Message[];
-  /** The system prompt as sent now, the list of cold tools included. */
-  prompt(): string;
-  /** The tools in tiers: hot, cold and loaded, with their costs. */
-  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring' | 'keys'>;
-  compact: Agent['compact'];
-};
-
-/**
- * A running feiyu session, whatever drives it. Contract: every change of mode, model and sandbox
- * goes through its setters; questions for the user arrive as `approval` events and are answered
- * with answer(); nothing else reaches into the loop.
- */
-export interface App {
-  readonly root: string;
-  readonly env: NodeJS.ProcessEnv;
-  readonly stateDir: string;
-  /** What to show before the first prompt, in order. Later notices come on the event stream. */
-  readonly notices: readonly NoticeEvent[];
-  /** The conventions file as loaded at start-up. */
-  readonly conventions: Conventions | undefined;
-  readonly agent: LoopView;
-  readonly todo: TodoList;
-  readonly jobs: JobManager;
-  /** Read-before-write records: /undo takes back what it restores. */
-  readonly files: Map<string, FileVersion>;
-  readonly session: { readonly id: string };
-  readonly mode: PermissionMode;
-  /** --permission-mode acceptEdits: edits in the workspace are allowed (Claude's name for the mode then). */
-  readonly acceptEdits: boolean;
-  readonly model: ModelConfig;
-  readonly models: LoadedModels;
-  readonly sandbox: { level: SandboxLevel; off?: { reason: string; detail: string } };
-  /** The specialists (/agents), their models and what each spent this session (/cost). */
-  readonly specialists: Pick<Specialists, 'agents' | 'spend' | 'modelOf' | 'notes'>;
-  /** Subscribes to the one event stream (the loop's and the app's); returns the unsubscribe function. */
-  on(listener: (event: AgentEvent) => void): () => void;
-  /**
-   * Sends one user message: UserPromptSubmit hooks first (they may block it or add context),
-   * then the agent. Null when it could not be sent (no model, a hook blocked it: a notice says why).
-   */
-  send(text: string, signal: AbortSignal): Promise<TurnResult | null>;
-  /** Answers the `approval` event `id`; false when nothing waits under that id. */
-  answer(id: string, answer: AskAnswer | PlanVerdict): boolean;
-  setMode(mode: PermissionMode): void;
-  /** Switches the model for this session; throws ConfigError for an unknown name. */
-  setModel(name: string): void;
-  /** Changes the sandbox level; false when the start-up probe turned it off for good. */
-  setSandbox(level: SandboxLevel): boolean;
-  /**
-   * Continues a saved session: `true` for the last one of this directory. With `fork`, as a new
-   * session that starts with its history (the original is left as it is). Throws ConfigError,
-   * SessionBusyError when another feiyu has the session open.
-   */
-  resume(which: true | string, opts?: { fork?: boolean }): Promise<void>;
-  /** Reads the conventions file and the remembered notes into the system prompt again (/context); `unreadable`: candidates passed over. */
-  reloadContext(): Promise<{ conventions?: Conventions; memory: string; unreadable: NoticeEvent[] }>;
-  /** A new conversation (/clear): this session's file deleted; history, totals, todo and read records cleared. */
-  newSession(): void;
-  /** Reads keys.json again after /key changed it; the current model stays until setModel. */
-  reloadModels(): void;
-  /** The code index, when the settings and the workspace turn it on (for /index); null when off. */
-  readonly codeIndex: CodeIndexLink | null;
-  readonly codeIndexSetting: CodeIndexSetting;
-  /** Stops what the session started and closes the files. */
-  close(): Promise<void>;
-}
+export type { App, LoopView } from './apptype.js';
 
 export async function createApp(args: CliArgs, opts: ConfigOptions): Promise<App> {
   return wire(await loadConfig(args, opts));
@@ -141,12 +74,15 @@ async function wire(config: AppConfig): Promise<App> {
       modeNotes.update(state.mode);
       warnIfUnsandboxed();
     }
-    if (what === 'model') {
-      agent.provider = createProvider(state.model, config.providerOptions);
-      session.saveState({ model: state.model.name });
-    }
+    if (what === 'model' || what === 'effort') agent.provider = createProvider(state.model, config.providerOptions);
+    if (what === 'model') session.saveState({ model: state.model.name });
   });
   warnIfUnsandboxed();
+  if (config.interactive && state.mode === 'auto') notify('auto_mode');
+  // Started in / or the home folder: everything below is the workspace. Auto mode asks before the first change.
+  const broadRoot = root === '/' || root === realPath(config.home);
+  let firstChangeAllowed = !broadRoot;
+  if (broadRoot) notify('broad_root', { root });
 
   const jobs = new JobManager();
   // Without the sandbox, commands are still contained when bwrap works (the `off` launcher); when
@@ -154,13 +90,26 @@ async function wire(config: AppConfig): Promise<App> {
   if (!config.sandboxContain) recordGroupsIn(stateDir);
   const reaped = reapOrphanGroups(stateDir);
   if (reaped) notify('groups_reaped', { n: reaped });
+  // One launcher per level, made when first used: each keeps its secret listing's cache and
+  // counts the placeholders its commands hold.
+  const launchers = new Map<SandboxLevel, WrapCommand>();
+  const launcher = (level: SandboxLevel): WrapCommand => {
+    let made = launchers.get(level);
+    if (!made) {
+      const { home, configDir, sandboxFeatures: features, sandboxNetwork: network, sandboxContain: contain } = config;
+      made = createLauncher({ level, root, home, configDir, stateDir, runtimeDir: config.env.XDG_RUNTIME_DIR, network, features, contain });
+      launchers.set(level, made);
+    }
+    return made;
+  };
   // The level in force when the command runs: /sandbox changes it between calls.
-  const wrapCommand = sessionLauncher(config, () => state.sandbox);
+  const wrapCommand: WrapCommand = (req) => launcher(state.sandbox)(req);
   const ctx: ToolSession = { root, files: new Map(), shell: { cwd: root }, env: config.childEnv, provider: () => agent.provider, wrapCommand, jobs };
   const desk = config.interactive ? new ApprovalDesk((event) => events.emit(event)) : undefined;
   const decide = approvalStep({
-    policyInput: () => ({ mode: state.mode, rules: config.rules, root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH }),
+    policyInput: () => ({ mode: state.mode, rules: config.rules, root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH, confirmFirstChange: !firstChangeAllowed }),
     desk,
+    approved: () => (firstChangeAllowed = true),
     approvalsFile: config.approvalsFile,
     setMode: (mode) => state.setMode(mode),
     // git runs as a read-only command would, under the level in force when it asks.
@@ -300,12 +249,16 @@ async function wire(config: AppConfig): Promise<App> {
     get models() {
       return state.models;
     },
+    get effort() {
+      return state.effort;
+    },
+    setEffort: (effort) => state.setEffort(effort),
     get sandbox() {
       return { level: state.sandbox, off: state.sandboxOff };
     },
     specialists,
     on: (listener) => events.on(listener),
-    async send(text, signal) {
+    async send(text, signal, o = {}) {
       if (!state.configured) {
         notify('no_model');
         return null;
@@ -318,8 +271,12 @@ async function wire(config: AppConfig): Promise<App> {
         notify('prompt_blocked', { reason: gate.block });
         return null;
       }
-      return agent.send(gate.text, signal);
+      // @paths are read from what the user typed; a hook's added context is not theirs to attach.
+      const attached = await attach(text, o.images ?? [], { ctx: { ...ctx, signal }, model: state.model, configDir: config.configDir, home: config.home });
+      for (const notice of attached.notices) events.emit(notice);
+      return agent.send(gate.text, signal, attached.blocks);
     },
+    runShell: (command, signal, onOutput) => runUserCommand(command, { cwd: ctx.shell.cwd, env: config.childEnv }, signal, onOutput),
     answer: (id, answer) => desk?.answer(id, answer) ?? false,
     setMode: (mode) => state.setMode(mode),
     setModel: (name) => state.setModel(attempt(() => selectModel(state.models, name))),
@@ -328,6 +285,7 @@ async function wire(config: AppConfig): Promise<App> {
       const file = which === true ? findLastSession(stateDir, root) : findSession(stateDir, which);
       if (!file) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
       const loaded = attempt(() => loadSession(file));
+      const info = sessionInfo(file);
       // The resumed file first: the model and mode restored below are saved to it, not to the old one.
       // A fork is a new file that starts with the history (the original stays as it is).
       const opened = opts.fork ? newWriter() : SessionWriter.open(file, loaded.state, writeEvents('session'));
@@ -346,7 +304,13 @@ async function wire(config: AppConfig): Promise<App> {
         app.setModel(saved);
         notify('resume_model', { name: state.model.name, id: state.model.model });
       }
-      if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) state.setMode(loaded.state.mode);
+      if (info) notify('resumed', { id: info.id, request: info.firstRequest, rounds: info.rounds, updated: Date.parse(info.updated) });
+      // The saved mode comes back, said aloud; auto with the same warning as starting in it.
+      if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) {
+        state.setMode(loaded.state.mode);
+        notify('resume_mode', { mode: state.mode });
+        if (state.mode === 'auto') notify('auto_mode');
+      }
       modeNotes.update(state.mode);
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
@@ -366,8 +330,6 @@ async function wire(config: AppConfig): Promise<App> {
     },
     newSession() {
       hooks.cleared();
-      session.delete();
-      specialists.notes.delete();
       agent.reset();
       modeNotes.forget();
       modeNotes.update(state.mode);
@@ -378,11 +340,14 @@ async function wire(config: AppConfig): Promise<App> {
     reloadModels() {
       const fresh = attempt(() => loadModels(config.env));
       state.setModels(fresh);
-      // The first model added takes over from the stand-in at once.
-      if (!state.configured && fresh.models.length) app.setModel(fresh.defaultName);
+      // The first model added takes over from the stand-in at once; the current one, edited in keys.json, is used as it now reads.
+      if (!state.configured && fresh.models.length) return app.setModel(fresh.defaultName);
+      const edited = fresh.models.find((m) => m.name === state.model.name);
+      if (edited && JSON.stringify(edited) !== JSON.stringify({ ...state.model, effort: undefined })) app.setModel(edited.name);
     },
     codeIndex,
     codeIndexSetting: config.codeIndex,
+    notify: config.notify,
     async close() {
       await hooks.close();
       await jobs.stopAll();

@@ -67,6 +67,8 @@ export type ApprovalOptions = {
   /** Where "always" answers are saved (approvals.json); the workspace is the policy input's root. */
   approvalsFile: string;
   setMode(mode: PermissionMode): void;
+  /** The user allowed a call they were asked about. */
+  approved?(): void;
   /** Facts about the repository for the destructive check (git, read-only); absent = unknown. */
   facts?: RepoFacts;
 };
@@ -92,6 +94,7 @@ export function approvalStep(o: ApprovalOptions): (call: ToolCallBlock, tool: To
       saved.push(...save.map(parseRule));
     }
     if (mode) o.setMode(mode);
+    if (decision.decision === 'allow') o.approved?.();
     return decision.decision === 'allow' && verdict.sandbox ? { ...decision, sandbox: verdict.sandbox } : decision;
   };
 }

@@ -29,6 +29,8 @@ export type CliArgs = {
   cwd?: string;
   trust: boolean;
   outputSchema?: string;
+  /** -i FILE, repeatable: images (or files) attached to the first message. */
+  images: string[];
   /** Permission rules for this run (--allowedTools, --disallowedTools), in either spelling. */
   allow?: string[];
   deny?: string[];
@@ -53,7 +55,7 @@ export class UsageError extends Error {
 
 const VALUED = new Set([
   '--output-format', '--input-format', '--mode', '--permission-mode', '--sandbox', '--model', '--max-rounds', '--max-turns', '--lang', '--cwd', '-C',
-  '--output-schema', '--system-prompt', '--append-system-prompt',
+  '--output-schema', '--system-prompt', '--append-system-prompt', '-i', '--image',
 ]);
 /** Claude Code's lists of rules: each takes one or more values. */
 const RULE_LISTS = new Set(['--allowedTools', '--allowed-tools', '--disallowedTools', '--disallowed-tools']);
@@ -86,7 +88,7 @@ function splitRules(value: string): string[] {
 const looksLikeRule = (word: string): boolean => /^[A-Za-z_][\w-]*\(.*\)$/s.test(word) || (/^[A-Za-z_][\w-]*$/.test(word) && ruleToolsOf(word) !== null);
 
 export function parseArgs(argv: string[]): CliArgs {
-  const args: CliArgs = { print: false, outputFormat: 'text', trust: false, help: false, version: false };
+  const args: CliArgs = { print: false, outputFormat: 'text', trust: false, images: [], help: false, version: false };
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i]!;
@@ -196,6 +198,10 @@ function setValued(args: CliArgs, flag: string, value: string): void {
       return;
     case '--output-schema':
       args.outputSchema = value;
+      return;
+    case '-i':
+    case '--image':
+      args.images.push(value);
       return;
     case '--system-prompt':
       args.systemPrompt = value;

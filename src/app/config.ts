@@ -8,9 +8,9 @@ import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { CliArgs } from './args.js';
-import { configDir, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
+import { configDir, keysPath, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
 import { loadConventions, type Conventions } from '../config/conventions.js';
-import { loadSettings, type LoadedSettings } from '../config/settings.js';
+import { loadSettings, type LoadedSettings, type NotifySetting } from '../config/settings.js';
 import type { HookTable } from '../config/hooks.js';
 import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
 import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
@@ -141,6 +141,8 @@ export type AppConfig = {
   deferral?: ToolTiers;
   /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
   codeIndex: 'auto' | 'on' | 'off';
+  /** How the REPL asks for attention (settings' notify). */
+  notify: NotifySetting;
   /** How the model's provider is made: settings' `streamIdleTimeout` (seconds) as milliseconds. */
   providerOptions: ProviderOptions;
   /** A person answers questions (the REPL); false: headless, questions are refused. */
@@ -171,7 +173,16 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   const { root, settings } = start;
   const config = configDir(env);
   const state = stateDir(env);
-  const models = attempt(() => loadModels(env));
+  // A broken keys.json stops a headless run; the REPL starts without it, so that /key can repair it.
+  let keysBroken: string | undefined;
+  let models: LoadedModels;
+  try {
+    models = attempt(() => loadModels(env));
+  } catch (err) {
+    if (!o.allowNoModel) throw err;
+    keysBroken = (err as ConfigError).message;
+    models = { models: [], defaultName: '' };
+  }
   if (!models.models.length && !o.allowNoModel) throw new ConfigError(t('cli.no_model', { file: `${config}/keys.json` }));
   const model = models.models.length ? attempt(() => selectModel(models, args.model)) : undefined;
   // Temporary files a killed feiyu left mid-write in the workspace are removed while the rest loads.
@@ -182,7 +193,8 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     sweepTemps(root),
   ]);
   const conventions = loaded.conventions;
-  const notices: NoticeEvent[] = model ? [] : [{ type: 'notice', code: 'no_model' }];
+  const notices: NoticeEvent[] = keysBroken ? [{ type: 'notice', code: 'keys_broken', params: { msg: keysBroken, file: keysPath(env) } }] : [];
+  if (!model) notices.push({ type: 'notice', code: 'no_model' });
   notices.push(...loaded.unreadable.map(fileNotice));
   if (models.exposed) notices.push({ type: 'notice', code: models.exposed.fixed ? 'keys_made_private' : 'keys_exposed', params: { file: models.exposed.file, mode: models.exposed.mode } });
 
@@ -246,6 +258,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     // A project's tool tiers cost only tokens: they apply before trust.
     deferral: deferralOf(settings.user, settings.project),
     codeIndex: effective.merged.codeIndex ?? 'auto',
+    notify: effective.merged.notify ?? 'auto',
     providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
     interactive: !args.print,
     pinned: { model: args.model !== undefined, mode: args.mode !== undefined },

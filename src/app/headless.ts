@@ -21,6 +21,8 @@ export type HeadlessOptions = {
   app: App;
   /** The user's messages, run one after the other (one, unless --input-format stream-json). */
   messages: AsyncIterable<string> | Iterable<string>;
+  /** Attached to the first message (-i). */
+  images?: readonly string[];
   format: OutputFormat;
   /** stream-json: also the model's reply as it streams (stream_event lines). */
   partial?: boolean;
@@ -51,9 +53,11 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
   if (stream) json(initLine({ cwd: app.root, sessionId: app.session.id, tools: app.agent.tools.keys(), model: app.model.model, permissionMode: claudeMode(app.mode, app.acceptEdits), apiKeySource: keySource(app), version: version() }));
   let code: number = EXIT.ok;
   try {
+    let images = o.images ?? [];
     for await (const message of o.messages) {
       if (o.signal.aborted) break;
-      const turn: TurnResult | null = await app.send(message, o.signal);
+      const turn: TurnResult | null = await app.send(message, o.signal, { images });
+      images = [];
       const result = tally.result(turn, app.session.id, t('headless.failed'));
       if (o.format === 'text') {
         // The model's text may carry escape sequences (from a file it read); a terminal must not act on them.

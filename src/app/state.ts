@@ -1,12 +1,12 @@
 // What changes while the app runs — the permission mode (and the mode before plan mode), the
-// model and the list of models, the sandbox level — each with one writer. The writers report
+// model and the list of models, the reasoning effort, the sandbox level — each with one writer. The writers report
 // every change to the one listener the wiring installs; nothing else assigns these values.
 
 import type { LoadedModels } from '../config/keys.js';
-import type { ModelConfig } from '../types/providers.js';
+import type { Effort, ModelConfig } from '../types/providers.js';
 import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
 
-export type StateChange = 'mode' | 'model' | 'sandbox';
+export type StateChange = 'mode' | 'model' | 'sandbox' | 'effort';
 
 /** The stand-in model of a REPL started with nothing configured; the app refuses to send with it. */
 const UNCONFIGURED: ModelConfig = { name: '—', provider: 'anthropic', model: '/key add', contextWindow: 200_000, maxOutputTokens: 4096 };
@@ -18,6 +18,7 @@ export class AppState {
   private currentModel: ModelConfig | undefined;
   private currentModels: LoadedModels;
   private level: SandboxLevel;
+  private currentEffort: Effort | undefined;
 
   constructor(
     init: { mode: PermissionMode; model?: ModelConfig; models: LoadedModels; sandbox: SandboxLevel },
@@ -48,9 +49,20 @@ export class AppState {
     this.setMode(this.beforePlan);
   }
 
-  /** The model in use, or the stand-in while none is configured. */
+  /** The model in use, with the effort set for this session, or the stand-in while none is configured. */
   get model(): ModelConfig {
-    return this.currentModel ?? UNCONFIGURED;
+    const model = this.currentModel ?? UNCONFIGURED;
+    return this.currentEffort ? { ...model, effort: this.currentEffort } : model;
+  }
+
+  get effort(): Effort | undefined {
+    return this.currentEffort;
+  }
+
+  /** Reasoning effort for the rest of the session (undefined: the model's default). */
+  setEffort(effort: Effort | undefined): void {
+    this.currentEffort = effort;
+    this.changed('effort');
   }
 
   get configured(): boolean {

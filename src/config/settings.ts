@@ -37,7 +37,12 @@ export type Settings = {
   sideModel?: string;
   /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
   codeIndex?: 'auto' | 'on' | 'off';
+  /** Attention after a long turn and at a question: auto (OSC 9 where known, else the bell), bell, osc9, off. */
+  notify?: NotifySetting;
 };
+
+export const NOTIFY_SETTINGS = ['auto', 'bell', 'osc9', 'off'] as const;
+export type NotifySetting = (typeof NOTIFY_SETTINGS)[number];
 
 /** What feiyu reads of one Claude Code settings file: its hooks and its allow and deny rules. */
 export type ClaudeSettings = { file: string; settings: Pick<Settings, 'hooks' | 'permissions'> };
@@ -130,6 +135,7 @@ function validate(data: unknown): Found | null {
     enumField('sandbox', SANDBOX_LEVELS) ??
     enumField('lang', ['en', 'zh']) ??
     enumField('codeIndex', ['auto', 'on', 'off']) ??
+    enumField('notify', NOTIFY_SETTINGS) ??
     (data.verify === undefined || typeof data.verify === 'string' ? null : mustBe('verify', 'expect.command')) ??
     (data.streamIdleTimeout === undefined || (typeof data.streamIdleTimeout === 'number' && data.streamIdleTimeout >= 0)
       ? null

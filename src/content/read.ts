@@ -6,13 +6,14 @@
 import { extname } from 'node:path';
 import { OUTPUT_CAP } from '../util/cap.js';
 import { docFormat, extractedNote, extractText } from './docs.js';
-import { formatSize, numberLine, sniffType, type Sniffed } from './filetype.js';
+import { formatSize, numberLine, sniffType } from './filetype.js';
 import { imageTokens, prepareImage } from './images.js';
 import { openForRead, relPath, resolveInWorkspace } from '../util/paths.js';
 import { toolError, type ToolContext, type ToolOutput } from '../types/tools.js';
 import type { ImageBlock } from '../types/conversation.js';
+import type { ModelConfig } from '../types/providers.js';
 
-const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
+export const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
 /** Documents and images are read whole into memory; past this they are refused. */
 const MAX_CONTENT_BYTES = 50 * 1024 * 1024;
 /** Lines read_file gives at most per call. */
@@ -43,14 +44,19 @@ export async function readContent(args: ReadArgs, ctx: ToolContext): Promise<Too
   const bytes = await opened.fh.readFile().finally(() => opened.fh.close());
   const sniffed = sniffType(bytes);
   if (sniffed.kind === 'text') return null;
-  if (isImage) return readImage(bytes, shown, sniffed, ctx);
+  if (isImage) return readImage(bytes, shown, ctx.provider?.().config);
   return readDocument(r.real, bytes, shown, args, ctx.signal);
 }
 
-async function readImage(bytes: Buffer, shown: string, sniffed: Sniffed & { kind: 'binary' }, ctx: ToolContext): Promise<ToolOutput> {
-  const { mediaType } = sniffed;
-  if (!mediaType?.startsWith('image/')) return toolError(`${shown} is not an image: it is a ${sniffed.type}, ${formatSize(bytes.length)}.`);
-  const model = ctx.provider?.().config;
+/**
+ * An image for `model`, scaled and re-encoded as images.ts does, or an error worded for the model
+ * when the bytes are not an image or the model cannot see images (sending it would fail the turn).
+ * Also used for the images a user attaches to a message.
+ */
+export async function readImage(bytes: Buffer, shown: string, model: ModelConfig | undefined): Promise<ToolOutput> {
+  const sniffed = sniffType(bytes);
+  const mediaType = sniffed.kind === 'binary' ? sniffed.mediaType : undefined;
+  if (!mediaType?.startsWith('image/')) return toolError(`${shown} is not an image: it is ${sniffed.kind === 'binary' ? `a ${sniffed.type}` : 'text'}, ${formatSize(bytes.length)}.`);
   if (model?.vision !== true) {
     // Sending it anyway would make the provider reject the whole turn.
     return toolError(`${shown} is an image (${mediaType}, ${formatSize(bytes.length)}), and the current model${model ? ` (${model.name})` : ''} cannot see images: vision is not enabled for it, so the image was not sent. Tell the user; they can switch to a model with vision.`);

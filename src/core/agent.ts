@@ -118,11 +118,14 @@ export class Agent {
     return this.events.on(listener);
   }
 
-  /** Runs one user message to completion. Contract: never throws for provider or tool failures. */
-  async send(text: string, signal: AbortSignal = new AbortController().signal): Promise<TurnResult> {
+  /**
+   * Runs one user message to completion; `attachments` (files, images the user attached) follow
+   * its text. Contract: never throws for provider or tool failures.
+   */
+  async send(text: string, signal: AbortSignal = new AbortController().signal, attachments: UserBlock[] = []): Promise<TurnResult> {
     this.emit({ type: 'turn_start', text });
     const before = this.checkpoint();
-    this.appendUser([{ type: 'text', text }]);
+    this.appendUser([{ type: 'text', text }, ...attachments]);
     let rounds = 0;
     let corrections = this.config.outputSchema ? 1 : 0;
     let sendBacks = 0;

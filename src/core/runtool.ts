@@ -53,7 +53,10 @@ async function precheck(call: ToolCallBlock, tool: Tool | undefined, runner: Too
   return validateArgs(tool.parameters, call.input);
 }
 
-async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, signal: AbortSignal, cutOff: boolean): Promise<ToolOutput> {
+/** When the tool itself started, once it was allowed: the user's answering time is not the tool's. */
+type Clock = { ranAt?: number };
+
+async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: ToolRunner, signal: AbortSignal, cutOff: boolean, clock: Clock): Promise<ToolOutput> {
   const problem = await precheck(call, tool, runner, cutOff);
   if (problem && tool && call.invalidJson === undefined) {
     const taught = runner.tools.teach?.(call, problem);
@@ -79,9 +82,11 @@ async function execute(call: ToolCallBlock, tool: Tool | undefined, runner: Tool
     }
   }
   if (signal.aborted) return toolError(INTERRUPTED);
+  clock.ranAt = Date.now();
   let result: ToolOutput;
   try {
-    result = await tool.run(args, { ...runner.ctx, signal }, grant);
+    const progress = (text: string) => runner.emit({ type: 'tool_progress', id: call.id, name: call.name, text });
+    result = await tool.run(args, { ...runner.ctx, signal, progress }, grant);
   } catch (err) {
     result = toolError(`${call.name} failed: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -101,10 +106,11 @@ export async function runTool(wireCall: ToolCallBlock, runner: ToolRunner, signa
   const tool = runner.tools.get(call.name);
   const about = call.invalidJson === undefined ? describeCall(tool, call.input) : undefined;
   runner.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input, ...(about && { title: about.title }), ...(about?.preview && { preview: about.preview }) });
+  const clock: Clock = {};
   const started = Date.now();
   let result: ToolOutput;
   try {
-    result = await execute(call, tool, runner, signal, cutOff);
+    result = await execute(call, tool, runner, signal, cutOff, clock);
   } catch (err) {
     // Hooks and decisions are not tools: a throw there is a bug, still never a crash of the loop.
     result = toolError(`${call.name} could not run: ${err instanceof Error ? err.message : String(err)}`);
@@ -117,7 +123,7 @@ export async function runTool(wireCall: ToolCallBlock, runner: ToolRunner, signa
     output: result.output,
     summary: result.summary,
     isError,
-    durationMs: Date.now() - started,
+    durationMs: Date.now() - (clock.ranAt ?? started),
     change: result.change,
   });
   const block: ToolResultBlock = { type: 'tool_result', callId: call.id, content: result.output };

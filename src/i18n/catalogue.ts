@@ -10,9 +10,10 @@ import { en as compatEn, zh as compatZh } from './compat.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as agentsEn, zh as agentsZh } from './agents.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
+import { en as dailyEn, zh as dailyZh } from './daily.js';
 
-export const en = { ...coreEn, ...compatEn, ...toolsEn, ...codeindexEn, ...agentsEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh, ...toolsZh, ...codeindexZh, ...agentsZh };
+export const en = { ...coreEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn, ...agentsEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh, ...agentsZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

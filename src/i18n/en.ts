@@ -21,6 +21,7 @@ Options:
   -C, --cwd DIR               the workspace (default: the current directory)
   --trust                     trust this project's hooks and verify: without asking
   --output-schema FILE        headless: the final answer is JSON valid against this schema
+  -i, --image FILE            attach an image (or a file) to the first message; repeatable
   -h, --help                  this help
   -v, --version               the version`,
   'cli.bad_usage': '{msg}\nRun feiyu --help for the options.',
@@ -226,8 +227,7 @@ Options:
   'resume.resumed': 'Resumed session {id}: {messages} messages, {cost} so far.',
   'resume.forked': 'Session {from} is open elsewhere: it continues here as a new session, {id}.',
   'resume.fork_ask': 'It is open in another feiyu. Continue it here as a new session (a fork)? [y/N] ',
-  'clear.confirm': 'Start a new conversation and delete this session\'s file? [y/N] ',
-  'clear.done': 'New conversation.',
+  'clear.done': 'New conversation. The last one stays in /resume.',
   'trace.write_failed': 'Cannot write the trace log: {msg}. feiyu tries again with the next event.',
   'trace.write_recovered': 'The trace log is being written again.',
   'compact.elide': 'Context compacted: {elided} old tool results cut to stubs ({before} → {after} tokens).',
@@ -297,7 +297,7 @@ Options:
   'cmd.cost': 'what this directory\'s tasks cost in the last 7 days, and this session',
   'cmd.jobs': 'list the background jobs, or stop one',
   'cmd.compact': 'compact the conversation now, optionally keeping a focus',
-  'cmd.clear': 'start a new conversation (deletes this session\'s file)',
+  'cmd.clear': 'start a new conversation (this one stays in /resume)',
   'cmd.resume': 'continue an earlier session of this directory',
   'cmd.context': 'reload the conventions file and show what fills the context',
   'cmd.sandbox': 'show the sandbox level, or change it (off, workspace, strict)',

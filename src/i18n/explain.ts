@@ -34,12 +34,13 @@ export function explainError(error: ProviderError, model: ModelConfig, now = Dat
   return sentences.join(' ');
 }
 
-/** "40 s", "5 min", "1 h 30 min": how long to wait, rounded up. */
+/** "40 s", "5 min", "1 h 30 min", "3 d": how long to wait (or since), rounded up. */
 function duration(ms: number): string {
   const secs = Math.max(1, Math.ceil(ms / 1000));
   if (secs < 120) return t('time.secs', { n: secs });
   const mins = Math.ceil(secs / 60);
   if (mins < 120) return t('time.mins', { n: mins });
+  if (mins >= 48 * 60) return t('time.days', { n: Math.round(mins / (24 * 60)) });
   const rest = mins % 60;
   return rest ? t('time.hours_mins', { h: Math.floor(mins / 60), m: rest }) : t('time.hours', { h: mins / 60 });
 }
@@ -80,6 +81,13 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   resume_forked: 'resume.forked',
   session_skipped: 'session.skipped',
   files_changed: 'session.files_changed',
+  resumed: 'resume.said',
+  resume_mode: 'resume.mode',
+  auto_mode: 'mode.auto_warning',
+  broad_root: 'root.broad',
+  attached: 'attach.file',
+  not_attached: 'attach.not',
+  keys_broken: 'keys.broken',
   file_not_regular: 'file.not_regular',
   file_too_big: 'file.too_big',
   keys_made_private: 'keys.mode_fixed',
@@ -106,6 +114,9 @@ export function noticeText(n: NoticeEvent, headless = false): string {
   const params = n.params ?? {};
   if (n.code === 'auto_unsandboxed' || n.code === 'read_unenforced') return t(NOTICE_KEYS[n.code], { why: unsandboxedWhy(params.why, params.detail) });
   if (n.code === 'max_rounds' && headless) return t('notice.max_rounds_headless', params);
+  if (n.code === 'attached') return t(`attach.${params.what === 'folder' ? 'folder' : params.what === 'image' ? 'image' : 'file'}`, params);
+  if (n.code === 'not_attached') return t('attach.not', { ...params, why: t(`attach.why_${String(params.why)}` as MessageKey, params) });
+  if (n.code === 'resumed') return t('resume.said', { ...params, ago: duration(Date.now() - Number(params.updated)) });
   // A file's kind (FIFO, device…) is a word of the interface language too.
   if (n.code === 'file_not_regular') return t('file.not_regular', { ...params, kind: t(`file.kind_${String(params.kind).replace(' ', '_')}` as MessageKey) });
   return t(NOTICE_KEYS[n.code], params);

@@ -23,6 +23,7 @@ export const zh: Record<keyof typeof en, string> = {
   -C, --cwd 目录              工作区（默认：当前目录）
   --trust                     信任本项目的 hooks 和 verify:，不再询问
   --output-schema 文件        无界面模式：最终回答是符合该 JSON Schema 的 JSON
+  -i, --image 文件            把图片（或文件）附加到第一条消息；可重复
   -h, --help                  显示本帮助
   -v, --version               显示版本`,
   'cli.bad_usage': '{msg}\n运行 feiyu --help 查看选项。',
@@ -228,8 +229,7 @@ export const zh: Record<keyof typeof en, string> = {
   'resume.resumed': '已恢复会话 {id}：{messages} 条消息，累计 {cost}。',
   'resume.forked': '会话 {from} 在别处打开着：它在这里作为新会话 {id} 继续。',
   'resume.fork_ask': '它正在另一个 feiyu 中打开。要在这里作为新会话（分叉）继续吗？[y/N] ',
-  'clear.confirm': '开始新对话并删除当前会话文件？[y/N] ',
-  'clear.done': '已开始新对话。',
+  'clear.done': '已开始新对话。上一段对话仍可用 /resume 恢复。',
   'trace.write_failed': '无法写入跟踪日志：{msg}。feiyu 会在下一个事件时重试。',
   'trace.write_recovered': '跟踪日志已恢复写入。',
   'compact.elide': '上下文已压缩：{elided} 个旧工具结果已替换为占位标记（{before} → {after} tokens）。',
@@ -299,7 +299,7 @@ export const zh: Record<keyof typeof en, string> = {
   'cmd.cost': '本目录最近 7 天任务的花费，以及本次会话的花费',
   'cmd.jobs': '列出后台任务，或停止其中一个',
   'cmd.compact': '立即压缩对话，可指定要保留的重点',
-  'cmd.clear': '开始新对话（删除当前会话文件）',
+  'cmd.clear': '开始新对话（当前对话仍可用 /resume 恢复）',
   'cmd.resume': '继续本目录以前的某个会话',
   'cmd.context': '重新加载项目约定文件，并显示上下文由什么占用',
   'cmd.sandbox': '查看或更改沙箱级别（off、workspace、strict）',

@@ -4,6 +4,7 @@
 
 import type Anthropic from '@anthropic-ai/sdk';
 import { resolveApiKey } from './models.js';
+import { ANSWER_ROOM, thinkingBudget } from './effort.js';
 import type { Attempt, Draft } from './draft.js';
 import { zeroUsage, type ModelConfig, type ProviderEvent, type ProviderRequest, type Usage } from '../types/providers.js';
 import type { AssistantBlock, Message, UserBlock } from '../types/conversation.js';
@@ -32,12 +33,12 @@ export async function open(config: ModelConfig): Promise<Attempt> {
 }
 
 function buildParams(config: ModelConfig, request: ProviderRequest): Anthropic.MessageCreateParamsStreaming {
-  const budget = config.thinkingBudget ?? 0;
+  const budget = thinkingBudget(config);
   const maxTokens = request.maxTokens ?? config.maxOutputTokens;
   const params: Anthropic.MessageCreateParamsStreaming = {
     model: config.model,
     // The thinking budget is part of max_tokens and must stay below it; leave room for the answer.
-    max_tokens: budget > 0 ? Math.max(maxTokens, budget + 4096) : maxTokens,
+    max_tokens: budget > 0 ? Math.max(maxTokens, budget + ANSWER_ROOM) : maxTokens,
     messages: toWire(request.messages),
     stream: true,
   };

@@ -12,6 +12,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { resolveApiKey } from './models.js';
 import type { Attempt, Draft } from './draft.js';
+import { effortFields } from './effort.js';
 import type { AssistantBlock, ImageBlock, ToolCallBlock, UserBlock } from '../types/conversation.js';
 import type { ModelConfig, ProviderEvent, ProviderRequest, Usage } from '../types/providers.js';
 
@@ -46,7 +47,8 @@ function buildParams(config: ModelConfig, request: ProviderRequest): ChatComplet
   if (request.tools.length > 0) {
     params.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   }
-  return params;
+  // The SDK sends fields it does not know as they are: compatible servers' thinking switches.
+  return { ...params, ...effortFields(config) };
 }
 
 function toWire(request: ProviderRequest): ChatCompletionMessageParam[] {

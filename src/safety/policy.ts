@@ -20,7 +20,7 @@ import type { SandboxProfile, Tool } from '../types/tools.js';
 import type { ToolCallBlock } from '../types/conversation.js';
 
 /** Why the user is asked; the interface translates it with `reasonParams`. */
-export type AskReasonCode = BashReasonCode | 'hook' | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule';
+export type AskReasonCode = BashReasonCode | 'hook' | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule' | 'broad_root';
 
 /** The policy's question: an AskRequest (types/permissions.ts) whose reason is one of its codes. */
 export type PolicyAsk = AskRequest & { reasonCode: AskReasonCode };
@@ -49,6 +49,8 @@ export type PolicyInput = {
   cwd: string;
   /** $PATH of child processes, to catch allowlisted names that resolve into the workspace. */
   path?: string;
+  /** The workspace is / or the home folder and nothing was approved yet: auto mode asks before the first change. */
+  confirmFirstChange?: boolean;
   /** What the call's PreToolUse hooks decided, when they allowed it or asked for the user. */
   hook?: HookVerdict;
 };
@@ -151,11 +153,15 @@ export function judge(call: ToolCallBlock, tool: Tool, subject: Subject, input: 
     const asked = request(call, tool, subject, why);
     return { decision: 'ask', request: { ...asked, reasonCode: 'hook', reasonParams: { reason: hook.reason || '—' }, suggestedRules: [] }, ...granted };
   }
-  if (mode === 'auto' && !opaqueDeny && !loss && !protects && !gitWrite) return { decision: 'allow', code: 'auto_mode', reason: 'auto mode', ...granted };
+  const firstChange = mode === 'auto' && input.confirmFirstChange === true;
+  if (mode === 'auto' && !firstChange && !opaqueDeny && !loss && !protects && !gitWrite) return { decision: 'allow', code: 'auto_mode', reason: 'auto mode', ...granted };
   if (hook?.decision === 'allow' && !opaqueDeny && !loss && !protects) return { decision: 'allow', code: 'hook', reason: hook.reason || 'allowed by a PreToolUse hook', ...granted };
   const allowedBy = loss || protects ? null : allowedByRules(rules.allow, tool.name, subject, places);
   if (allowedBy) return { decision: 'allow', code: 'rule', reason: `allowed by ${allowedBy.join(', ')}`, ...granted };
-  return { decision: 'ask', request: request(call, tool, subject, why), ...granted };
+  const asked = request(call, tool, subject, why);
+  // Auto mode in / or the home folder: the first change is the user's to allow, whatever it is.
+  const broad = firstChange && !loss && !protects ? { reasonCode: 'broad_root' as const, reasonParams: { root: input.root } } : {};
+  return { decision: 'ask', request: { ...asked, ...broad }, ...granted };
 }
 
 type Places = { root: string; home: string };
@@ -286,6 +292,9 @@ function refuseInMode(mode: 'plan' | 'readonly', why: string): PolicyDecision {
 export function headlessRefusal(req: AskRequest): string {
   const what = `${req.tool} ${req.display.length > 200 ? req.display.slice(0, 197) + '...' : req.display}`;
   const head = `${what} needs the user's approval, and feiyu is running headless with no one to ask. Do not retry it.`;
+  if (req.reasonCode === 'broad_root') {
+    return `${head} feiyu runs in ${req.reasonParams.root} (not a project folder), where even auto mode asks before the first change. Tell the user; they can start feiyu in the project's folder.`;
+  }
   if (req.reasonCode === 'hook') {
     const why = req.reasonParams.reason && req.reasonParams.reason !== '—' ? ` (${req.reasonParams.reason.replace(/[.。]\s*$/, '')})` : '';
     return `${head} A PreToolUse hook of the user's asks the user to confirm it${why}; tell the user what you wanted to do, they can run it themselves.`;

@@ -169,15 +169,18 @@ function globRegex(pattern: string): RegExp {
 const quoteWord = (w: string): string => (/[\s'"]/.test(w) ? (w.includes('"') ? `'${w}'` : `"${w}"`) : w);
 
 /**
- * The rule an "always" answer saves for one command: the program and its subcommand (the first
- * word that is not an option) with a wildcard for the rest; never the literal command, never the
- * bare program. Null when there is no subcommand or a word is known only at run time.
+ * The rule an "always" answer saves for one command: the program and its words up to the first
+ * that is not an option (npm test, python -m pytest, tail -n 25), then a wildcard for the rest;
+ * with no such word, the command as it is (never the bare program for every use). Null when a
+ * word is known only at run time. Contract: the rule matches the command it was made for.
  */
 export function suggestCommandRule(tool: string, argv: (string | null)[]): string | null {
-  const program = argv[0];
-  const sub = argv.slice(1).find((w) => w === null || !w.startsWith('-'));
-  if (!program || sub === undefined || sub === null || argv.includes(null)) return null;
-  return `${tool}(${quoteWord(program)} ${quoteWord(sub)} *)`;
+  if (!argv[0] || argv.includes(null)) return null;
+  const words = argv as string[];
+  const sub = words.findIndex((w, i) => i > 0 && !w.startsWith('-'));
+  const text = sub < 0 ? `${tool}(${words.map(quoteWord).join(' ')})` : `${tool}(${words.slice(0, sub + 1).map(quoteWord).join(' ')} *)`;
+  if (ruleError(text)) return null;
+  return ruleMatches(parseRule(text), tool, { kind: 'command', argv: words }, { root: '/', home: '/' }) ? text : null;
 }
 
 /** For a path tool: the file's folder and everything below it, or the file itself at the root. */

@@ -76,6 +76,14 @@ function headerOf(file: string): SessionHeader | undefined {
   return header;
 }
 
+/** What one session file holds, to say what was resumed; null when unreadable or empty. */
+export function sessionInfo(file: string): SessionInfo | null {
+  const header = headerOf(file);
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (!header || !st) return null;
+  return scan(file, header, st.mtime.toISOString()) ?? null;
+}
+
 /**
  * One pass over a session file: its first request and tool rounds over the whole file (a
  * compaction starts the loaded history over at a summary, but the listing names what the user

@@ -40,7 +40,7 @@ export type Trace = {
 const MAX_PENDING = 2000;
 
 /** Events too many to log one by one: the completed message, tool call and turn_end carry them. */
-const UNLOGGED: ReadonlySet<AgentEvent['type']> = new Set(['text_delta', 'thinking_delta', 'toolcall_start', 'toolcall_delta']);
+const UNLOGGED: ReadonlySet<AgentEvent['type']> = new Set(['text_delta', 'thinking_delta', 'toolcall_start', 'toolcall_delta', 'tool_progress']);
 
 export const logsDir = (stateDir: string) => join(stateDir, 'logs');
 

@@ -40,7 +40,7 @@ async function bashTool(args: BashArgs, ctx: ToolContext, grant?: ToolGrant): Pr
   const token = `__feiyu_cwd_${randomBytes(8).toString('hex')}:`;
   const script = `trap 'printf "\\n${token}%s\\n" "$(pwd -P)" 2>/dev/null >&3' EXIT; exec 2>&1; eval ${shellQuote(args.command)}`;
   const started = Date.now();
-  const run = await runInGroup(script, placeOf(ctx, profile), { timeoutMs: timeoutS * 1000, signal: ctx.signal, merge: true, fd3: true, reap: true });
+  const run = await runInGroup(script, placeOf(ctx, profile), { timeoutMs: timeoutS * 1000, signal: ctx.signal, merge: true, fd3: true, reap: true, onOutput: ctx.progress });
   const { ending, stdout: output, lingered } = run;
   const at = run.fd3.lastIndexOf(token);
   const cwd = at >= 0 ? run.fd3.slice(at + token.length).split('\n')[0] : undefined;

@@ -316,7 +316,7 @@ export const editFileTool: Tool<EditArgs> = {
   describe: (a) => ({
     title: a.path,
     path: a.path,
-    ...(typeof a.old_string === 'string' && typeof a.new_string === 'string' && { preview: { kind: 'edit', path: a.path, before: a.old_string, after: a.new_string } }),
+    ...(typeof a.old_string === 'string' && typeof a.new_string === 'string' && { preview: { kind: 'edit', path: a.path, before: a.old_string, after: a.new_string, ...(a.replace_all === true && { replaceAll: true }) } }),
   }),
   run: runEdit,
 };

@@ -202,7 +202,9 @@ export class JobManager implements BackgroundJobs {
     await Promise.race([job.closed, sleep(FIRST_LINES_MS)]);
     const output = `Started job ${id} in the background; use the job tool to read its output or stop it.\n${this.output(id)}`;
     const failed = job.state.kind === 'failed' || job.state.kind === 'killed' || (job.state.kind === 'exited' && job.state.code !== 0);
-    return { output, isError: failed };
+    if (failed) return { output, isError: true };
+    // The interface says it runs, not that it is done; one that already ended says how.
+    return { output, isError: false, summary: job.state.kind === 'running' ? { key: 'job', id } : { key: 'exit', code: 0, secs: 0 } };
   }
 }
 

@@ -22,7 +22,10 @@ export type CommandFailure =
 
 /**
  * A user-facing notice; the interface translates `code` through the i18n catalogue. From the loop:
- * max_rounds … schema_failed; from the app around it: the rest.
+ * max_rounds … schema_failed; from the app around it: the rest. `resumed` carries the session's
+ * `id`, first `request`, `rounds` and `updated` (epoch ms); `broad_root` the workspace `root`;
+ * `attached` a `path` and `what` (file, folder, image) with `n` lines or entries; `not_attached`
+ * a `path` and `why` (secret, outside, no_vision, too_big, unreadable).
  */
 export type NoticeCode =
   | 'max_rounds'
@@ -63,7 +66,14 @@ export type NoticeCode =
   | 'codeindex_ready'
   | 'codeindex_cache_corrupt'
   | 'codeindex_build_failed'
-  | 'codeindex_save_failed';
+  | 'codeindex_save_failed'
+  | 'resumed'
+  | 'resume_mode'
+  | 'auto_mode'
+  | 'broad_root'
+  | 'attached'
+  | 'not_attached'
+  | 'keys_broken';
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 
@@ -94,6 +104,8 @@ export type AgentEvent =
   /** `title` and `preview` come from the tool's describe(). */
   | { type: 'tool_call'; id: string; name: string; input: Record<string, unknown>; title?: string; preview?: CallPreview }
   | { type: 'permission'; id: string; name: string; decision: 'allow' | 'deny'; reason?: string; code?: string; sandbox?: SandboxProfile }
+  /** Output of a running call as it comes (a command's stdout and stderr), for the interface only. */
+  | { type: 'tool_progress'; id: string; name: string; text: string }
   | {
       type: 'tool_result';
       id: string;
@@ -101,6 +113,7 @@ export type AgentEvent =
       output: string;
       summary?: Summary;
       isError: boolean;
+      /** How long the tool ran, from when it was allowed: a question's answering time is not in it. */
       durationMs: number;
       change?: FileChange;
     }

@@ -9,6 +9,9 @@ export type JsonSchema = { [key: string]: unknown };
 
 export type WireFormat = 'anthropic' | 'openai';
 
+/** Reasoning effort for models that have it (/effort): providers/effort.ts says what each level sends. */
+export type Effort = 'low' | 'medium' | 'high';
+
 /** USD per million tokens. */
 export type Price = { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 
@@ -26,6 +29,8 @@ export type ModelConfig = {
   price?: Price;
   /** Extended thinking budget in tokens (Anthropic); absent or 0 = off. */
   thinkingBudget?: number;
+  /** Set with /effort for this session: overrides thinkingBudget where the model takes an effort. */
+  effort?: Effort;
 };
 
 export type Usage = {

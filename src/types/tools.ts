@@ -24,7 +24,7 @@ export type ToolOutput = {
 /**
  * A tool's one-line result summary for the interface, as an i18n key and its parameters:
  * lines {n} · wrote {n} (lines) · edited {n} (replacements) · files {n} · matches {n} ·
- * exit {code, secs} · timeout {secs} · ok (nothing to count).
+ * exit {code, secs} · timeout {secs} · ok (nothing to count) · job {id} (started in the background).
  */
 export type Summary =
   | { key: 'lines' | 'wrote' | 'edited' | 'files' | 'matches'; n: number }
@@ -32,6 +32,7 @@ export type Summary =
   | { key: 'timeout'; secs: number }
   | { key: 'ok' }
   | { key: 'not_approved' }
+  | { key: 'job'; id: number }
   /** load_tools: {n} schemas given; taught: a cold tool's call did not run, its schema went back. */
   | { key: 'tools_loaded'; n: number }
   | { key: 'taught' }
@@ -109,6 +110,8 @@ export interface ToolSession {
 export interface ToolContext extends ToolSession {
   /** Aborts when the user cancels the turn. */
   readonly signal: AbortSignal;
+  /** Output as it happens (a running command's), for the interface to show live; absent = nobody watches. */
+  readonly progress?: (text: string) => void;
 }
 
 /**
@@ -162,6 +165,6 @@ export type CallDescription = {
  * lines (a todo list as it will read).
  */
 export type CallPreview =
-  | { kind: 'edit'; path: string; before: string; after: string }
+  | { kind: 'edit'; path: string; before: string; after: string; replaceAll?: boolean }
   | { kind: 'write'; path: string; content: string }
   | { kind: 'lines'; lines: string[] };

@@ -16,25 +16,40 @@ import { color, type Renderer } from './render.js';
 export type Io = { ui: Renderer; input: LineInput; app?: { root: string } };
 
 /**
- * What a call asked about would change (its preview), so the user sees it before answering. For
- * a whole file written, the existing file is read only when its realpath is inside the workspace.
+ * What a call asked about would change (its preview), as whole files, so the user sees it with
+ * its real line numbers before answering. The existing file is read only when its realpath is
+ * inside the workspace; an edit whose text is not found there is shown as the replacement alone.
  */
 function pendingChange(preview: CallPreview | undefined, root: string | undefined): FileChange | undefined {
-  if (preview?.kind === 'edit') return { path: preview.path, before: preview.before, after: preview.after };
-  if (preview?.kind !== 'write') return undefined;
-  let before: string | null = null;
+  if (preview?.kind !== 'edit' && preview?.kind !== 'write') return undefined;
+  const existing = readInside(preview.path, root);
+  if (preview.kind === 'write') return { path: preview.path, before: existing, after: preview.content };
+  const after = existing === null ? null : replaced(existing, preview.before, preview.after, preview.replaceAll === true);
+  return after === null ? { path: preview.path, before: preview.before, after: preview.after } : { path: preview.path, before: existing, after };
+}
+
+function readInside(path: string, root: string | undefined): string | null {
   try {
-    const real = realpathSync(resolve(root ?? '/nonexistent', preview.path));
-    if (root && inside(root, real)) before = readFileSync(real, 'utf8');
+    const real = realpathSync(resolve(root ?? '/nonexistent', path));
+    return root && inside(root, real) ? readFileSync(real, 'utf8') : null;
   } catch {
-    // A new file: all of it is added.
+    return null; // a new file: all of it is added
   }
-  return { path: preview.path, before, after: preview.content };
+}
+
+/** The file with the edit applied (LF or CRLF, as edit_file matches), or null when `old` is not in it. */
+function replaced(text: string, old: string, now: string, all: boolean): string | null {
+  for (const eol of ['\r\n', '\n']) {
+    const from = old.replace(/\r?\n/g, eol);
+    if (!text.includes(from)) continue;
+    const to = now.replace(/\r?\n/g, eol);
+    return all ? text.split(from).join(to) : text.replace(from, () => to);
+  }
+  return null;
 }
 
 /** Runs `ask` with the spinner stopped and the turn's output written, answering undefined on abort. */
 async function asking<T>(io: Io, signal: AbortSignal | undefined, ask: () => Promise<T>): Promise<T> {
-  await io.ui.settle();
   io.ui.hold();
   const cancel = () => io.input.cancel();
   signal?.addEventListener('abort', cancel, { once: true });
@@ -56,6 +71,9 @@ export function shown(display: string): string {
   return showCodePoints(visible(display), LOOKALIKE);
 }
 
+/** Lines of a pending change shown before the question (a whole new file past this is summarised). */
+const APPROVAL_DIFF_LINES = 400;
+
 /** How many of the things a destructive command would lose the question names. */
 const LOST_SHOWN = 12;
 
@@ -69,7 +87,8 @@ export function askPermission(io: Io, req: AskRequest, signal: AbortSignal, agen
     ui.line(head);
     for (const line of shown(req.display).split('\n')) ui.line(`    ${p(color.bold, line)}`);
     const change = pendingChange(req.preview, io.app?.root);
-    if (change) ui.showChange(change);
+    // What is approved is shown whole: every changed line, wrapped, never cut.
+    if (change) ui.showChange(change, APPROVAL_DIFF_LINES);
     const reasonKey = `ask.${req.reasonCode}`;
     if (hasKey(reasonKey)) ui.line(`  ${t('confirm.why', { why: shown(t(reasonKey, req.reasonParams)) })}`);
     if (req.lost?.length) {
@@ -96,7 +115,7 @@ export function approvePlan(io: Io, plan: string, signal: AbortSignal): Promise<
   const { ui, input } = io;
   return asking(io, signal, async () => {
     ui.line(ui.paint(color.cyan, `◆ ${t('plan.title')}`));
-    await ui.showMarkdown(plan);
+    ui.showMarkdown(plan);
     const key = await input.key(`  ${t('plan.choices')} › `);
     if (key === 'y' || key === 'yes') return { approved: true };
     const feedback = key === 'n' || key === 'no' ? (await input.question(`  ${t('plan.feedback')}`))?.trim() : undefined;

@@ -1,7 +1,8 @@
 // What the person types, through readline in line mode (so editing, history, scrollback and CJK
 // input methods work as usual), plus what readline lacks: messages over several lines (bracketed
-// paste, a line ending in `\`), single-key answers, Ctrl+C and Shift+Tab routed to the REPL, and
-// typing ignored while a turn runs. Must not interpret what is typed: the REPL does.
+// paste, a line ending in `\`, Alt+Enter or Ctrl+J), large pastes collapsed (paste.ts), Ctrl+R
+// history search (histsearch.ts), single-key answers, Ctrl+C, Esc, Ctrl+O and Shift+Tab routed to
+// the REPL, and typing kept aside while a turn runs. Must not interpret what is typed: the REPL does.
 //
 // readline is steered through three of its methods, overridden on our instance: _ttyWrite (each
 // key press), _writeToOutput (silenced while a turn prints, and for secrets) and _addHistory (we
@@ -10,6 +11,9 @@
 
 import { createInterface, type Completer, type Interface } from 'node:readline';
 import type { History } from './history.js';
+import { HistorySearch, type SearchStep } from './histsearch.js';
+import { t } from '../i18n/index.js';
+import { Pastes, pastedText } from './paste.js';
 
 type Key = { name?: string; ctrl?: boolean; meta?: boolean; shift?: boolean; sequence?: string };
 
@@ -22,7 +26,9 @@ type Steered = Interface & {
   isCompletionEnabled: boolean;
 };
 
-type RawLine = { text: string; pasted: boolean };
+/** A line as typed; `more`: the message goes on (a pasted line, Alt+Enter, Ctrl+J). */
+type RawLine = { text: string; more: boolean };
+type Press = [string | undefined, Key | undefined];
 /** What a line is asked for: a message, the next line of one, an answer, an answer not shown. */
 type Asked = 'message' | 'more' | 'question' | 'secret';
 
@@ -38,6 +44,10 @@ export type InputOptions = {
   onInterrupt(): void;
   /** Shift+Tab. */
   onCycleMode(): void;
+  /** Esc: cancels what runs, as Ctrl+C does, but never leaves or clears the line. */
+  onEscape?(): void;
+  /** Ctrl+O: the last tool's whole output. */
+  onShowLast?(): void;
 };
 
 const PASTE_ON = '\x1b[?2004h';
@@ -50,7 +60,16 @@ export class LineInput {
   /** idle: nothing is asked, keys are ignored; line: a line is being typed; key: one key is awaited. */
   private state: 'idle' | 'line' | 'key' = 'idle';
   /** Keys typed while a turn runs: replayed at the next message prompt, never into a question. */
-  private typeAhead: [string | undefined, Key | undefined][] = [];
+  private typeAhead: Press[] = [];
+  /** The keys of a bracketed paste while it arrives; null outside one. */
+  private pasteKeys: Press[] | null = null;
+  private readonly pastes = new Pastes();
+  /** The line being ended goes on to another line of the same message (Alt+Enter, Ctrl+J). */
+  private continued = false;
+  private search: HistorySearch | undefined;
+  /** The line and prompt before Ctrl+R, put back when the search is cancelled. */
+  private beforeSearch: { line: string; prompt: string } | undefined;
+  private lastWasTab = false;
   private readonly lines: RawLine[] = [];
   private waiting: ((line: RawLine | undefined) => void) | undefined;
   private keyWaiting: ((key: string | undefined) => void) | undefined;
@@ -65,7 +84,10 @@ export class LineInput {
     this.tty = o.input.isTTY === true && o.output.isTTY === true;
     const history = o.history.entries.map((e) => this.fold(e)).reverse();
     this.rl = createInterface({ input: o.input, output: o.output, terminal: this.tty, completer: o.completer, history, historySize: history.length + 1000 }) as Steered;
-    this.rl.on('line', (text) => this.onLine({ text, pasted: this.pasting }));
+    this.rl.on('line', (text) => {
+      this.onLine({ text, more: this.pasting || this.continued });
+      this.continued = false;
+    });
     this.rl.on('close', () => this.onEnd());
     if (this.tty) this.steer();
     else process.on('SIGINT', () => o.onInterrupt());
@@ -73,7 +95,20 @@ export class LineInput {
 
   private steer(): void {
     const rl = this.rl;
-    const press = rl._ttyWrite.bind(rl);
+    const ttyWrite = rl._ttyWrite.bind(rl);
+    // Node 20's readline appends, instead of inserting at the cursor, every character of a chunk
+    // but its last while completion is off, which it turns off for chunks of several characters:
+    // an input method's commit mid-line (我想修改折扣, two Left, 一下) came out as 我想修改折下扣一.
+    // Completion off only has to stop a pasted Tab from completing, so it stays off for Tab alone.
+    const press = (s: string | undefined, key: Key | undefined): void => {
+      const completing = rl.isCompletionEnabled;
+      if (key?.name !== 'tab') rl.isCompletionEnabled = true;
+      try {
+        ttyWrite(s, key);
+      } finally {
+        if (key?.name !== 'tab') rl.isCompletionEnabled = completing;
+      }
+    };
     const write = rl._writeToOutput.bind(rl);
     // Node's own version also ends any browsing of the history; ours must too, or Up recalls from where browsing stopped.
     rl._addHistory = () => {
@@ -88,26 +123,95 @@ export class LineInput {
       else if (s === '\r\n') write(s);
     };
     rl._ttyWrite = (s, key) => {
-      if (key?.name === 'paste-start' || key?.name === 'paste-end') {
-        this.pasting = key.name === 'paste-start';
-        // A pasted tab is text, not a request to complete.
-        rl.isCompletionEnabled = !this.pasting;
-        return;
-      }
-      if (key?.ctrl && key.name === 'c') return this.o.onInterrupt();
-      if (this.pasting && key?.name === 'return' && this.state === 'line') {
-        // Show the next pasted line's prompt before its characters are echoed.
-        press(s, key);
-        rl.setPrompt(CONTINUATION);
-        return rl.prompt(true);
-      }
-      if (key?.name === 'tab' && key.shift) return this.o.onCycleMode();
-      if (this.state === 'key') return this.resolveKey(s && s.length === 1 && s >= ' ' ? s : (key?.name ?? s ?? ''));
-      if (this.state === 'line') press(s, key);
-      else if (this.state === 'idle' && this.typeAhead.length < 4096) this.typeAhead.push([s, key]);
+      if (key?.name === 'paste-start') return void (this.pasteKeys = []);
+      if (key?.name === 'paste-end') return this.endPaste(press);
+      if (this.pasteKeys) return void this.pasteKeys.push([s, key]);
+      this.onKey(press, s, key);
     };
     this.o.output.write(PASTE_ON);
     process.once('exit', () => this.o.output.write(PASTE_OFF));
+  }
+
+  private onKey(press: (s: string | undefined, key: Key | undefined) => void, s: string | undefined, key: Key | undefined): void {
+    const tab = key?.name === 'tab' && !key.shift;
+    const afterTab = this.lastWasTab;
+    this.lastWasTab = tab;
+    if (this.search) return this.searchKey(press, s, key);
+    if (key?.ctrl && key.name === 'c') return this.o.onInterrupt();
+    if (key?.name === 'escape') return this.o.onEscape?.();
+    if (key?.ctrl && key.name === 'o' && this.state !== 'key') return this.o.onShowLast?.();
+    if (this.pasting && key?.name === 'return' && this.state === 'line') {
+      // Show the next pasted line's prompt before its characters are echoed.
+      press(s, key);
+      this.rl.setPrompt(CONTINUATION);
+      return this.rl.prompt(true);
+    }
+    if (key?.name === 'tab' && key.shift) return this.o.onCycleMode();
+    if (this.state === 'key') return this.resolveKey(s && s.length === 1 && s >= ' ' ? s : (key?.name ?? s ?? ''));
+    if (this.state === 'idle') {
+      if (this.typeAhead.length < 4096) this.typeAhead.push([s, key]);
+      return;
+    }
+    const typing = this.asked === 'message' || this.asked === 'more';
+    if (typing && key?.ctrl && key.name === 'r') return this.startSearch();
+    // Alt+Enter and Ctrl+J end the line but not the message.
+    if (typing && ((key?.name === 'return' && key.meta) || (key?.name === 'enter' && !key.meta))) {
+      this.continued = true;
+      return press('\r', { name: 'return' });
+    }
+    const before = this.rl.line;
+    press(s, key);
+    // One Tab lists the choices when there are several; readline waits for a second press.
+    if (tab && !afterTab && !this.pasting && this.rl.line === before && this.o.completer) press(s, key);
+  }
+
+  /** A bracketed paste ended: a large one goes in as its placeholder, a small one as typed. */
+  private endPaste(press: (s: string | undefined, key: Key | undefined) => void): void {
+    const keys = this.pasteKeys ?? [];
+    this.pasteKeys = null;
+    if (this.state === 'idle') {
+      // Typed ahead during a turn: the paste is replayed whole at the next prompt.
+      this.typeAhead.push([undefined, { name: 'paste-start' }], ...keys, [undefined, { name: 'paste-end' }]);
+      return;
+    }
+    const placeholder = this.state === 'line' ? this.pastes.collapse(pastedText(keys)) : null;
+    if (placeholder) return press(placeholder, undefined);
+    // A pasted Tab is text, not a request to complete.
+    this.pasting = true;
+    this.rl.isCompletionEnabled = false;
+    try {
+      for (const [s, key] of keys) this.onKey(press, s, key);
+    } finally {
+      this.pasting = false;
+      this.rl.isCompletionEnabled = true;
+    }
+  }
+
+  private startSearch(): void {
+    this.beforeSearch = { line: this.rl.line, prompt: this.rl.getPrompt() };
+    this.search = new HistorySearch(this.rl.history);
+    this.showSearch({ kind: 'show', query: '', match: undefined, failing: false });
+  }
+
+  private searchKey(press: (s: string | undefined, key: Key | undefined) => void, s: string | undefined, key: Key | undefined): void {
+    const step = this.search!.key(s, key);
+    if (step.kind === 'show') return this.showSearch(step);
+    const before = this.beforeSearch!;
+    this.search = this.beforeSearch = undefined;
+    this.setLine(step.kind === 'accept' ? step.line : before.line, before.prompt);
+    if (step.kind === 'accept' && step.then) press(s, key);
+  }
+
+  private showSearch(step: Extract<SearchStep, { kind: 'show' }>): void {
+    this.setLine(step.match ?? '', t(step.failing ? 'input.search_failing' : 'input.search', { query: step.query }));
+  }
+
+  private setLine(line: string, prompt: string): void {
+    const rl = this.rl as Steered & { line: string; cursor: number };
+    rl.line = line;
+    rl.cursor = line.length;
+    rl.setPrompt(prompt);
+    rl.prompt(true);
   }
 
   /**
@@ -120,17 +224,18 @@ export class LineInput {
     for (let asked: Asked = 'message'; ; asked = 'more') {
       const raw = await this.nextLine(asked === 'message' ? this.prompt : CONTINUATION, asked);
       if (!raw) return !this.ended ? '' : parts.length ? parts.join('\n') : undefined;
-      const more = raw.pasted || raw.text.endsWith('\\');
-      parts.push(!raw.pasted && more ? raw.text.slice(0, -1) : raw.text);
-      if (!more) break;
+      const slash = !raw.more && raw.text.endsWith('\\');
+      parts.push(slash ? raw.text.slice(0, -1) : raw.text);
+      if (!raw.more && !slash) break;
     }
     const text = parts.join('\n').replace(/\n+$/, '');
     const entry = this.folded.get(text) ?? text;
     if (entry.trim()) {
+      // The history keeps what was on the screen: a large paste stays its placeholder.
       this.o.history.add(entry);
       if (this.tty) this.rl.history.unshift(this.fold(entry));
     }
-    return entry;
+    return this.pastes.expand(entry);
   }
 
   /** One line of answer (not kept in the history); undefined when cancelled or input ended. A `secret` one is not shown as it is typed. */
@@ -240,8 +345,8 @@ export class LineInput {
     const resolve = this.waiting;
     this.waiting = undefined;
     this.asked = undefined;
-    // The rest of a paste is still being typed into readline: keep it listening.
-    if (!line?.pasted) this.state = 'idle';
+    // The rest of the message is still being typed into readline (a paste): keep it listening.
+    if (!line?.more) this.state = 'idle';
     resolve?.(line);
   }
 

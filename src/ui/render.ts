@@ -1,85 +1,79 @@
-// Renders AgentEvents as append-only terminal text: the answer as Markdown block by block, thinking
-// shortened, one line per tool call and result, diffs of writes, retries, compactions, notices,
-// errors, a spinner while waiting and a status line per turn. Owns colour and wording (through
-// i18n); never touches the loop. No escape codes at all when NO_COLOR or not a TTY.
+// Renders AgentEvents as append-only terminal text: the answer as it streams (Markdown line by
+// line, the unfinished line live at the bottom), thinking shortened, tool calls and results
+// (toolview.ts), retries, compactions, notices, errors, the waiting line and a status line per
+// turn. Owns colour and wording (through i18n); never touches the loop. On a terminal the
+// structure is rendered with or without colour (NO_COLOR); a pipe gets the text as it came.
 
 import type { Totals } from '../core/agent.js';
-import { diffLines } from './diff.js';
-import { hasKey, t, type MessageKey } from '../i18n/index.js';
-import { loadMarkdown, MarkdownBlocks, type RenderMarkdown } from './markdown.js';
+import { t, type MessageKey } from '../i18n/index.js';
+import { LiveArea } from './live.js';
+import { MarkdownStream, renderMarkdown, type MarkdownOptions } from './markdown.js';
 import { estimateTokens } from '../util/tokens.js';
 import { Spinner } from './spinner.js';
+import { ToolView } from './toolview.js';
+import { attention, LONG_TURN_MS } from './bell.js';
+import type { NotifySetting } from '../config/settings.js';
 import type { AgentEvent } from '../types/events.js';
-import type { FileChange, Summary } from '../types/tools.js';
+import type { FileChange } from '../types/tools.js';
 import type { ModelConfig, ProviderError } from '../types/providers.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
 import { formatCost, inert } from '../util/text.js';
-import { loadWidth, truncate, width } from './width.js';
+import { loadWidth, truncate } from './width.js';
 import { addSpend, specialistLine, spendLine, type Spend } from './specialists.js';
 
-export type Out = { write(text: string): unknown; isTTY?: boolean; columns?: number };
+import { color, colourOn, painter, type Out, type Paint } from './paint.js';
 
-export type Paint = (code: string, text: string) => string;
+export { color, colourOn, painter, type Out, type Paint };
 
-/** Colour on a terminal unless NO_COLOR or TERM=dumb. */
-export function colourOn(out: Out, env: NodeJS.ProcessEnv = process.env): boolean {
-  return out.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
-}
-
-export function painter(out: Out, env: NodeJS.ProcessEnv = process.env): Paint {
-  return colourOn(out, env) ? (code, text) => `\x1b[${code}m${text}\x1b[0m` : (_code, text) => text;
-}
-
-export const color = { dim: '2', red: '31', green: '32', yellow: '33', blue: '34', magenta: '35', cyan: '36', bold: '1', boldRed: '1;31' } as const;
-
-export function summaryText(summary: Summary | undefined): string {
-  if (!summary) return '';
-  const { key, ...params } = summary;
-  const one = `sum.${key}_one`;
-  if ('n' in params && params.n === 1 && hasKey(one)) return t(one);
-  return t(`sum.${key}` as MessageKey, params as Record<string, number>);
-}
+export { summaryText } from './toolview.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 100) : 0);
 
-/** What the renderer reads from the running app. */
-export type View = { model(): ModelConfig; totals(): Totals };
+/** What the renderer reads from the running app; `effort` is shown on the status line when set. */
+export type View = { model(): ModelConfig; totals(): Totals; effort?(): string | undefined };
 
 type Turn = { input: number; output: number; cached: number; cost: number | null; context: number; sideTokens: number; sideCost: number | null; bySpecialist: Map<string, Spend> };
 
 /** Prints the session. One per REPL; the model can change between turns. */
 export class Renderer {
   readonly paint: Paint;
-  /** Colours and Markdown (a TTY without NO_COLOR). */
-  readonly rich: boolean;
+  /** Colours on (a terminal without NO_COLOR). */
+  readonly colour: boolean;
+  /** A terminal: Markdown rendered, live lines drawn. A pipe gets plain text. */
+  readonly formatted: boolean;
+  readonly tools: ToolView;
+  /** Text written without its line end (plain output only). */
   private midLine = false;
   private readonly spinner: Spinner | undefined;
+  private readonly live: LiveArea | undefined;
   private held = false;
-  private readonly blocks = new MarkdownBlocks();
-  private markdown: RenderMarkdown | undefined;
-  /** Output waiting for the Markdown renderer to load, in order; null when writing directly. */
-  private deferred: (() => void)[] | null = null;
-  private loaded: Promise<void> = Promise.resolve();
-  private afterBlock = false;
+  private readonly markdown: MarkdownStream;
+  /** The unfinished line of the answer, drawn live. */
+  private tail = '';
   private thinking = '';
-  /** The call whose line was printed last, while its result has not come. */
-  private lastCall: string | undefined;
+  private turnStarted = 0;
   private turn: Turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0, sideTokens: 0, sideCost: 0, bySpecialist: new Map() };
-  private readonly refused = new Map<string, string>();
-  /** Lines previewed by calls whose results have not come yet. */
-  private readonly listed = new Map<string, string[]>();
 
-  /** `stallNoticeMs`: the model's silence after which the waiting line says how long (tests shorten it). */
+  /**
+   * `stallNoticeMs`: the model's silence after which the waiting line says how long (tests shorten
+   * it); `notify`: how a long turn's end and a question ask for attention, after `longTurnMs`.
+   */
   constructor(
     private readonly out: Out,
     private readonly view: View,
-    env: NodeJS.ProcessEnv = process.env,
-    opts: { stallNoticeMs?: number } = {},
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly opts: { stallNoticeMs?: number; notify?: NotifySetting; longTurnMs?: number } = {},
   ) {
     this.paint = painter(out, env);
-    this.rich = colourOn(out, env);
-    if (out.isTTY) this.spinner = new Spinner(out, (s) => this.paint(color.dim, s), () => this.columns(), () => !this.midLine && !this.held, opts.stallNoticeMs);
+    this.colour = colourOn(out, env);
+    this.formatted = out.isTTY === true;
+    this.markdown = new MarkdownStream(this.markdownOptions());
+    this.tools = new ToolView({ line: (text) => this.line(text), paint: this.paint, columns: () => this.columns() });
+    if (this.formatted) {
+      this.live = new LiveArea(out, () => this.columns(), env.TERM !== 'dumb');
+      this.spinner = new Spinner(() => this.redraw(), opts.stallNoticeMs);
+    }
   }
 
   columns(): number {
@@ -91,29 +85,24 @@ export class Renderer {
     return loadWidth();
   }
 
-  /** Resolves once everything handed over so far has been written. */
-  settle(): Promise<void> {
-    return this.loaded;
-  }
-
-  /** Stops the spinner while someone else owns the terminal (a question). */
+  /** Stops the live lines while someone else owns the terminal (a question). */
   hold(): void {
     this.held = true;
-    this.spinner?.clear();
+    this.live?.clear();
     this.endLine();
   }
 
   release(): void {
     this.held = false;
+    this.redraw();
   }
 
-  /** Writes a full line, first ending any partly written line. */
+  /** Writes a full line, first ending any partly written line; the live lines are drawn again under it. */
   line(text: string): void {
-    this.write(() => {
-      this.endLine();
-      this.out.write(text + '\n');
-      this.afterBlock = false;
-    });
+    this.live?.clear();
+    this.endLine();
+    this.out.write(text + '\n');
+    this.redraw();
   }
 
   note(text: string): void {
@@ -129,10 +118,14 @@ export class Renderer {
   }
 
   /** A whole Markdown text (a plan), rendered like an answer. */
-  async showMarkdown(text: string): Promise<void> {
-    if (!this.rich) return this.line(text.replace(/\s+$/, ''));
-    const render = await loadMarkdown(this.columns());
-    this.line(render(text));
+  showMarkdown(text: string): void {
+    if (!this.formatted) return this.line(text.replace(/\s+$/, ''));
+    for (const row of renderMarkdown(text, this.markdownOptions())) this.line(row);
+  }
+
+  /** A diff of a change, as after a write (the confirmation shows the one it asks about). */
+  showChange(change: FileChange, cap?: number): void {
+    this.tools.showChange(change, cap);
   }
 
   handle(event: AgentEvent): void {
@@ -143,11 +136,13 @@ export class Renderer {
       case 'turn_start':
         // The context stays what the last request measured until a new one reports (a failed one does not).
         this.turn = { input: 0, output: 0, cached: 0, cost: 0, context: this.turn.context, sideTokens: 0, sideCost: 0, bySpecialist: new Map() };
-        this.refused.clear();
+        this.tools.newTurn();
+        this.turnStarted = Date.now();
         spin(t('spin.waiting'));
         this.spinner?.start();
         return;
       case 'request_start':
+        this.endText();
         spin(t('spin.waiting'));
         return;
       case 'text_delta':
@@ -166,18 +161,29 @@ export class Renderer {
         return;
       case 'toolcall_delta':
         return this.streamed(event.json);
+      case 'message':
+        // The reply is complete: its last line is final now, not when the next thing happens.
+        if (event.message.role === 'assistant') this.endText();
+        return;
       case 'tool_call':
         this.endText();
-        this.lastCall = event.id;
-        if (event.preview?.kind === 'lines') this.listed.set(event.id, event.preview.lines);
-        this.line(`${p(color.cyan, '●')} ${p(color.bold, event.name)}${event.title ? ' ' + truncate(inert(event.title), Math.max(10, this.columns() - width(event.name) - 3)) : ''}`);
-        spin(t('spin.running', { tool: event.name }));
+        this.tools.call(event);
+        // Hooks and the permission check come first: it is not running until it is allowed.
+        spin(t('spin.checking', { tool: event.name }));
         return;
+      case 'approval':
+        spin(t('spin.asking'));
+        return this.attention(t('notify.asking'));
       case 'permission':
-        if (event.decision === 'deny') this.refused.set(event.id, event.code ?? '');
+        this.tools.permission(event);
+        if (event.decision === 'allow') spin(t('spin.running', { tool: event.name }));
         return;
+      case 'tool_progress':
+        this.tools.progress(event);
+        return this.redraw();
       case 'tool_result':
-        return this.toolResult(event);
+        this.live?.clear();
+        return this.tools.result(event);
       case 'retry': {
         const reason = t(`retry.${retryKind(event.error)}` as MessageKey);
         const secs = Math.max(1, Math.round(event.delayMs / 1000));
@@ -205,14 +211,16 @@ export class Renderer {
         return;
       case 'specialist': {
         const line = specialistLine(event);
-        if (line) this.line(p(color.dim, line));
+        if (line) this.line(this.paint(color.dim, line));
         return;
       }
       case 'turn_end':
         this.endText();
         this.spinner?.stop();
+        this.live?.clear();
         if (event.stopReason === 'aborted') this.warn(t('repl.cancelled'));
         this.note(this.status());
+        if (Date.now() - this.turnStarted >= (this.opts.longTurnMs ?? LONG_TURN_MS)) this.attention(t('notify.done'));
         return;
       default:
         return;
@@ -235,41 +243,31 @@ export class Renderer {
     if (this.spinner) this.spinner.tokens += estimateTokens(text);
   }
 
-  /** Answer text: streamed as it comes when plain, a Markdown block at a time when rich. */
+  private markdownOptions(): MarkdownOptions {
+    return { paint: this.paint, colour: this.colour, columns: () => this.columns() };
+  }
+
+  /** Answer text: on a terminal, its finished lines rendered and the unfinished one live; elsewhere as it came. */
   private text(text: string): void {
-    if (!this.rich) {
-      return this.write(() => {
-        this.out.write(text);
-        this.midLine = !text.endsWith('\n');
-      });
+    if (!this.formatted) {
+      this.out.write(text);
+      this.midLine = !text.endsWith('\n');
+      return;
     }
-    for (const block of this.blocks.push(text)) this.block(block);
+    const { rows, live } = this.markdown.push(text);
+    this.tail = live;
+    for (const row of rows) this.line(row);
+    if (!rows.length) this.redraw();
   }
 
-  private block(markdown: string): void {
-    if (!this.markdown && !this.deferred) {
-      this.deferred = [];
-      this.loaded = loadMarkdown(this.columns()).then((render) => {
-        this.markdown = render;
-        const queued = this.deferred ?? [];
-        this.deferred = null;
-        this.spinner?.clear();
-        for (const write of queued) write();
-      });
-    }
-    this.write(() => {
-      this.endLine();
-      if (this.afterBlock) this.out.write('\n');
-      this.out.write(this.markdown!(markdown) + '\n');
-      this.afterBlock = true;
-    });
-  }
-
-  /** Ends the answer text so far (a tool call or the turn's end follows). */
+  /** Ends the answer text so far (the reply is complete, a tool call or the turn's end follows). */
   private endText(): void {
     this.endThinking();
-    const rest = this.blocks.flush();
-    if (rest) this.block(rest);
+    if (!this.formatted) return;
+    this.tail = '';
+    const rows = this.markdown.end();
+    for (const row of rows) this.line(row);
+    if (!rows.length) this.redraw();
   }
 
   /** Thinking is shown once it ends: dimmed, on at most two lines. */
@@ -280,43 +278,12 @@ export class Renderer {
     this.line(this.paint(color.dim, `✻ ${text}`));
   }
 
-  private toolResult(event: Extract<AgentEvent, { type: 'tool_result' }>): void {
-    const p = this.paint;
-    const secs = p(color.dim, ` (${t('tool.secs', { secs: (event.durationMs / 1000).toFixed(1) })})`);
-    const refusal = this.refused.get(event.id);
-    const why = `decision.${refusal}`;
-    const room = this.columns() - 12;
-    const text =
-      refusal !== undefined ? p(color.red, t('tool.denied', { reason: hasKey(why) ? t(why) : truncate(inert(event.output), room) }))
-      : event.isError ? p(color.red, truncate(inert(event.output), room))
-      : summaryText(event.summary ?? { key: 'ok' });
-    // Reads run together: a result that does not follow its own call says whose it is.
-    const whose = this.lastCall === event.id ? '' : p(color.dim, `${event.name}: `);
-    this.lastCall = undefined;
-    this.line(p(color.dim, '  ⎿ ') + whose + text + secs);
-    if (event.change && !event.isError) this.showChange(event.change);
-    // A list the call set out (the todo list) is shown once it is accepted.
-    const listed = this.listed.get(event.id);
-    this.listed.delete(event.id);
-    if (listed && !event.isError) for (const item of listed) this.line(`    ${item.startsWith('[x]') ? p(color.dim, inert(item)) : inert(item)}`);
-  }
-
-  /** A compact coloured diff of a write or an edit: a few lines of context, capped. */
-  showChange(change: FileChange): void {
-    const p = this.paint;
-    const { lines, added, removed } = diffLines(change.before, change.after);
-    const digits = String(Math.max(0, ...lines.map((l) => ('n' in l ? l.n : 0)))).length;
-    const room = Math.max(10, this.columns() - digits - 7);
-    this.line(`    ${p(color.green, `+${added}`)} ${p(color.red, `-${removed}`)} ${p(color.dim, inert(change.path))}`);
-    for (const l of lines) {
-      if (l.kind === 'gap' || l.kind === 'more') {
-        this.line(p(color.dim, `    ${' '.repeat(digits)} ${t(l.kind === 'gap' ? 'diff.gap' : 'diff.more', { n: l.count })}`));
-        continue;
-      }
-      const sign = l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' ';
-      const body = `${String(l.n).padStart(digits)} ${sign} ${truncate(inert(l.text).replace(/\t/g, '  '), room)}`;
-      this.line('    ' + (l.kind === 'add' ? p(color.green, body) : l.kind === 'del' ? p(color.red, body) : p(color.dim, body)));
-    }
+  /** Draws the live lines again: a running command's last lines, then the answer's unfinished line or the waiting line. */
+  private redraw(): void {
+    if (!this.live || this.held) return;
+    const waiting = this.spinner?.line();
+    const bottom = this.tail || (waiting && this.paint(color.dim, waiting));
+    this.live.draw([...this.tools.liveLines(), ...(bottom ? [bottom] : [])]);
   }
 
   private addUsage(usage: Extract<AgentEvent, { type: 'usage' }>): void {
@@ -336,23 +303,26 @@ export class Renderer {
 
   private status(): string {
     const totals = this.view.totals();
-    return t('repl.status', {
-      input: count(this.turn.input),
-      output: count(this.turn.output),
-      cache: percent(this.turn.cached, this.turn.input),
-      cost: formatCost(this.turn.cost),
-      total: formatCost(totals.costUnknown ? null : totals.cost),
-      context: percent(this.turn.context, this.view.model().contextWindow),
-    }) +
+    const effort = this.view.effort?.();
+    return (
+      t('repl.status', {
+        input: count(this.turn.input),
+        output: count(this.turn.output),
+        cache: percent(this.turn.cached, this.turn.input),
+        cost: formatCost(this.turn.cost),
+        total: formatCost(totals.costUnknown ? null : totals.cost),
+        context: percent(this.turn.context, this.view.model().contextWindow),
+      }) +
       (this.turn.sideTokens ? ' · ' + t('usage.side', { tokens: count(this.turn.sideTokens), cost: formatCost(this.turn.sideCost) }) : '') +
-      (this.turn.bySpecialist.size ? ' · ' + spendLine(this.turn.bySpecialist) : '');
+      (this.turn.bySpecialist.size ? ' · ' + spendLine(this.turn.bySpecialist) : '') +
+      (effort ? ' · ' + t('effort.status', { effort }) : '')
+    );
   }
 
-  /** Runs a write now, or after the queued ones while the Markdown renderer loads. */
-  private write(fn: () => void): void {
-    if (this.deferred) return void this.deferred.push(fn);
-    this.spinner?.clear();
-    fn();
+  /** A bell or a desktop notification, on a terminal only (a pipe gets no control characters). */
+  private attention(message: string): void {
+    const setting = this.opts.notify ?? 'auto';
+    if (this.formatted) this.out.write(attention(setting, this.env, message));
   }
 
   private endLine(): void {

@@ -8,6 +8,7 @@ import type { App } from '../app/app.js';
 import { fileNotice } from '../app/config.js';
 import { noticeText } from '../i18n/explain.js';
 import { completer, findCommand, type Session } from './commands/index.js';
+import { showLast } from './commands/habits.js';
 import { approvePlan, askPermission } from './confirm.js';
 import { History } from './history.js';
 import { t } from '../i18n/index.js';
@@ -16,15 +17,22 @@ import { PERMISSION_MODES } from '../types/permissions.js';
 import type { AgentEvent } from '../types/events.js';
 import { color, Renderer } from './render.js';
 import { UndoStack } from './undo.js';
+import { capOutput } from '../util/cap.js';
+import { inert } from '../util/text.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
 
 export type ReplOptions = {
   app: App;
   version: string;
   initialMessage?: string;
+  /** -i: attached to the first message sent. */
+  images?: string[];
   input: NodeJS.ReadableStream & { isTTY?: boolean };
   output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
 };
+
+/** Characters of a `!command`'s output offered to the model (head and tail past this). */
+const SHELL_NOTE_CAP = 10_000;
 
 /** Two Ctrl+C presses this close together at an empty prompt leave. */
 const DOUBLE_PRESS_MS = 2000;
@@ -37,13 +45,16 @@ export class Repl implements Session {
   private running: AbortController | undefined;
   private lastInterrupt = 0;
   private notes: string[] = [];
+  private shells = 0;
+  private readonly images: string[];
   private readonly history: History;
   private indexing = '';
   private indexingShown = 0;
 
   constructor(private readonly o: ReplOptions) {
     const app = (this.app = o.app);
-    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals }, app.env);
+    this.images = [...(o.images ?? [])];
+    this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals, effort: () => app.effort }, app.env, { notify: app.notify });
     this.undo = new UndoStack(app.root);
     this.history = new History(join(app.stateDir, 'history'));
     this.input = new LineInput({
@@ -53,9 +64,14 @@ export class Repl implements Session {
       completer: completer(app.root),
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
+      onEscape: () => this.escape(),
+      onShowLast: () => this.abovePrompt(() => showLast(this)),
     });
     app.on((event) => {
-      if (event.type === 'approval') return void this.approve(event);
+      if (event.type === 'approval') {
+        this.ui.handle(event);
+        return void this.approve(event);
+      }
       // Notices can come between turns (a failed write): above the prompt then.
       if (event.type === 'notice') this.abovePrompt(() => this.ui.handle(event));
       else this.ui.handle(event);
@@ -91,7 +107,6 @@ export class Repl implements Session {
       return await work(controller.signal);
     } finally {
       this.running = undefined;
-      await this.ui.settle();
     }
   }
 
@@ -131,6 +146,7 @@ export class Repl implements Session {
 
   private async submit(text: string): Promise<'exit' | void> {
     if (!text.trim()) return;
+    if (/^!\S/.test(text.trimStart())) return this.shell(text.trimStart().slice(1).trim());
     const found = findCommand(text);
     if (found && 'unknown' in found) return this.ui.fail(t('repl.unknown_command', { cmd: found.unknown }));
     if (found) {
@@ -144,7 +160,20 @@ export class Repl implements Session {
     // The typed text first: it is what the request is (its first line names the task in /cost).
     const message = [text, ...this.notes].join('\n\n');
     this.notes = [];
-    await this.busy((signal) => this.app.send(message, signal));
+    const images = this.images.splice(0);
+    await this.busy((signal) => this.app.send(message, signal, { images }));
+  }
+
+  /** `!command`: the user's own command, shown as it runs, its output offered to the model with the next message. */
+  private async shell(command: string): Promise<void> {
+    const id = `shell-${++this.shells}`;
+    const started = Date.now();
+    this.ui.handle({ type: 'tool_call', id, name: '!', input: { command }, title: command });
+    const run = await this.busy((signal) => this.app.runShell(command, signal, (text) => this.ui.handle({ type: 'tool_progress', id, name: '!', text })));
+    this.ui.handle({ type: 'tool_result', id, name: '!', output: run.output, summary: run.summary, isError: false, durationMs: Date.now() - started });
+    if (run.output) for (const line of inert(run.output).split('\n')) this.ui.line(line);
+    const ended = run.interrupted ? 'it was interrupted' : run.summary.key === 'exit' ? `exit code ${run.summary.code}` : 'it timed out';
+    this.tellModel(`[The user ran a command in their own shell: ${command}\n${ended}; its output:\n${capOutput(run.output, SHELL_NOTE_CAP)}]`);
   }
 
   private interrupt(): void {
@@ -158,6 +187,12 @@ export class Repl implements Session {
     if (now - this.lastInterrupt < DOUBLE_PRESS_MS) return this.input.close();
     this.lastInterrupt = now;
     this.abovePrompt(() => this.ui.note(t('repl.ctrlc_again')));
+  }
+
+  /** Esc cancels what runs (a question is declined, the turn stopped), as Ctrl+C does; at the prompt it does nothing. */
+  private escape(): void {
+    if (this.input.asking) this.input.cancel();
+    this.running?.abort();
   }
 
   /** Prints between turns without mixing into the prompt: below it, the prompt drawn again under. */

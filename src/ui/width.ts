@@ -29,6 +29,25 @@ export function truncate(text: string, max: number): string {
   return out + '…';
 }
 
+/** Plain `text` cut into rows of at most `max` columns (CJK counted double), for code and diffs: nothing is dropped. */
+export function wrapCells(text: string, max: number): string[] {
+  const rows: string[] = [];
+  let row = '';
+  let used = 0;
+  for (const ch of text) {
+    const w = width(ch);
+    if (used + w > max && row) {
+      rows.push(row);
+      row = '';
+      used = 0;
+    }
+    row += ch;
+    used += w;
+  }
+  rows.push(row);
+  return rows;
+}
+
 /**
  * Label and text in two columns, the labels padded to the widest; on a screen too narrow for
  * that (the labels would take most of it), each text goes on its own line under its label.

@@ -57,6 +57,18 @@ export class OutputCollector {
   }
 }
 
+/** One decoder per stream, so a character split between chunks arrives whole. */
+function liveDecoders(onOutput: (text: string) => void) {
+  const decode = () => {
+    const decoder = new StringDecoder('utf8');
+    return (chunk: Buffer) => {
+      const text = decoder.write(chunk);
+      if (text) onOutput(text);
+    };
+  };
+  return { stdout: decode(), stderr: decode() };
+}
+
 /** Signals every process of the group led by `pid`; false when the group is gone. */
 export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
@@ -139,6 +151,8 @@ export type RunOptions = {
   merge?: boolean;
   /** Read fd 3 too (the first 64 KB). */
   fd3?: boolean;
+  /** Called with stdout and stderr as they arrive, decoded (for a live view; the result has it all). */
+  onOutput?: (text: string) => void;
   /**
    * When the command exits, stop what it left in its group (a bash call outlives no command);
    * `lingered` says whether anything was. Without it, leftovers keep running once the pipes are cut.
@@ -180,8 +194,15 @@ export function runInGroup(script: string, place: Place, o: RunOptions): Promise
       const stdout = out.text(o.cap);
       resolve({ ending: ending ?? { kind: 'exit', code: null, signal: null }, stdout, stderr: o.merge ? '' : err.text(o.cap), fd3, lingered });
     };
-    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
+    const live = o.onOutput && liveDecoders(o.onOutput);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out.push(chunk);
+      live?.stdout(chunk);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err.push(chunk);
+      live?.stderr(chunk);
+    });
     child.stdio[3]?.on('data', (chunk: Buffer) => {
       if (fd3.length < 1 << 16) fd3 += chunk.toString('utf8');
     });

@@ -13,6 +13,7 @@ import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
 import { agentsCommand } from './agents.js';
+import { effortCommand, initCommand, lastCommand } from './habits.js';
 import { indexCommand } from './codeindex.js';
 import { saveUserSettings } from '../../config/settings.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../../types/permissions.js';
@@ -50,6 +51,9 @@ export const COMMANDS: Command[] = [
   { name: '/memory', args: '[add|rm|edit]', help: 'cmd.memory', run: memoryCommand },
   { name: '/lang', args: '[en|zh]', help: 'cmd.lang', run: langCommand },
   { name: '/undo', help: 'cmd.undo', run: undoCommand },
+  { name: '/last', help: 'cmd.last', run: lastCommand },
+  { name: '/init', args: '[FEIYU.md|AGENTS.md]', help: 'cmd.init', run: initCommand },
+  { name: '/effort', args: '[low|medium|high|default]', help: 'cmd.effort', run: effortCommand },
   { name: '/index', args: '[rebuild]', help: 'cmd.index', run: indexCommand },
   { name: '/exit', help: 'cmd.exit', run: () => 'exit' },
   { name: '/quit', help: 'cmd.quit', run: () => 'exit' },
@@ -110,6 +114,12 @@ function modeCommand(arg: string, s: Session): void {
 
 function modelCommand(arg: string, s: Session): void {
   const { app, ui } = s;
+  // keys.json may have been edited since: a broken file is said and the list as last read kept.
+  try {
+    app.reloadModels();
+  } catch (err) {
+    ui.fail(err instanceof ConfigError ? err.message : String(err));
+  }
   if (!arg) {
     const rows: [string, string][] = app.models.models.map((m) => [
       `${m.name === app.model.name ? '*' : ' '} ${m.name}`,

@@ -2,7 +2,8 @@
 // request before saving), remove, and choose the default. keys.json is written through saveKeys
 // (0600, atomic); the app reloads its model list afterwards.
 
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { ConfigError } from '../../app/config.js';
 import type { Session } from './session-type.js';
 import { confirm } from '../confirm.js';
 import { t } from '../../i18n/index.js';
@@ -19,18 +20,36 @@ const DEFAULT_URLS: Record<WireFormat, string> = { anthropic: 'https://api.anthr
 const DEFAULT_ENV: Record<WireFormat, string> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' };
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
-/** keys.json as written (no defaults filled in); empty when there is none yet. */
-function readKeys(file: string): KeysFile {
+/** keys.json as written (no defaults filled in); empty when there is none yet, or when it is broken. */
+function readKeys(file: string): KeysFile & { broken?: true } {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as KeysFile;
+    text = readFileSync(file, 'utf8');
   } catch {
     return { models: [] };
   }
+  try {
+    const data = JSON.parse(text) as KeysFile;
+    if (Array.isArray(data?.models)) return data;
+  } catch {
+    // broken: said at start-up; kept aside before it is written again
+  }
+  return { models: [], broken: true };
 }
 
-function save(s: Session, file: string, data: KeysFile): void {
-  saveKeys(file, data);
-  s.app.reloadModels();
+function save(s: Session, file: string, data: KeysFile & { broken?: true }): void {
+  if (data.broken) {
+    const backup = `${file}.broken`;
+    copyFileSync(file, backup);
+    s.ui.warn(t('keys.broken_kept', { backup }));
+  }
+  const { broken: _, ...keys } = data;
+  saveKeys(file, keys);
+  try {
+    s.app.reloadModels();
+  } catch (err) {
+    s.ui.fail(err instanceof ConfigError ? err.message : String(err));
+  }
 }
 
 export async function keyCommand(arg: string, s: Session): Promise<void> {
@@ -69,8 +88,9 @@ function keySource(m: KeysEntry): string {
   return t('keys.no_key');
 }
 
-function list(s: Session, data: KeysFile, file: string): void {
+function list(s: Session, data: KeysFile & { broken?: true }, file: string): void {
   const { ui, app } = s;
+  if (data.broken) return ui.fail(t('keys.broken_list', { file }));
   if (!data.models.length) {
     ui.note(t('keys.none', { file }));
     for (const m of app.models.models) ui.line(`  ${m.name}  ${t('keys.env_model', { provider: m.provider, id: m.model })}`);

@@ -41,8 +41,8 @@ export async function compactCommand(arg: string, s: Session): Promise<void> {
   if (!event) s.ui.note(t('compact.nothing'));
 }
 
-export async function clearCommand(_arg: string, s: Session): Promise<void> {
-  if (!(await confirm(s, t('clear.confirm')))) return;
+/** Nothing is lost, so nothing is asked: the conversation so far stays in /resume. */
+export function clearCommand(_arg: string, s: Session): void {
   s.app.newSession();
   s.undo.clear();
   s.ui.line(t('clear.done'));

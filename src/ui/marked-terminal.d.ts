@@ -1,5 +1,0 @@
-// marked-terminal ships no types: the one function feiyu uses.
-declare module 'marked-terminal' {
-  import type { MarkedExtension } from 'marked';
-  export function markedTerminal(options?: Record<string, unknown>, highlightOptions?: Record<string, unknown>): MarkedExtension;
-}
