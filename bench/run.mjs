@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stateRows } from './state.mjs';
+import { checkpointRows } from './checkpoints.mjs';
 import { tierRows } from './tiers.mjs';
 
 const here = new URL('..', import.meta.url).pathname;
@@ -83,6 +84,7 @@ async function internals() {
     stdin: {
       contents: [
         "export { fixedRequest } from './src/app/toolset.ts';",
+        "export { systemPrompt } from './src/core/prompt.ts';",
         "export { coldLine } from './src/core/coldtools.ts';",
         "export { codeTools } from './src/codeindex/tools.ts';",
         "export { specOf } from './src/types/tools.ts';",
@@ -96,6 +98,8 @@ async function internals() {
         "export { probeSandbox } from './src/safety/sandboxprobe.ts';",
         "export { WorkspaceScanner } from './src/safety/secretfiles.ts';",
         "export { createLauncher } from './src/safety/sandboxhost.ts';",
+        "export { Checkpoints } from './src/session/checkpoints.ts';",
+        "export { applyRewind, planRewind } from './src/session/rewindfiles.ts';",
       ].join('\n'),
       resolveDir: here,
       loader: 'ts',
@@ -103,6 +107,20 @@ async function internals() {
     outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
   });
   return { ...(await import(outfile)), bundle: outfile };
+}
+
+/** What listing skills costs (o200k): the heading once, then each skill beyond its own name and description. */
+async function skillTokens() {
+  const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
+  const { systemPrompt } = await internals();
+  const skills = [
+    { name: 'pdf', description: 'Extract text and tables from PDF files, fill forms, merge documents.', group: '.claude/skills', folder: 'pdf' },
+    { name: 'release-notes', description: 'Write release notes from the git log since the last tag.', group: '.claude/skills', folder: 'release-notes' },
+  ];
+  const tokens = (list) => encode(systemPrompt('/home/user/project', [], [], list)).length;
+  const own = (s) => encode(s.name).length + encode(s.description).length;
+  const one = tokens(skills.slice(0, 1));
+  return { heading: one - tokens([]) - own(skills[0]), perSkill: tokens(skills) - one - own(skills[1]) };
 }
 
 /** A tree of about 40 MB in 3,000 files, made once and kept in the temp folder. */
@@ -320,6 +338,8 @@ if (everything) {
 }
 if (everything || opts.only === 'tools') rows.push(...(await tierRows(await internals())));
 if (everything) {
+  const sk = await skillTokens();
+  row('skills in the prompt: heading / each skill beyond name + description', `${sk.heading} / ${sk.perSkill} tokens`, '≤ 45 / ≤ 3', sk.heading <= 45 && sk.perSkill <= 3);
   const sb = await sandboxCosts();
   row(`sandbox probe, in parallel with config loading (${sb.probeOk ? 'works' : 'unavailable'})`, `${sb.probe.toFixed(0)} ms`, '', true);
   row(`secret listing, ${sb.folders.toLocaleString('en-US')} folders (${sb.secrets} secrets): first / again`, `${sb.first.toFixed(0)} / ${sb.again.toFixed(0)} ms`, 'again ≤ 50 ms', sb.again <= 50);
@@ -330,6 +350,7 @@ if (everything) {
   const gi = await bigGitignore();
   row('list_files, 3,000 files, 100,000-line .gitignore', `${gi.toFixed(0)} ms`, '≤ 2,000 ms', gi <= 2000);
   for (const r of stateRows((await internals()).bundle)) row(...r);
+  for (const r of await checkpointRows(await internals(), benchTree())) row(...r);
   const mem = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'repl-memory.mjs'), '150'], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
   const m = mem.rssMb;
   row('REPL resident memory: start → 150 messages (→ 20 s idle)', `${m[0].toFixed(0)} → ${m[150].toFixed(0)} MB (→ ${m.idle.toFixed(0)})`, '≤ 200 MB', m[150] <= 200);

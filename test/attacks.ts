@@ -5,12 +5,13 @@
 // host's /proc, signal the agent). Shared by the sandbox tests (the launcher, as root and as an
 // ordinary user) and the end-to-end tests (the built CLI). Every effect is checked on the host.
 import { createHash } from 'node:crypto';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { currentTest } from './scope.js';
 
 /** git in `dir` as a fresh user whose home is `home` (no system or user config); one commit of `files` made. */
 export function gitRepo(dir: string, home: string, files: Record<string, string>): { git: (...args: string[]) => void; env: NodeJS.ProcessEnv } {
@@ -194,4 +195,26 @@ export function useAttackTargets(): { port(): number; hits: { n: number } } {
     abstract.close();
   });
   return { port: () => (http.address() as AddressInfo).port, hits };
+}
+
+/** Swaps `path` (a real folder or file) with a symbolic link to `target` in a tight loop until stopped. */
+export function swapper(path: string, target: string): () => Promise<void> {
+  const script = `
+    const fs = require('fs');
+    const [path, target] = process.argv.slice(1);
+    const real = path + '.real';
+    // Each state lasts a few microseconds, so that a check and a use often see different ones.
+    const spin = () => { const end = process.hrtime.bigint() + 20000n; while (process.hrtime.bigint() < end); };
+    for (;;) {
+      try { fs.renameSync(path, real); fs.symlinkSync(target, path); spin(); fs.unlinkSync(path); fs.renameSync(real, path); spin(); } catch {}
+    }`;
+  const child: ChildProcess = spawn(process.execPath, ['-e', script, path, target], { env: { ...process.env, ...currentTest().env }, stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    child.kill('SIGKILL');
+    await exited;
+  };
+  // The workspace is removed when the test ends: the swapper must be gone first, even on a failure.
+  onTestFinished(stop);
+  return stop;
 }

@@ -106,6 +106,9 @@ describe('hard denies: obfuscated spellings', () => {
       [`${root}/deploy/id_rsa`, 'a private key (id_rsa)'],
       [`${root}/deploy/id_rsa.pub`, null],
       [`${home}/.netrc`, 'a credentials file (.netrc)'],
+      // Other coding agents' logins: Claude Code's, Codex's, Gemini CLI's.
+      [`${home}/.claude/.credentials.json`, 'a credentials file (.credentials.json)'],
+      [`${home}/.claude/CLAUDE.md`, null],
       [`${root}/.env`, 'an environment file with secrets (.env)'],
       [`${root}/.ENV`, 'an environment file with secrets (.env)'],
       [`${root}/.env.staging`, 'an environment file with secrets (.env.staging)'],
@@ -118,6 +121,12 @@ describe('hard denies: obfuscated spellings', () => {
       [`${root}/src/a.ts`, null],
     ];
     expect(cases.map(([p]) => [p, checkSecretPath(p, configDir)])).toEqual(cases);
+    const logins: [string, string | null][] = [
+      [`${home}/.codex/auth.json`, 'the credentials of a tool (~/.codex/auth.json)'],
+      [`${home}/.gemini/oauth_creds.json`, 'the credentials of a tool (~/.gemini/oauth_creds.json)'],
+      [`${home}/.codex/AGENTS.md`, null],
+    ];
+    expect(logins.map(([p]) => [p, checkSecretPath(p, configDir, home)])).toEqual(logins);
   });
 });
 

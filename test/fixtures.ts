@@ -56,6 +56,8 @@ export type CliFixture = {
   start(args: string[], o?: CliOptions): StartedCli;
   /** Runs the CLI to its end. */
   run(args: string[], o?: CliOptions): Promise<CliRun>;
+  /** Runs the REPL to its end with `lines` piped in, one a line; fails if it wrote an escape code. */
+  pipe(args: string[], lines: string[], env?: Record<string, string>): Promise<CliRun>;
 };
 
 /**
@@ -77,7 +79,13 @@ export async function useCliFixture(prefix: string, keys: Partial<ModelConfig> |
     if (keys) writeFakeKeys(join(home, 'config'), server, 'anthropic', keys);
   });
   const start = (args: string[], o: CliOptions = {}) => startCli(args, { cwd: work, home, ...o });
-  return { server, home, work, start, run: (args, o) => start(args, o).done };
+  const run = (args: string[], o?: CliOptions) => start(args, o).done;
+  const pipe = async (args: string[], lines: string[], env: Record<string, string> = {}) => {
+    const r = await run(args, { env, input: lines.map((l) => l + '\n').join('') });
+    expect(r.stdout).not.toMatch(/\x1b/);
+    return r;
+  };
+  return { server, home, work, start, run, pipe };
 }
 
 /**

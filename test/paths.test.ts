@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileVersion, inside, relPath, resolveInWorkspace, writeAtomic } from '../src/util/paths.js';
+import { fileVersion, inside, relPath, resolveInWorkspace, writeInside } from '../src/util/paths.js';
 import { workspace } from './tools-helpers.js';
 
 describe('resolveInWorkspace', () => {
@@ -82,14 +82,18 @@ describe('helpers', () => {
     });
   });
 
-  it('writeAtomic keeps the file mode and leaves no temporary file', async () => {
+  it('writeInside keeps the file mode (the executable bits set or cleared when asked) and leaves no temporary file', async () => {
     const { root } = await workspace({ 'run.sh': 'echo old' });
     await chmod(join(root, 'run.sh'), 0o750);
-    const version = await writeAtomic(join(root, 'run.sh'), Buffer.from('echo new'));
+    const version = await writeInside(root, join(root, 'run.sh'), Buffer.from('echo new'));
     expect((await stat(join(root, 'run.sh'))).mode & 0o777).toBe(0o750);
     expect(version).toEqual(await fileVersion(join(root, 'run.sh')));
     expect(await readdir(root)).toEqual(['run.sh']);
-    await writeAtomic(join(root, 'new/dir/f.txt'), Buffer.from('x'));
+    await writeInside(root, join(root, 'run.sh'), Buffer.from('echo new'), { executable: false });
+    expect((await stat(join(root, 'run.sh'))).mode & 0o777).toBe(0o640);
+    await writeInside(root, join(root, 'run.sh'), Buffer.from('echo new'), { executable: true });
+    expect((await stat(join(root, 'run.sh'))).mode & 0o777).toBe(0o750);
+    await writeInside(root, join(root, 'new/dir/f.txt'), Buffer.from('x'));
     expect(await readdir(join(root, 'new/dir'))).toEqual(['f.txt']);
   });
 });

@@ -13,11 +13,7 @@ import { currentTest } from './scope.js';
 const cli = await useCliFixture('feiyu-pipe', { price: { input: 3, output: 15 } });
 const { server, home, work } = cli;
 
-const run = async (args: string[], lines: string[], env: Record<string, string> = {}) => {
-  const r = await cli.run(args, { env, input: lines.map((l) => l + '\n').join('') });
-  expect(r.stdout).not.toMatch(/\x1b/);
-  return r;
-};
+const run = cli.pipe;
 
 const sessionFiles = async () => readdir(join(home, 'state', 'feiyu', 'sessions')).catch(() => [] as string[]);
 
@@ -76,13 +72,13 @@ describe('the REPL without a terminal', () => {
       { text: 'Understood.' },
     );
     const r = await run(['--mode', 'auto'], ['edit them', '/undo', 'what now?']);
-    expect(r.stdout).toContain('Put back: bom.txt, wide.txt, new.txt');
+    expect(r.stdout).toContain('Put back: bom.txt, wide.txt\nRemoved (made since): new.txt\n');
     expect(await readFile(join(work, 'bom.txt'))).toEqual(bom);
     expect(await readFile(join(work, 'wide.txt'))).toEqual(utf16);
     await expect(stat(join(work, 'new.txt'))).rejects.toThrow();
     // The model hears of it with the next message.
     const last = server.requests.at(-1)!.body.messages.at(-1).content.map((b: { text?: string }) => b.text).join('');
-    expect(last).toContain('[The user ran /undo: these files are back as they were before your previous turn: bom.txt, wide.txt, new.txt.');
+    expect(last).toContain('[The user ran /undo: these files are back as they were before your turn for "edit them": bom.txt, wide.txt, new.txt. Read them again before changing them.]');
     // The typed text comes first: it is what the request is (and what /cost lists).
     expect(last).toMatch(/^what now\?\n\n\[The user ran \/undo/);
     const again = await run([], ['/undo']);

@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CustomCommand } from '../src/config/commands.js';
 import { completer, findCommand } from '../src/ui/commands/index.js';
 import { shown } from '../src/ui/confirm.js';
 import { diffLines } from '../src/ui/diff.js';
@@ -197,13 +198,25 @@ describe('slash commands', () => {
     expect(findCommand('hello /help')).toBeNull();
   });
 
+  it("finds the user's and the project's commands after the built-in ones, and completes their names", async () => {
+    const custom = ['review-pr', 'frontend:component', 'help'].map((name) => ({ name, source: 'project', from: '.claude/commands', file: '', description: '', allowedTools: [], body: '', shell: [] }) as CustomCommand);
+    expect(findCommand('/review-pr 456 high', custom)).toMatchObject({ custom: { name: 'review-pr' }, arg: '456 high' });
+    expect(findCommand('/component Button', custom)).toMatchObject({ custom: { name: 'frontend:component' }, arg: 'Button' });
+    expect(findCommand('/help', custom)).toMatchObject({ command: { name: '/help' }, arg: '' });
+    expect(findCommand('/review-pr', [])).toEqual({ unknown: '/review-pr' });
+    const complete = completer(tmpdir(), () => custom) as (line: string) => [string[], string];
+    expect(complete('/re')).toEqual([['/resume', '/rewind', '/rename', '/review-pr'], '/re']);
+    expect(complete('/frontend:')).toEqual([['/frontend:component'], '/frontend:']);
+    expect(complete('/he')).toEqual([['/help'], '/he']);
+  });
+
   it('completes /commands and @paths', async () => {
     const root = await mkdtemp(join(tmpdir(), 'feiyu-complete-'));
     await mkdir(join(root, 'src'));
     await writeFile(join(root, 'src', 'main.ts'), '');
     await writeFile(join(root, 'README.md'), '');
     await writeFile(join(root, '.hidden'), '');
-    const complete = completer(root) as (line: string) => [string[], string];
+    const complete = completer(root, () => []) as (line: string) => [string[], string];
     expect(complete('/mo')).toEqual([['/mode', '/model'], '/mo']);
     expect(complete('look at @')).toEqual([['@README.md', '@src/'], '@']);
     expect(complete('look at @src/m')).toEqual([['@src/main.ts'], '@src/m']);

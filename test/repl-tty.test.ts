@@ -230,7 +230,7 @@ describe.skipIf(!hasTmux)('the REPL on a terminal', () => {
     expect(await readFile(join(work, 'keep.txt'), 'utf8')).toBe('new\n');
     t.type('/undo');
     t.keys('Enter');
-    await t.waitFor('Put back: keep.txt, made.txt');
+    await t.waitFor('Put back: keep.txt\nRemoved (made since): made.txt');
     expect(await readFile(join(work, 'keep.txt'), 'utf8')).toBe('old\n');
     await expect(stat(join(work, 'made.txt'))).rejects.toThrow();
   });

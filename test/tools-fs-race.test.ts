@@ -2,40 +2,17 @@
 // a symbolic link to a folder outside the workspace, as fast as it can, while read_file,
 // write_file and edit_file run hundreds of times. Nothing outside may be read or written. And
 // confinement by inode: a hard link to a file outside the workspace is not read.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { editFileTool, readFileTool, writeFileTool } from '../src/tools/fs.js';
 import { workspace } from './tools-helpers.js';
-import { currentTest } from './scope.js';
+import { swapper } from './attacks.js';
 
 const ROUNDS = 200;
 
 /** As runTool runs a tool: a throw (a file vanishing mid-swap) is an error result. */
 const safely = (p: Promise<{ output: string; isError?: boolean }>) => p.catch((err: Error) => ({ output: `failed: ${err.message}`, isError: true }));
-
-/** Swaps `path` (a real folder or file) with a symbolic link to `target` in a tight loop until stopped. */
-function swapper(path: string, target: string): () => Promise<void> {
-  const script = `
-    const fs = require('fs');
-    const [path, target] = process.argv.slice(1);
-    const real = path + '.real';
-    // Each state lasts a few microseconds, so that a check and a use often see different ones.
-    const spin = () => { const end = process.hrtime.bigint() + 20000n; while (process.hrtime.bigint() < end); };
-    for (;;) {
-      try { fs.renameSync(path, real); fs.symlinkSync(target, path); spin(); fs.unlinkSync(path); fs.renameSync(real, path); spin(); } catch {}
-    }`;
-  const child: ChildProcess = spawn(process.execPath, ['-e', script, path, target], { env: { ...process.env, ...currentTest().env }, stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    child.kill('SIGKILL');
-    await exited;
-  };
-  // The workspace is removed when the test ends: the swapper must be gone first, even on a failure.
-  onTestFinished(stop);
-  return stop;
-}
 
 async function outsideOf(root: string): Promise<string> {
   const outside = join(dirname(root), 'outside');

@@ -1,7 +1,7 @@
 // The running application: the configuration (config.ts) and the state (state.ts) wired to the
 // agent, its tools, the permission step, hooks, the session file and the trace, behind the App
-// interface that the REPL and headless mode drive. One event stream carries the loop's events
-// and the app's own; a question for the user is an event answered by id (App.answer).
+// interface (apptype.ts) that the REPL and headless mode drive. One event stream carries the
+// loop's events and the app's own; a question for the user is an event answered by id (App.answer).
 
 import { version } from '../util/version.js';
 import { Agent } from '../core/agent.js';
@@ -14,8 +14,10 @@ import { loadModels, selectModel } from '../config/keys.js';
 import { loadMemory } from '../tools/memory.js';
 import { Emitter } from '../util/emitter.js';
 import { ApprovalDesk, approvalStep } from './approval.js';
-import { attempt, ConfigError, fileNotice, loadConfig, SessionBusyError, type AppConfig, type ConfigOptions } from './config.js';
-import { loadConventions, type Conventions } from '../config/conventions.js';
+import { attempt, ConfigError, loadConfig, SessionBusyError, type AppConfig, type ConfigOptions } from './config.js';
+import type { MarkdownContext } from './context.js';
+import { ProjectMarkdown } from './markdown.js';
+import type { App } from './apptype.js';
 import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
 import type { Provider } from '../types/providers.js';
@@ -32,7 +34,7 @@ import { Specialists } from './specialists.js';
 import { linkCodeIndex } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
-import type { App } from './apptype.js';
+import { checkpointFirst, SessionRewind } from './rewind.js';
 import { ModeNotes } from './modenotes.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { SandboxLevel } from '../types/permissions.js';
@@ -104,10 +106,12 @@ async function wire(config: AppConfig): Promise<App> {
   };
   // The level in force when the command runs: /sandbox changes it between calls.
   const wrapCommand: WrapCommand = (req) => launcher(state.sandbox)(req);
-  const ctx: ToolSession = { root, files: new Map(), shell: { cwd: root }, env: config.childEnv, provider: () => agent.provider, wrapCommand, jobs };
+  const project = new ProjectMarkdown(config, (code, params) => notify(code, params));
+  const { readRoots, folders } = project;
+  const ctx: ToolSession = { root, files: new Map(), shell: { cwd: root }, env: config.childEnv, provider: () => agent.provider, wrapCommand, jobs, readRoots };
   const desk = config.interactive ? new ApprovalDesk((event) => events.emit(event)) : undefined;
   const decide = approvalStep({
-    policyInput: () => ({ mode: state.mode, rules: config.rules, root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH, confirmFirstChange: !firstChangeAllowed }),
+    policyInput: () => ({ mode: state.mode, rules: project.rules(config.rules), root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH, readRoots, confirmFirstChange: !firstChangeAllowed }),
     desk,
     approved: () => (firstChangeAllowed = true),
     approvalsFile: config.approvalsFile,
@@ -153,18 +157,18 @@ async function wire(config: AppConfig): Promise<App> {
     },
   });
   for (const notice of specialists.problems([...tools.map((t) => t.name), 'git_read'])) notify(notice.code, notice.params);
-  const buildSystem = (c: Conventions | undefined, notes: string) => {
-    const prompt = systemPrompt(root, c, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])], config.systemPrompt);
+  const buildSystem = (m: MarkdownContext, notes: string) => {
+    const prompt = systemPrompt(root, m.conventions.conventions.files, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])], m.skills.skills, config.systemPrompt);
     return config.appendSystemPrompt ? `${prompt}\n\n${config.appendSystemPrompt}` : prompt;
   };
   const agent = new Agent({
     provider: createProvider(state.model, config.providerOptions),
     tools,
-    system: buildSystem(config.conventions, config.memory),
+    system: buildSystem(project.markdown, config.memory),
     ctx,
     maxRounds: config.maxRounds,
-    beforeToolCall: hooks.beforeToolCall,
-    afterToolCall: hooks.afterToolCall,
+    beforeToolCall: checkpointFirst(hooks.beforeToolCall, () => rewind),
+    afterToolCall: async (call, tool, result, signal) => folders.amend(call, tool, await hooks.afterToolCall(call, tool, result, signal)),
     beforeCompact: (trigger, focus, signal) => hooks.runner.preCompact(trigger, focus, signal),
     onStop: async (text, signal) => {
       const open = todo.open().length;
@@ -206,10 +210,13 @@ async function wire(config: AppConfig): Promise<App> {
   });
   const newWriter = () => SessionWriter.create(stateDir, root, state.model.name, writeEvents('session'));
   let session = newWriter();
+  const rewind: SessionRewind | undefined = config.interactive ? new SessionRewind({ root, stateDir, env: config.childEnv, agent, files: ctx.files, notify }) : undefined;
+  rewind?.useSession(session.id);
   /** The one writer of `session`: a resumed or a new conversation. */
   const useSession = (next: SessionWriter, saved?: unknown, from?: string) => {
     if (next !== session) session.close();
     session = next;
+    rewind?.useSession(next.id);
     specialists.follow(saved, from);
   };
   if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
@@ -217,10 +224,13 @@ async function wire(config: AppConfig): Promise<App> {
   events.on((event) => {
     if (event.type === 'turn_start') reminder.resetForTurn();
     hooks.onEvent(event);
+    // The messages that carried a subfolder's instructions may be gone: the next call there adds them again.
+    if (event.type === 'compaction' || event.type === 'history_reset') folders.forget();
     // The bash grammar (tens of ms to load) loads while the model is still writing the command.
     if (event.type === 'toolcall_start' && event.name === 'bash') loadLanguage('bash').catch(() => {});
     trace?.write(event);
     session.onEvent(event);
+    rewind?.observe(event);
     if (event.type === 'tools_loaded') session.saveState({ tools: event.names });
     specialists.onEvent(event, { save: (spend) => session.saveState({ specialists: spend }), note: (text) => agent.note(text) });
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });
@@ -231,11 +241,14 @@ async function wire(config: AppConfig): Promise<App> {
     env: config.env,
     stateDir,
     notices,
-    conventions: config.conventions,
+    get markdown() {
+      return project.markdown;
+    },
     agent,
     todo,
     jobs,
     files: ctx.files,
+    rewind,
     get session() {
       return session;
     },
@@ -276,6 +289,10 @@ async function wire(config: AppConfig): Promise<App> {
       for (const notice of attached.notices) events.emit(notice);
       return agent.send(gate.text, signal, attached.blocks);
     },
+    runCommand(command, args, signal, notes = []) {
+      const bash = tools.find((tool) => tool.name === 'bash')!;
+      return project.runCommand(command, args, notes, { state, agent, decideBash: (call, sig) => decide(call, bash, sig), wrapCommand, send: app.send }, signal);
+    },
     runShell: (command, signal, onOutput) => runUserCommand(command, { cwd: ctx.shell.cwd, env: config.childEnv }, signal, onOutput),
     answer: (id, answer) => desk?.answer(id, answer) ?? false,
     setMode: (mode) => state.setMode(mode),
@@ -294,6 +311,7 @@ async function wire(config: AppConfig): Promise<App> {
       if (opts.fork) {
         for (const message of loaded.messages) opened.onEvent({ type: 'message', message });
         notify('resume_forked', { from: loaded.header.id, id: opened.id });
+        rewind?.forkedFrom(loaded.header.id);
       }
       agent.reset(loaded.messages, loaded.state.totals ?? {});
       const tools = loaded.state.tools;
@@ -314,6 +332,7 @@ async function wire(config: AppConfig): Promise<App> {
       modeNotes.update(state.mode);
       if (loaded.state.todo) todo.restore(loaded.state.todo);
       ctx.files.clear();
+      folders.forget();
       // Temporary files a killed feiyu left where the session worked are removed.
       const records = loaded.state.files ?? {};
       await Promise.all([...new Set(Object.keys(records).map(dirname))].map(sweepTemps));
@@ -322,11 +341,12 @@ async function wire(config: AppConfig): Promise<App> {
       if (loaded.skipped) notify('session_skipped', { n: loaded.skipped });
       if (changed.length) notify('files_changed', { n: changed.length });
     },
+    reloadCommands: () => project.reloadCommands(),
     async reloadContext() {
-      const { conventions: fresh, unreadable } = await loadConventions(root);
+      const markdown = await project.reload();
       const notes = loadMemory(stateDir, root).text;
-      agent.system = buildSystem(fresh, notes);
-      return { conventions: fresh, memory: notes, unreadable: unreadable.map(fileNotice) };
+      agent.system = buildSystem(markdown, notes);
+      return { markdown, memory: notes };
     },
     newSession() {
       hooks.cleared();
@@ -334,9 +354,11 @@ async function wire(config: AppConfig): Promise<App> {
       modeNotes.forget();
       modeNotes.update(state.mode);
       ctx.files.clear();
+      folders.forget();
       todo.restore([]);
       useSession(newWriter());
     },
+    rename: (name) => session.saveState({ name }),
     reloadModels() {
       const fresh = attempt(() => loadModels(config.env));
       state.setModels(fresh);
@@ -349,6 +371,7 @@ async function wire(config: AppConfig): Promise<App> {
     codeIndexSetting: config.codeIndex,
     notify: config.notify,
     async close() {
+      await rewind?.idle();
       await hooks.close();
       await jobs.stopAll();
       await codeIndex?.close();

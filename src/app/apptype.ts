@@ -3,19 +3,21 @@
 
 import type { Agent, Totals, TurnResult } from '../core/agent.js';
 import type { ToolTable } from '../core/tooltable.js';
-import type { Conventions } from '../config/conventions.js';
+import type { CustomCommand } from '../config/commands.js';
 import type { LoadedModels } from '../config/keys.js';
 import type { NotifySetting } from '../config/settings.js';
 import type { JobManager } from '../tools/jobs.js';
 import type { TodoList } from '../tools/todo.js';
 import type { CodeIndexLink, CodeIndexSetting } from './codeindex.js';
+import type { MarkdownContext } from './context.js';
 import type { UserRun } from './usershell.js';
 import type { Specialists } from './specialists.js';
+import type { Rewind } from './rewind.js';
 import type { AgentEvent, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
 import type { FileVersion } from '../types/tools.js';
 import type { Message } from '../types/conversation.js';
-import type { Effort, ModelConfig } from '../types/providers.js';
+import type { Effort, ModelConfig, Provider } from '../types/providers.js';
 
 /** What the interface reads of the loop, and /compact. */
 export type LoopView = {
@@ -24,8 +26,11 @@ export type LoopView = {
   /** The system prompt as sent now, the list of cold tools included. */
   prompt(): string;
   /** The tools in tiers: hot, cold and loaded, with their costs. */
-  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring' | 'keys'>;
+  readonly tools: Pick<ToolTable, 'rows' | 'declared' | 'loaded' | 'deferring' | 'keys' | 'describe'>;
   compact: Agent['compact'];
+  /** For a request beside the conversation (/commit's message), counted in the totals. */
+  readonly provider: Provider;
+  countUsage: Agent['countUsage'];
 };
 
 /**
@@ -39,14 +44,16 @@ export interface App {
   readonly stateDir: string;
   /** What to show before the first prompt, in order. Later notices come on the event stream. */
   readonly notices: readonly NoticeEvent[];
-  /** The conventions file as loaded at start-up. */
-  readonly conventions: Conventions | undefined;
+  /** Instruction files, skills and custom commands as loaded last (at start-up, or by /context). */
+  readonly markdown: MarkdownContext;
   readonly agent: LoopView;
   readonly todo: TodoList;
   readonly jobs: JobManager;
   /** Read-before-write records: /undo takes back what it restores. */
   readonly files: Map<string, FileVersion>;
-  readonly session: { readonly id: string };
+  readonly session: { readonly id: string; readonly name?: string };
+  /** Checkpoints and going back to earlier turns; interactive sessions only. */
+  readonly rewind?: Rewind;
   readonly mode: PermissionMode;
   /** --permission-mode acceptEdits: edits in the workspace are allowed (Claude's name for the mode then). */
   readonly acceptEdits: boolean;
@@ -81,10 +88,16 @@ export interface App {
    * SessionBusyError when another feiyu has the session open.
    */
   resume(which: true | string, opts?: { fork?: boolean }): Promise<void>;
-  /** Reads the conventions file and the remembered notes into the system prompt again (/context); `unreadable`: candidates passed over. */
-  reloadContext(): Promise<{ conventions?: Conventions; memory: string; unreadable: NoticeEvent[] }>;
+  /** Sends a custom command's message (ProjectMarkdown.runCommand): its allowed-tools and model for it alone. Null as send(). */
+  runCommand(command: CustomCommand, args: string, signal: AbortSignal, notes?: string[]): Promise<TurnResult | null>;
+  /** Reads the custom commands again (files added since start-up count); returns them. */
+  reloadCommands(): readonly CustomCommand[];
+  /** Reads the instruction files, skills, commands and remembered notes again, into the system prompt (/context). */
+  reloadContext(): Promise<{ markdown: MarkdownContext; memory: string }>;
   /** A new conversation (/clear): a new session file (the old one stays, for /resume); history, totals, todo and read records cleared. */
   newSession(): void;
+  /** Names this session (/rename): saved with it, shown in /resume. */
+  rename(name: string): void;
   /** Reads keys.json again (after /key, before /model): the current model as its entry now reads; throws ConfigError. */
   reloadModels(): void;
   /** The code index, when the settings and the workspace turn it on (for /index); null when off. */

@@ -1,5 +1,6 @@
 // Configuration: what start-up reads and checks once, the language included — the workspace,
-// both settings files, the models, the conventions file and notes, project trust, rules and saved
+// both settings files, the models, the instruction files, skills, custom commands and notes,
+// project trust, rules and saved
 // approvals, the output schema, the sandbox probe — into plain objects the wiring uses. Bad
 // configuration throws a ConfigError in the user's words (exit 2); nothing here keeps state.
 // Files that are not regular or are huge are named (FileReadError → a notice or a ConfigError).
@@ -9,13 +10,12 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import type { CliArgs } from './args.js';
 import { configDir, keysPath, loadModels, selectModel, stateDir, type LoadedModels } from '../config/keys.js';
-import { loadConventions, type Conventions } from '../config/conventions.js';
 import { loadSettings, type LoadedSettings, type NotifySetting } from '../config/settings.js';
 import type { HookTable } from '../config/hooks.js';
-import { effectiveSettings, projectTrustState, trustProject } from '../config/trust.js';
+import { effectiveSettings, projectTrustState, trustProject, type ProjectFiles } from '../config/trust.js';
+import { contextNotices, fileNotice, loadMarkdownContext, type MarkdownContext } from './context.js';
 import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
 import { noticeText } from '../i18n/explain.js';
-import { formatSize } from '../content/filetype.js';
 import { approvalsFile, loadApprovals } from '../safety/approvals.js';
 import { filterEnv } from '../safety/envfilter.js';
 import type { ProviderOptions } from '../providers/stream.js';
@@ -47,12 +47,7 @@ export class SessionBusyError extends ConfigError {
   }
 }
 
-/** A file feiyu would read that is not a regular file, or is huge: which file, and what it is. */
-export function fileNotice(err: FileReadError): NoticeEvent {
-  const p = err.problem;
-  if (p.code === 'not_regular') return { type: 'notice', code: 'file_not_regular', params: { file: err.file, kind: p.kind } };
-  return { type: 'notice', code: 'file_too_big', params: { file: err.file, size: formatSize(p.size), max: formatSize(p.max) } };
-}
+export { fileNotice };
 
 /** A coded error from the configuration or a session file, in the user's words. */
 export function configError(err: unknown): ConfigError {
@@ -124,9 +119,14 @@ export type AppConfig = {
   sandboxFeatures: SandboxFeatures;
   /** The workspace level keeps the host network (settings' sandboxNetwork). */
   sandboxNetwork: boolean;
+  /** Instruction files, skills and custom commands, as found at start-up. */
+  markdown: MarkdownContext;
+  /** The user trusted the project's own commands (or it brings none). */
+  trusted: boolean;
+  /** The project's settings files as read, to ask again whether it is still trusted after /context. */
+  projectSettings: Pick<LoadedSettings, 'project' | 'claude'>;
   /** Commands run without the sandbox can still be kept from outliving feiyu (the probe found containment works). */
   sandboxContain: boolean;
-  conventions?: Conventions;
   memory: string;
   /** The user's rules, the trusted project's, this run's (--allowedTools …) and the saved "always" answers, parsed. */
   rules: { allow: Rule[]; deny: Rule[] };
@@ -185,22 +185,23 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   }
   if (!models.models.length && !o.allowNoModel) throw new ConfigError(t('cli.no_model', { file: `${config}/keys.json` }));
   const model = models.models.length ? attempt(() => selectModel(models, args.model)) : undefined;
+  const home = env.HOME || homedir();
+  const places = { workspace: root, home, configDir: config };
   // Temporary files a killed feiyu left mid-write in the workspace are removed while the rest loads.
-  const [loaded, probe, outputSchema] = await Promise.all([
-    loadConventions(root),
+  const [markdown, probe, outputSchema] = await Promise.all([
+    loadMarkdownContext(places),
     probing,
     args.outputSchema ? loadSchema(args.outputSchema) : undefined,
     sweepTemps(root),
   ]);
-  const conventions = loaded.conventions;
   const notices: NoticeEvent[] = keysBroken ? [{ type: 'notice', code: 'keys_broken', params: { msg: keysBroken, file: keysPath(env) } }] : [];
   if (!model) notices.push({ type: 'notice', code: 'no_model' });
-  notices.push(...loaded.unreadable.map(fileNotice));
+  notices.push(...contextNotices(markdown));
   if (models.exposed) notices.push({ type: 'notice', code: models.exposed.fixed ? 'keys_made_private' : 'keys_exposed', params: { file: models.exposed.file, mode: models.exposed.mode } });
 
-  // Trust: a project's own hooks, verify: and allow rules wait for the user's yes.
+  // Trust: a project's own hooks, verify:, allow rules, commands' ! lines and specialist definitions wait for the user's yes.
   const definitions = findDefinitions(root, config);
-  const trust = attempt(() => projectTrustState(root, config, { settings: settings.project, verify: conventions?.verify ? [conventions.verify] : [], claude: settings.claude, agents: definitions.project }));
+  const trust = attempt(() => projectTrustState(root, config, { ...projectFiles(settings, markdown), agents: definitions.project }));
   let trusted = trust.trusted;
   if (!trusted && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
     trustProject(root, config, trust.hash);
@@ -212,6 +213,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   notices.push(...specialists.notices);
   const side = sideModelOf(effective.merged.sideModel, models);
   if (side.notice) notices.push(side.notice);
+  const conventionsVerify = markdown.conventions.conventions.verify;
   for (const { file, event, type } of effective.skipped) {
     notices.push(type ? { type: 'notice', code: 'hook_type_unsupported', params: { file, event, type } } : { type: 'notice', code: 'hook_event_unknown', params: { file, event } });
   }
@@ -231,7 +233,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     root,
     env,
     childEnv: filterEnv(env),
-    home: env.HOME || homedir(),
+    home,
     configDir: config,
     stateDir: state,
     models,
@@ -242,8 +244,10 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     sandboxOff,
     sandboxFeatures: probe.ok ? probe.features : { userns: false, disableUserns: false },
     sandboxNetwork: effective.merged.sandboxNetwork === true,
+    markdown,
+    trusted,
+    projectSettings: { project: settings.project, claude: settings.claude },
     sandboxContain: probe.contain,
-    conventions,
     memory: memory.text,
     rules: attempt(() => ({
       allow: [...effective.allow, ...runAllow, ...loadApprovals(approvals, root)].map(parseRule),
@@ -253,7 +257,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     hooks: effective.hooks,
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
-    verify: trusted && conventions?.verify ? [conventions.verify, ...effective.verify] : effective.verify,
+    verify: [...conventionsVerify.user, ...(trusted ? conventionsVerify.project : []), ...effective.verify],
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
     // A project's tool tiers cost only tokens: they apply before trust.
     deferral: deferralOf(settings.user, settings.project),
@@ -270,6 +274,12 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     sideModel: side.model,
     notices,
   };
+}
+
+/** What the project's files would make feiyu run or allow: settings (its own and Claude Code's), verify: lines, commands' ! lines and allowed-tools. */
+export function projectFiles(settings: Pick<LoadedSettings, 'project' | 'claude'>, markdown: MarkdownContext): ProjectFiles {
+  const commands = markdown.commands.commands.filter((c) => c.source === 'project').map((c) => ({ name: c.name, shell: c.shell, allowedTools: c.allowedTools }));
+  return { settings: settings.project, verify: markdown.conventions.conventions.verify.project, claude: settings.claude, commands };
 }
 
 async function loadSchema(file: string): Promise<JsonSchema> {

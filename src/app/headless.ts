@@ -14,6 +14,7 @@ import type { AgentEvent } from '../types/events.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
 import { inert } from '../util/text.js';
 import { version } from '../util/version.js';
+import { findCustom, parseSlash } from '../config/commands.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, maxRounds: 3 } as const;
 
@@ -56,7 +57,7 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
     let images = o.images ?? [];
     for await (const message of o.messages) {
       if (o.signal.aborted) break;
-      const turn: TurnResult | null = await app.send(message, o.signal, { images });
+      const turn: TurnResult | null = await sendOne(app, message, o.signal, images);
       images = [];
       const result = tally.result(turn, app.session.id, t('headless.failed'));
       if (o.format === 'text') {
@@ -81,4 +82,11 @@ function keySource(app: App): string {
 export function startFailure(error: string): string {
   const record = { type: 'result', subtype: 'error_during_execution' satisfies Subtype, is_error: true, result: error };
   return JSON.stringify(record) + '\n';
+}
+
+/** One message: `feiyu -p "/review 42"` runs a custom command, as claude -p does; anything else is sent as it is. */
+function sendOne(app: App, message: string, signal: AbortSignal, images: readonly string[]): Promise<TurnResult | null> {
+  const slash = parseSlash(message);
+  const custom = slash && findCustom(app.markdown.commands.commands, slash.name);
+  return custom ? app.runCommand(custom, slash.arg ?? '', signal) : app.send(message, signal, { images });
 }

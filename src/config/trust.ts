@@ -1,8 +1,8 @@
 // Project trust: what a project's own files would make feiyu run or allow (hooks, verify:
 // commands, allow rules, looser mode or sandbox; its .feiyu/settings.json and the hooks and rules
-// of its .claude/settings.json), whether the user trusted exactly that, and
-// remembering it in trusted.json by path and hash, so any change asks again. Must not ask the
-// user or run anything: the REPL asks, hooks/runner.ts runs.
+// of its .claude/settings.json; its slash commands' `!` lines and allowed-tools), whether the user
+// trusted exactly that, and remembering it in trusted.json by path and hash, so any change asks
+// again. Must not ask the user or run anything: the REPL asks, hooks/runner.ts runs.
 
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
@@ -10,11 +10,15 @@ import { readProjectsFile, updatePrivateJson } from '../util/jsonfile.js';
 import type { ClaudeSettings, LoadedSettings, Settings } from './settings.js';
 import { joinHooks, readHooks, type HookSkipped, type HookTable } from './hooks.js';
 
+/** A project slash command's parts that need trust: the `!` lines it runs and the tools it allows. */
+export type GatedCommand = { name: string; shell: string[]; allowedTools: string[] };
+
 /**
- * What a project brings: its .feiyu/settings.json, the verify: lines of its conventions file, its
- * Claude Code settings and its specialist definitions (path and content hash: a changed prompt asks again).
+ * What a project brings: its .feiyu/settings.json, the verify: lines of its instruction files, its
+ * Claude Code settings, its slash commands and its specialist definitions (path and content hash:
+ * a changed prompt asks again).
  */
-export type ProjectFiles = { settings: Settings; verify: string[]; claude?: ClaudeSettings[]; agents?: { path: string; hash: string }[] };
+export type ProjectFiles = { settings: Settings; verify: string[]; claude?: ClaudeSettings[]; commands?: GatedCommand[]; agents?: { path: string; hash: string }[] };
 
 export type TrustState = {
   /** True when trusted earlier with this same content, or when there is nothing to trust. */
@@ -48,6 +52,8 @@ function gatedProjectSettings(root: string, project: ProjectFiles): Record<strin
   if (s.sandbox === 'off' || s.sandbox === 'workspace') gated.sandbox = s.sandbox;
   if (s.sandboxNetwork === true) gated.sandboxNetwork = true;
   if (s.webFetch?.allowPrivate?.length) gated.webFetchAllowPrivate = s.webFetch.allowPrivate;
+  const commands = (project.commands ?? []).filter((c) => c.shell.length || c.allowedTools.length);
+  if (commands.length) gated.commands = commands.map(({ name, shell, allowedTools }) => ({ name, shell, allowedTools }));
   if (project.agents?.length) gated.agents = project.agents.map((a) => `${a.path} ${a.hash}`);
   return gated;
 }
@@ -100,6 +106,10 @@ function listGated(gated: Record<string, unknown>): string[] {
   if (gated.sandbox) lines.push(`sandbox: ${gated.sandbox as string}`);
   if (gated.sandboxNetwork) lines.push('sandboxNetwork: true');
   for (const h of (gated.webFetchAllowPrivate as string[] | undefined) ?? []) lines.push(`webFetch.allowPrivate: ${h}`);
+  for (const c of (gated.commands as GatedCommand[] | undefined) ?? []) {
+    for (const line of c.shell) lines.push(`/${c.name}: !\`${line}\``);
+    if (c.allowedTools.length) lines.push(`/${c.name} allowed-tools: ${c.allowedTools.join(', ')}`);
+  }
   for (const a of (gated.agents as string[] | undefined) ?? []) lines.push(`agent: ${a.slice(0, a.lastIndexOf(' '))}`);
   return lines;
 }

@@ -7,6 +7,7 @@ import { costOf } from '../providers/models.js';
 import { interruptedResult, runTool, type ToolRun, type ToolRunner } from './runtool.js';
 import { SUBMIT_RESULT, submitResultTool } from './schema.js';
 import { ToolTable } from './tooltable.js';
+import { copyHistory } from './history.js';
 import { Emitter } from '../util/emitter.js';
 import { mapLimit } from '../util/limit.js';
 import { zeroUsage } from '../types/providers.js';
@@ -124,7 +125,7 @@ export class Agent {
    */
   async send(text: string, signal: AbortSignal = new AbortController().signal, attachments: UserBlock[] = []): Promise<TurnResult> {
     this.emit({ type: 'turn_start', text });
-    const before = this.checkpoint();
+    const before = copyHistory(this.messages);
     this.appendUser([{ type: 'text', text }, ...attachments]);
     let rounds = 0;
     let corrections = this.config.outputSchema ? 1 : 0;
@@ -196,25 +197,23 @@ export class Agent {
     return structured === undefined ? { stopReason, text, rounds } : { stopReason, text, rounds, structured };
   }
 
-  /** The history as it is, to go back to: the last message is copied, since appendUser adds to it. */
-  private checkpoint(): Message[] {
-    const last = this.messages.at(-1);
-    return last ? [...this.messages.slice(0, -1), { ...last, content: [...last.content] } as Message] : [];
-  }
-
   /**
    * The model (or a content filter) refused: the whole exchange since the user's message goes,
-   * or every later request would be refused again (Anthropic's guidance). The session file
-   * starts its history over, as after a compaction.
+   * or every later request would be refused again (Anthropic's guidance).
    */
   private refused(before: Message[], rounds: number): TurnResult {
-    this.messages.splice(0, this.messages.length, ...before);
+    this.rewind(before, 'refusal');
+    return this.end('error', '', rounds);
+  }
+
+  /** The conversation set back to `messages` (/rewind, a refusal): the session file starts its history over, as after a compaction. */
+  rewind(messages: Message[], reason: 'refusal' | 'rewind' = 'rewind'): void {
+    this.messages.splice(0, this.messages.length, ...messages);
     this.lastInput = 0;
     this.lastCount = 0;
     this.tools.historyRewritten();
-    this.emit({ type: 'history_reset', reason: 'refusal' });
+    this.emit({ type: 'history_reset', reason });
     for (const message of this.messages) this.emit({ type: 'message', message });
-    return this.end('error', '', rounds);
   }
 
   /** Structured output failed: the result text says why, for the JSON result and the log. */
@@ -331,8 +330,8 @@ export class Agent {
     return emptyReply('error');
   }
 
-  /** Adds one request's tokens to the totals and reports them; `side`: a tool's own request. */
-  private countUsage({ by, model, cost: known, ...usage }: SideUsage, estimated: boolean, side: boolean): void {
+  /** Adds one request's tokens to the totals and reports them; `side`: a tool's own request (or /commit's). */
+  countUsage({ by, model, cost: known, ...usage }: SideUsage, estimated: boolean, side: boolean): void {
     const config = this.provider.config;
     const cost = known !== undefined ? known : costOf(usage, config.price);
     const t = this.totals;

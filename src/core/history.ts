@@ -5,6 +5,12 @@
 import { estimateTokens as estimateText } from '../util/tokens.js';
 import type { ImageBlock, Message, ToolCallBlock } from '../types/conversation.js';
 
+/** A copy of the history to go back to: the last message's content is copied too, since a new user text joins it. */
+export function copyHistory(messages: readonly Message[]): Message[] {
+  const last = messages.at(-1);
+  return last ? [...messages.slice(0, -1), { ...last, content: [...last.content] } as Message] : [];
+}
+
 /** A rough image cost: Anthropic bills a ~1.1 megapixel image at about 1,600 tokens. */
 export const IMAGE_TOKENS = 1600;
 

@@ -4,7 +4,7 @@
 // its name. Parses and merges; grants nothing (derive.ts does) and reads no folder (config/ does).
 
 import { basename } from 'node:path';
-import { parseFrontMatter, type FrontValue } from './frontmatter.js';
+import { parseFrontMatter } from '../config/frontmatter.js';
 import type { AgentFile, AgentOrigin } from '../config/agentfiles.js';
 
 export type AgentDefinition = {
@@ -85,6 +85,8 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/i;
 
+type FrontValue = string | string[];
+
 const list = (v: FrontValue | undefined): string[] | undefined => {
   if (v === undefined) return undefined;
   const items = Array.isArray(v) ? v : v.split(',');
@@ -103,7 +105,10 @@ export const feiyuToolName = (name: string): string => CLAUDE_NAMES[name] ?? nam
 
 /** One file's definition. Throws an Error saying what is wrong with it. */
 export function parseDefinition(file: Pick<AgentFile, 'path' | 'text' | 'origin'>): AgentDefinition {
-  const { fields, body } = parseFrontMatter(file.text);
+  const { fields, body: text, problem } = parseFrontMatter(file.text);
+  // Claude Code leaves out a line it cannot read; a block never closed leaves no definition at all.
+  if (problem?.code === 'unclosed') throw new Error('the front matter has no closing ---');
+  const body = text.trim();
   const str = (key: string): string | undefined => {
     const v = fields[key];
     if (Array.isArray(v)) throw new Error(`${key} must be text, not a list`);

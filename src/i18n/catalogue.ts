@@ -6,14 +6,17 @@
 
 import { en as coreEn } from './en.js';
 import { zh as coreZh } from './zh.js';
+import { en as filesEn, zh as filesZh } from './files.js';
 import { en as compatEn, zh as compatZh } from './compat.js';
 import { en as toolsEn, zh as toolsZh } from './tools.js';
 import { en as agentsEn, zh as agentsZh } from './agents.js';
 import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
+import { en as rewindEn, zh as rewindZh } from './rewind.js';
+import { en as changesEn, zh as changesZh } from './changes.js';
 import { en as dailyEn, zh as dailyZh } from './daily.js';
 
-export const en = { ...coreEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn, ...agentsEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh, ...agentsZh };
+export const en = { ...coreEn, ...filesEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn, ...rewindEn, ...changesEn, ...agentsEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh, ...rewindZh, ...changesZh, ...agentsZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -97,10 +97,37 @@ const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
   agent_unknown_tools: 'agents.unknown_tools',
   agent_model_unknown: 'agents.model_unknown',
   side_model_unknown: 'agents.side_unknown',
+  instructions_cut: 'files.instructions_cut',
+  instructions_import_refused: 'files.import_refused',
+  instruction_unreadable: 'files.unreadable',
+  verify_not_run: 'files.verify_not_run',
+  skill_skipped: 'files.skill_skipped',
+  skills_shortened: 'files.skills_shortened',
+  skills_omitted: 'files.skills_omitted',
+  command_skipped: 'files.command_skipped',
+  front_matter_broken: 'files.front_matter_broken',
+  command_untrusted: 'files.command_untrusted',
+  command_unknown_tools: 'files.command_unknown_tools',
+  command_model_unknown: 'files.command_model_unknown',
+  command_shell: 'files.command_shell',
+  command_shell_refused: 'files.command_shell_refused',
+  command_file_skipped: 'files.command_file_skipped',
   codeindex_ready: 'codeindex.ready',
   codeindex_cache_corrupt: 'codeindex.cache_corrupt',
   codeindex_build_failed: 'codeindex.build_failed',
   codeindex_save_failed: 'codeindex.save_failed',
+  checkpoints_off: 'checkpoint.off_failed',
+  checkpoint_failed: 'checkpoint.failed',
+  checkpoint_skipped: 'checkpoint.skipped',
+};
+
+/** Notices whose `why` is a code, and the catalogue prefix that words it. */
+const WHY_PREFIX: Partial<Record<NoticeCode, string>> = {
+  instructions_import_refused: 'files.import_why_',
+  skill_skipped: 'files.skip_why_',
+  command_skipped: 'files.skip_why_',
+  front_matter_broken: 'files.front_why_',
+  command_file_skipped: 'files.file_why_',
 };
 
 /** Why commands run without a sandbox: a failed probe's reason code, or 'flag' (--sandbox off). */
@@ -117,8 +144,11 @@ export function noticeText(n: NoticeEvent, headless = false): string {
   if (n.code === 'attached') return t(`attach.${params.what === 'folder' ? 'folder' : params.what === 'image' ? 'image' : 'file'}`, params);
   if (n.code === 'not_attached') return t('attach.not', { ...params, why: t(`attach.why_${String(params.why)}` as MessageKey, params) });
   if (n.code === 'resumed') return t('resume.said', { ...params, ago: duration(Date.now() - Number(params.updated)) });
+  const why = WHY_PREFIX[n.code];
+  if (why) return t(NOTICE_KEYS[n.code], { ...params, why: t(`${why}${params.why}` as MessageKey, params) });
   // A file's kind (FIFO, device…) is a word of the interface language too.
   if (n.code === 'file_not_regular') return t('file.not_regular', { ...params, kind: t(`file.kind_${String(params.kind).replace(' ', '_')}` as MessageKey) });
+  if (n.code === 'checkpoints_off' && (params.why === 'home' || params.why === 'no_git')) return t(`checkpoint.off_${params.why}`);
   return t(NOTICE_KEYS[n.code], params);
 }
 

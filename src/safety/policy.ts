@@ -9,7 +9,7 @@ import { analyzeBash, visible, type BashAnalysis, type BashReasonCode } from './
 import { inside } from '../util/paths.js';
 import { describeCall } from '../util/calls.js';
 import { coversTool, ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
-import { checkSecretPath, secretRefusal } from './secrets.js';
+import { checkSecretPath, secretFileKind, secretRefusal } from './secrets.js';
 import { realPath } from './bash/expand.js';
 import { destructiveOf, type Loss, type RepoFacts } from './destructive.js';
 import { gitLayout } from './gitconfig.js';
@@ -49,6 +49,8 @@ export type PolicyInput = {
   cwd: string;
   /** $PATH of child processes, to catch allowlisted names that resolve into the workspace. */
   path?: string;
+  /** Folders outside the workspace that read tools may read (the user's skills), as realpaths. */
+  readRoots?: readonly string[];
   /** The workspace is / or the home folder and nothing was approved yet: auto mode asks before the first change. */
   confirmFirstChange?: boolean;
   /** What the call's PreToolUse hooks decided, when they allowed it or asked for the user. */
@@ -122,7 +124,7 @@ export async function subjectOf(call: ToolCallBlock, tool: Tool, where: Omit<Pol
 export function judge(call: ToolCallBlock, tool: Tool, subject: Subject, input: PolicyInput): Verdict {
   const { mode, rules, hook } = input;
   const places = { root: input.root, home: input.home };
-  const secret = secretOf(subject, input.configDir, input.home);
+  const secret = secretOf(subject, tool, input);
   if (secret) return { decision: 'deny', code: 'secret', reason: secret };
   const denied = firstMatch(rules.deny, tool.name, subject, places, true);
   if (denied) return { decision: 'deny', code: 'deny_rule', reason: `The user's rule ${denied.text} forbids this call. Do not try to get around it.` };
@@ -166,10 +168,12 @@ export function judge(call: ToolCallBlock, tool: Tool, subject: Subject, input: 
 
 type Places = { root: string; home: string };
 
-function secretOf(subject: Subject, configDir: string, home: string): string | null {
+function secretOf(subject: Subject, tool: Tool, input: PolicyInput): string | null {
   if (subject.kind === 'bash') return subject.analysis.verdict === 'deny' ? subject.analysis.reason! : null;
   if (subject.kind !== 'path') return null;
-  const what = checkSecretPath(subject.abs, configDir, home);
+  // A skill folder in feiyu's configuration folder is read like any folder: secrets in it stay secrets.
+  const skill = tool.kind === 'read' && input.readRoots?.some((r) => inside(r, subject.abs));
+  const what = skill ? secretFileKind(subject.abs, input.home) : checkSecretPath(subject.abs, input.configDir, input.home);
   return what ? secretRefusal(subject.shown, what) : null;
 }
 

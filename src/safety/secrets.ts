@@ -10,9 +10,9 @@ import { inside } from '../util/paths.js';
 import { expandBraces, globPaths, hasGlob, realPath, unescapePattern, type Budget } from './bash/expand.js';
 
 const PRIVATE_KEY = /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$|\.(ppk|pem|key|p12|pfx)$/;
-const CREDENTIAL_FILES = /^(\.netrc|_netrc|\.git-credentials|\.npmrc|\.pypirc|\.vault-token|\.[\w-]*_history|credentials(\.(json|ya?ml|toml|ini|xml|csv|txt|conf|cfg|db))?)$/;
-/** Credential folders of common tools, below the home folder. */
-const HOME_SECRET_DIRS = ['.kube', '.docker', '.config/gh', '.config/gcloud', '.azure', '.cargo/credentials', '.cargo/credentials.toml', '.config/git/credentials'];
+const CREDENTIAL_FILES = /^(\.netrc|_netrc|\.git-credentials|\.npmrc|\.pypirc|\.vault-token|\.[\w-]*_history|\.?credentials(\.(json|ya?ml|toml|ini|xml|csv|txt|conf|cfg|db))?)$/;
+/** Credential folders and files of common tools (other coding agents' logins among them), below the home folder. */
+const HOME_SECRET_DIRS = ['.kube', '.docker', '.config/gh', '.config/gcloud', '.azure', '.cargo/credentials', '.cargo/credentials.toml', '.config/git/credentials', '.codex/auth.json', '.gemini/oauth_creds.json'];
 /** Committed templates that by convention hold no values; the model needs them to learn the variable names. */
 const ENV_TEMPLATES = new Set(['example', 'sample', 'template', 'dist']);
 
@@ -60,7 +60,7 @@ export function secretRefusal(shown: string, what: string, instead?: string): st
 export const SECRET_SEARCH_EXCLUDES = [
   '.env', '.env.*', '.netrc', '_netrc', '.git-credentials', '.npmrc', '.pypirc', '.vault-token', '.*_history',
   'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'id_*_sk', '*.ppk', '*.pem', '*.key', '*.p12', '*.pfx',
-  'credentials', 'credentials.{json,yml,yaml,toml,ini,xml,csv,txt,conf,cfg,db}', '.ssh', '.gnupg', '.aws',
+  'credentials', 'credentials.{json,yml,yaml,toml,ini,xml,csv,txt,conf,cfg,db}', '.credentials', '.credentials.{json,yml,yaml,toml,ini,xml,csv,txt,conf,cfg,db}', '.ssh', '.gnupg', '.aws',
 ];
 
 export type SecretContext = { cwds: string[]; home: string; configDir: string; budget: Budget };

@@ -41,6 +41,8 @@ export type SessionInfo = {
   updated: string;
   /** The first line of the first user request. */
   firstRequest: string;
+  /** The name given with /rename. */
+  name?: string;
   /** Tool rounds: assistant replies that called tools. */
   rounds: number;
   /** null when a price was unknown or no totals were saved. */
@@ -92,12 +94,14 @@ export function sessionInfo(file: string): SessionInfo | null {
 function scan(file: string, header: SessionHeader, updated: string): SessionInfo | undefined {
   let firstRequest: string | undefined;
   let cost: number | null = null;
+  let name: string | undefined;
   // A compaction writes the kept messages again: a round is counted once, by its first call's id.
   const rounds = new Set<string>();
   try {
     forEachLine(file, (line) => {
       const record = parseRecord(line);
       if (record?.type === 'state' && isObject(record.totals)) cost = record.totals.costUnknown || typeof record.totals.cost !== 'number' ? null : record.totals.cost;
+      if (record?.type === 'state' && typeof record.name === 'string') name = record.name;
       if (record?.type !== 'message' || !isObject(record.message) || !Array.isArray(record.message.content)) return;
       const message = record.message as Message;
       const first = callsOf(message)[0];
@@ -109,7 +113,7 @@ function scan(file: string, header: SessionHeader, updated: string): SessionInfo
     return undefined;
   }
   if (firstRequest === undefined) return undefined;
-  return { id: header.id, file, created: header.created, updated, firstRequest, rounds: rounds.size, cost };
+  return { id: header.id, file, created: header.created, updated, firstRequest, rounds: rounds.size, cost, ...(name && { name }) };
 }
 
 function sessionFiles(stateDir: string): string[] {

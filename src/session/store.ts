@@ -31,6 +31,8 @@ export type SessionHeader = { type: 'header'; version: number; id: string; root:
  * or, from older versions, as a whole list (`files`).
  */
 export type SessionState = {
+  /** The name given with /rename. */
+  name?: string;
   model?: string;
   mode?: PermissionMode;
   /** The todo list, opaque here. */
@@ -148,6 +150,12 @@ export class SessionWriter {
     if (event.type === 'history_reset') this.write({ type: 'reset', method: event.reason });
   }
 
+  /** The session's name (/rename) as last saved. */
+  get name(): string | undefined {
+    const json = this.written.get('name');
+    return json === undefined ? undefined : (JSON.parse(json) as string);
+  }
+
   /** Records the fields that changed since the last call (call after usage, turn_end, /mode, /model, todo changes). */
   saveState(state: StateInput): void {
     const line: Record<string, unknown> = {};
@@ -218,14 +226,14 @@ export class SessionWriter {
   }
 }
 
-/** The message with every image replaced by a text placeholder (sessions never hold image data). */
-function withoutImages(message: Message): Message {
+/** The message with every image replaced by a text placeholder saying `note` (sessions and exports never hold image data). */
+export function withoutImages(message: Message, note = 'not saved'): Message {
   if (message.role === 'assistant') return message;
   const content = message.content.map((b): UserBlock => {
-    if (b.type === 'image') return { type: 'text', text: imagePlaceholder(b, 'not saved') };
+    if (b.type === 'image') return { type: 'text', text: imagePlaceholder(b, note) };
     if (b.type !== 'tool_result' || !b.images?.length) return b;
     const { images, ...rest } = b;
-    return { ...rest, content: [b.content, ...images.map((i) => imagePlaceholder(i, 'not saved'))].join('\n') };
+    return { ...rest, content: [b.content, ...images.map((i) => imagePlaceholder(i, note))].join('\n') };
   });
   return { role: 'user', content };
 }

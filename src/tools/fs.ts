@@ -6,7 +6,7 @@ import { countNewlines } from '../util/cap.js';
 import { decode, encode, formatSize, numberLine, SNIFF_BYTES, sniffType, splitLines, textPage, type Sniffed, type TextEncoding } from '../content/filetype.js';
 import { MAX_LINES, pageLines, pageRange, readContent } from '../content/read.js';
 import { extractedRefusal } from '../content/docs.js';
-import { checkFresh, openForRead, relPath, resolveInWorkspace, versionOf, writeInside } from '../util/paths.js';
+import { checkFresh, openForRead, relPath, resolveForRead, resolveInWorkspace, versionOf, writeInside } from '../util/paths.js';
 import { toolError, type FileChange, type Tool, type ToolContext, type ToolOutput } from '../types/tools.js';
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -24,12 +24,13 @@ function typeName(sniffed: Sniffed): string {
 async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOutput> {
   const content = await readContent(args, ctx);
   if (content) return content;
-  const r = await resolveInWorkspace(ctx.root, args.path);
+  const r = await resolveForRead(ctx.root, ctx.readRoots ?? [], args.path);
   if (!r.ok) return toolError(r.error);
-  const shown = relPath(ctx.root, r.real);
+  const inWorkspace = r.base === ctx.root;
+  const shown = inWorkspace ? relPath(ctx.root, r.real) : r.real;
   if (!r.exists) return toolError(`${shown} does not exist`);
   if (r.isDir) return toolError(`${shown} is a folder; use list_files to see its files`);
-  const opened = await openForRead(ctx.root, r.real, shown);
+  const opened = await openForRead(r.base, r.real, shown);
   if ('error' in opened) return toolError(opened.error);
   const { fh, st } = opened;
   let bytes: Buffer;
@@ -47,7 +48,8 @@ async function runRead(args: ReadArgs, ctx: ToolContext): Promise<ToolOutput> {
   if (sniffed.kind === 'binary') {
     return toolError(`${shown} is a ${typeName(sniffed)}, ${formatSize(bytes.length)}; read_file only reads text files.`);
   }
-  ctx.files.set(r.real, versionOf(bytes, st));
+  // A skill's file is read, never written: no read-before-write record for it.
+  if (inWorkspace) ctx.files.set(r.real, versionOf(bytes, st));
   if (bytes.length === 0) return { output: `${shown} is empty (0 bytes)`, summary: { key: 'lines', n: 0 } };
   const { start, limit } = pageRange(args);
   const text = textPage(bytes, sniffed.encoding, start, limit);

@@ -63,10 +63,28 @@ export type NoticeCode =
   | 'agent_unknown_tools'
   | 'agent_model_unknown'
   | 'side_model_unknown'
+  | 'instructions_cut'
+  | 'instructions_import_refused'
+  | 'instruction_unreadable'
+  | 'verify_not_run'
+  | 'skill_skipped'
+  | 'skills_shortened'
+  | 'skills_omitted'
+  | 'command_skipped'
+  | 'front_matter_broken'
+  | 'command_untrusted'
+  | 'command_unknown_tools'
+  | 'command_model_unknown'
+  | 'command_shell'
+  | 'command_shell_refused'
+  | 'command_file_skipped'
   | 'codeindex_ready'
   | 'codeindex_cache_corrupt'
   | 'codeindex_build_failed'
   | 'codeindex_save_failed'
+  | 'checkpoints_off'
+  | 'checkpoint_failed'
+  | 'checkpoint_skipped'
   | 'resumed'
   | 'resume_mode'
   | 'auto_mode'
@@ -145,6 +163,6 @@ export type AgentEvent =
       error?: string;
     }
   | { type: 'error'; error: ProviderError; model: string }
-  /** The history was set back (the refused exchange removed); `message` events with the whole new history follow. */
-  | { type: 'history_reset'; reason: 'refusal' }
+  /** The history was set back (the refused exchange removed, /rewind); `message` events with the whole new history follow. */
+  | { type: 'history_reset'; reason: 'refusal' | 'rewind' }
   | { type: 'turn_end'; stopReason: TurnStopReason; text: string; rounds: number; structured?: unknown };

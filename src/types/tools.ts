@@ -104,6 +104,8 @@ export interface ToolSession {
   readonly wrapCommand?: WrapCommand;
   /** Background jobs; absent where none may start (then bash refuses `background: true`). */
   readonly jobs?: BackgroundJobs;
+  /** Folders outside the workspace that read_file may read (the user's skills), as realpaths; the app keeps the list. */
+  readonly readRoots?: readonly string[];
 }
 
 /** Everything a tool call may use: the session's context and the turn's signal. */

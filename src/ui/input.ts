@@ -294,6 +294,11 @@ export class LineInput {
     this.rl.prompt(true);
   }
 
+  /** Puts `text` on the next message prompt to edit and send (on a terminal; a rewound request). */
+  prefill(text: string): void {
+    if (this.tty) this.typeAhead.unshift([this.fold(text), undefined]);
+  }
+
   /** Runs `fn` with the terminal in its normal mode (to run an editor). */
   suspended<T>(fn: () => T): T {
     const input = this.o.input as { setRawMode?: (on: boolean) => void };

@@ -200,7 +200,9 @@ export class Renderer {
       case 'hook_failed':
       case 'verify':
         this.endText();
-        this.warn(inert(explainEvent(event)!));
+        // A custom command's ! line that ran is news, not a warning.
+        if (event.type === 'notice' && event.code === 'command_shell') this.note(inert(explainEvent(event)!));
+        else this.warn(inert(explainEvent(event)!));
         return;
       case 'error':
         this.endText();

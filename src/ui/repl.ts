@@ -61,7 +61,7 @@ export class Repl implements Session {
       input: o.input,
       output: o.output,
       history: this.history,
-      completer: completer(app.root),
+      completer: completer(app.root, () => app.markdown.commands.commands),
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
       onEscape: () => this.escape(),
@@ -144,11 +144,27 @@ export class Repl implements Session {
     this.notes.push(note);
   }
 
+  /** The notes for the model waiting for the next message, handed over once. */
+  private takeNotes(): string[] {
+    return this.notes.splice(0, this.notes.length);
+  }
+
   private async submit(text: string): Promise<'exit' | void> {
     if (!text.trim()) return;
     if (/^!\S/.test(text.trimStart())) return this.shell(text.trimStart().slice(1).trim());
-    const found = findCommand(text);
+    let found = findCommand(text, this.app.markdown.commands.commands);
+    // A command file added since start-up is found once the files are read again.
+    if (found && 'unknown' in found) found = findCommand(text, this.app.reloadCommands());
     if (found && 'unknown' in found) return this.ui.fail(t('repl.unknown_command', { cmd: found.unknown }));
+    if (found && 'custom' in found) {
+      const { custom, arg } = found;
+      const notes = this.takeNotes();
+      try {
+        return void (await this.busy((signal) => this.app.runCommand(custom, arg, signal, notes)));
+      } catch (err) {
+        return this.ui.fail(t('repl.command_failed', { cmd: `/${custom.name}`, msg: (err as Error).message }));
+      }
+    }
     if (found) {
       try {
         return await this.busy(async () => found.command.run(found.arg, this));
@@ -158,8 +174,7 @@ export class Repl implements Session {
       }
     }
     // The typed text first: it is what the request is (its first line names the task in /cost).
-    const message = [text, ...this.notes].join('\n\n');
-    this.notes = [];
+    const message = [text, ...this.takeNotes()].join('\n\n');
     const images = this.images.splice(0);
     await this.busy((signal) => this.app.send(message, signal, { images }));
   }

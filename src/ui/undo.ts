@@ -4,10 +4,10 @@
 // the latest turns only, and of each file the text before the turn and a hash of the text after.
 
 import { createHash } from 'node:crypto';
-import { readFile, unlink } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { decode, encode, sniffType } from '../content/filetype.js';
-import { writeAtomic } from '../util/paths.js';
+import { openForRead, unlinkInside, writeInside } from '../util/paths.js';
 import type { AgentEvent } from '../types/events.js';
 import type { FileVersion } from '../types/tools.js';
 
@@ -62,12 +62,19 @@ export class UndoStack {
     if (!turn) return null;
     const result: UndoResult = { restored: [], skipped: [] };
     for (const [abs, change] of turn) {
-      const outcome = await restore(abs, change).catch(() => 'failed' as const);
+      const outcome = await restore(this.root, abs, change).catch(() => 'failed' as const);
       if (outcome === 'restored') result.restored.push(change.shown);
       else result.skipped.push({ path: change.shown, why: outcome });
       files.delete(abs);
     }
     return result;
+  }
+
+  /** Each file the kept turns changed, as it was before the first of them (/diff without checkpoints). */
+  changedFiles(): { abs: string; shown: string; before: string | null }[] {
+    const first = new Map<string, Change>();
+    for (const turn of [...this.turns, ...(this.current ? [this.current] : [])]) for (const [abs, c] of turn) if (!first.has(abs)) first.set(abs, c);
+    return [...first].map(([abs, c]) => ({ abs, shown: c.shown, before: c.before }));
   }
 
   private close(): void {
@@ -84,15 +91,18 @@ export class UndoStack {
   }
 }
 
-async function restore(abs: string, change: Change): Promise<'restored' | 'changed'> {
-  const bytes = await readFile(abs).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return null;
-    throw err;
-  });
-  if (!bytes) return 'changed';
+/**
+ * Reads and writes as the file tools do (util/paths.ts): through descriptors, so a symbolic link
+ * swapped into the workspace since the turn cannot redirect the read or the write outside it.
+ */
+async function restore(root: string, abs: string, change: Change): Promise<'restored' | 'changed' | 'failed'> {
+  if (!(await lstat(abs).then(() => true, () => false))) return 'changed';
+  const opened = await openForRead(root, abs, change.shown);
+  if ('error' in opened) return 'failed';
+  const bytes = await opened.fh.readFile().finally(() => opened.fh.close());
   const sniffed = sniffType(bytes);
   if (sniffed.kind !== 'text' || hashOf(decode(bytes, sniffed.encoding, false)) !== change.after) return 'changed';
-  if (change.before === null) await unlink(abs);
-  else await writeAtomic(abs, encode(change.before, sniffed.encoding));
+  if (change.before === null) await unlinkInside(root, abs);
+  else await writeInside(root, abs, encode(change.before, sniffed.encoding));
   return 'restored';
 }

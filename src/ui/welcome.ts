@@ -7,6 +7,7 @@ import { getLang, t } from '../i18n/index.js';
 import { unsandboxedWhy } from '../i18n/explain.js';
 import { color, type Paint } from './render.js';
 import type { PermissionMode } from '../types/permissions.js';
+import { inert } from '../util/text.js';
 
 export function welcomeLines(app: App, version: string, paint: Paint): string[] {
   const edge = (s: string) => paint(color.cyan, s);
@@ -18,13 +19,20 @@ export function welcomeLines(app: App, version: string, paint: Paint): string[] 
     t('welcome.sandbox', { state: sandbox }),
     t('welcome.workspace', { root: app.root }),
     t('welcome.language', { lang: t(getLang() === 'zh' ? 'lang.zh' : 'lang.en') }),
-    t('welcome.conventions', { file: app.conventions?.file ?? t('welcome.none') }),
+    t('welcome.conventions', { file: instructionFiles(app) }),
   ];
   return [
     `${edge('╭─')} ${paint(color.bold, 'feiyu')} ${version}`,
     ...rows.map((row) => `${edge('│')}  ${row}`),
     `${edge('╰─')} ${paint(color.dim, t('welcome.hints'))}`,
   ];
+}
+
+/** The instruction files found (not those they import), the first two by name. */
+function instructionFiles(app: App): string {
+  const found = app.markdown.conventions.conventions.files.filter((f) => !f.importedBy).map((f) => inert(f.shown));
+  if (!found.length) return t('welcome.none');
+  return found.length <= 2 ? found.join(', ') : t('files.welcome_more', { files: found.slice(0, 2).join(', '), n: found.length - 2 });
 }
 
 const MODE_COLOURS: Record<PermissionMode, string> = { default: color.green, auto: color.yellow, plan: color.cyan, readonly: color.blue };

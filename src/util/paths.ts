@@ -8,7 +8,7 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, constants, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, readlink, realpath, rename, rmdir, stat, symlink, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { processAlive } from './lock.js';
 import type { FileVersion } from '../types/tools.js';
@@ -58,6 +58,24 @@ export async function workspaceGone(root: string): Promise<string | null> {
   const st = await stat(root).catch(() => undefined);
   if (st?.isDirectory()) return null;
   return `the workspace folder ${root} no longer exists (deleted or moved); nothing was done. Tell the user: feiyu must be restarted in an existing folder`;
+}
+
+/**
+ * resolveInWorkspace for reading: an absolute path inside one of `readRoots` (realpaths outside the
+ * workspace that may be read: the user's skill folders) resolves too. `base` is the root the path
+ * is in, to confine the open to (openForRead).
+ */
+export async function resolveForRead(root: string, readRoots: readonly string[], p: string): Promise<(Resolved & { ok: true; base: string }) | (Resolved & { ok: false })> {
+  const r = await resolveInWorkspace(root, p);
+  if (r.ok) return { ...r, base: root };
+  if (!readRoots.length || typeof p !== 'string' || !p.startsWith('/') || p.includes('\0')) return r;
+  const found = await realpathOfDeepest(p);
+  const base = 'real' in found ? readRoots.find((dir) => inside(dir, found.real)) : undefined;
+  if (!base || !('real' in found)) return r;
+  if (!found.exists) return { ok: true, abs: p, real: found.real, exists: false, isDir: false, base };
+  const st = await stat(found.real);
+  if (!st.isFile() && !st.isDirectory()) return { ok: false, error: `path ${p} is a ${specialKind(st)}; only regular files and folders can be used` };
+  return { ok: true, abs: p, real: found.real, exists: true, isDir: st.isDirectory(), base };
 }
 
 /** Containment by path segments: /a/ws contains /a/ws/x but not /a/ws2/x. */
@@ -157,13 +175,6 @@ export function writeFileAtomic(file: string, data: string | Buffer, o: { privat
   }
 }
 
-/** Writes a workspace file atomically (writeFileAtomic), keeping its mode; returns the new version. */
-export async function writeAtomic(real: string, bytes: Buffer): Promise<FileVersion> {
-  writeFileAtomic(real, bytes);
-  await sweepTemps(dirname(real));
-  return versionOf(bytes, await stat(real));
-}
-
 // ---------------------------------------------------------------------------------------------
 // Race-free opens
 
@@ -214,16 +225,18 @@ export async function openForRead(root: string, real: string, shown: string): Pr
  * never following a symbolic link, creating what is missing; the descriptor's path is checked at
  * the end. What happens to the names meanwhile cannot move the folder the caller writes into.
  */
-async function openDirInside(root: string, dir: string): Promise<FileHandle> {
+async function openDirInside(root: string, dir: string, create = true): Promise<FileHandle> {
   const flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
   let fh = await open(root, O_RDONLY | O_DIRECTORY);
   try {
     const parts = relative(root, dir).split(sep).filter(Boolean);
     for (const name of parts) {
       const next = FD_PATHS ? `${fdPath(fh)}/${name}` : join(await pathOf(fh) ?? dir, name);
-      await mkdir(next).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EEXIST') throw err;
-      });
+      if (create) {
+        await mkdir(next).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EEXIST') throw err;
+        });
+      }
       const child = await open(next, flags);
       await fh.close();
       fh = child;
@@ -241,11 +254,11 @@ async function openDirInside(root: string, dir: string): Promise<FileHandle> {
 }
 
 /**
- * writeAtomic for the workspace, race-free: the temporary file is created and renamed through a
+ * writeFileAtomic for the workspace, race-free: the temporary file is created and renamed through a
  * descriptor of the folder opened by openDirInside, so a symbolic link swapped into the path
  * cannot send the bytes outside; a link swapped in as the file itself is replaced, not followed.
  */
-export async function writeInside(root: string, real: string, bytes: Buffer): Promise<FileVersion> {
+export async function writeInside(root: string, real: string, bytes: Buffer, o: { executable?: boolean; sweep?: boolean } = {}): Promise<FileVersion> {
   const dir = await openDirInside(root, dirname(real));
   const at = (name: string): string => (FD_PATHS ? `${fdPath(dir)}/${name}` : join(dirname(real), name));
   const name = basename(real);
@@ -258,19 +271,77 @@ export async function writeInside(root: string, real: string, bytes: Buffer): Pr
     let st: Stats;
     try {
       await file.writeFile(bytes);
-      if (before?.isFile()) await file.chmod(before.mode & 0o7777);
+      const mode = modeFor(before, o.executable);
+      if (mode !== undefined) await file.chmod(mode);
       st = await file.stat();
     } finally {
       await file.close();
     }
     await rename(tmp, at(name));
-    await sweepTemps(at(''));
+    if (o.sweep !== false) await sweepTemps(at(''));
     return versionOf(bytes, st);
   } catch (err) {
     if (created) await unlink(tmp).catch(() => {});
     throw err;
   } finally {
     await dir.close();
+  }
+}
+
+/**
+ * The mode of a file written over `before`: its own, with the executable bits set or cleared
+ * where asked (as git does: x wherever r is); a new file's from the umask.
+ */
+function modeFor(before: Stats | undefined, executable: boolean | undefined): number | undefined {
+  const kept = before?.isFile() ? before.mode & 0o7777 : undefined;
+  if (executable === undefined) return kept;
+  const base = kept ?? 0o666 & ~process.umask();
+  return executable ? base | ((base & 0o444) >> 2) : base & ~0o111;
+}
+
+/** Makes `real` (inside `root`) a symbolic link to `target`, race-free as writeInside; what was there is replaced. */
+export async function symlinkInside(root: string, real: string, target: string): Promise<void> {
+  const dir = await openDirInside(root, dirname(real));
+  const at = (name: string): string => (FD_PATHS ? `${fdPath(dir)}/${name}` : join(dirname(real), name));
+  const tmp = at(tempName(basename(real)));
+  try {
+    await symlink(target, tmp);
+    await rename(tmp, at(basename(real))).catch(async (err) => {
+      await unlink(tmp).catch(() => {});
+      throw err;
+    });
+  } finally {
+    await dir.close();
+  }
+}
+
+/**
+ * Removes the file (or link) `real` inside `root` without following a link in any folder of its
+ * path, and then the folders it leaves empty up to `root`. A missing file is no error; a folder is.
+ */
+export async function unlinkInside(root: string, real: string): Promise<void> {
+  let dir: FileHandle;
+  try {
+    dir = await openDirInside(root, dirname(real), false);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  const at = (name: string): string => (FD_PATHS ? `${fdPath(dir)}/${name}` : join(dirname(real), name));
+  try {
+    const st = await lstat(at(basename(real))).catch(() => undefined);
+    if (!st) return;
+    if (st.isDirectory()) throw new Error(`${relative(root, real)} is a folder now; it was left alone`);
+    await unlink(at(basename(real)));
+  } finally {
+    await dir.close();
+  }
+  for (let sub = dirname(real); sub !== root && inside(root, sub); sub = dirname(sub)) {
+    const parent = await openDirInside(root, dirname(sub), false).catch(() => undefined);
+    if (!parent) break;
+    const removed = await rmdir(FD_PATHS ? `${fdPath(parent)}/${basename(sub)}` : sub).then(() => true, () => false);
+    await parent.close();
+    if (!removed) break;
   }
 }
 

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Session } from './session-type.js';
 import { initFile, initRequest } from '../../app/init.js';
+import { contextNotices } from '../../app/context.js';
 import { t, type MessageKey } from '../../i18n/index.js';
 import { EFFORTS, effortKind } from '../../providers/effort.js';
 import type { Effort } from '../../types/providers.js';
@@ -59,9 +60,10 @@ export async function initCommand(arg: string, s: Session): Promise<void> {
   await s.busy((signal) => app.send(request.prompt, signal));
   if (fileStamp(path) === before) return ui.note(t('init.unchanged', { file }));
   // The new conventions apply from the next message on, as /context would load them.
-  const { conventions, unreadable } = await app.reloadContext();
-  for (const n of unreadable) ui.handle(n);
-  ui.line(conventions ? t('init.done', { file: conventions.file }) : t('init.unchanged', { file }));
+  const { markdown } = await app.reloadContext();
+  for (const n of contextNotices(markdown)) ui.handle(n);
+  const loaded = markdown.conventions.conventions.files.find((f) => f.path === path);
+  ui.line(loaded ? t('init.done', { file: loaded.shown }) : t('init.unchanged', { file }));
 }
 
 /** Size and modification time, or '' when the file is missing: enough to see a write. */

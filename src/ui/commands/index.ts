@@ -1,13 +1,17 @@
-// The slash commands: the table (name, usage, one line of help in each language), dispatch, Tab
-// completion, and the commands that only look at or switch a setting. Session-level commands
-// live in session.ts, /key in key.ts. Prints through the Renderer, asks through
-// the Io; never writes to the terminal itself.
+// The slash commands: the table (name, usage, one line of help in each language), dispatch (the
+// built-in ones first, then the user's and the project's custom commands), Tab completion, /help,
+// and the commands that only look at or switch a setting. Session-level commands live in
+// session.ts, /key in key.ts. Prints through the Renderer, asks through the Io; never writes to
+// the terminal itself.
 
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Completer } from 'node:readline';
 import { ConfigError } from '../../app/config.js';
-import { clearCommand, compactCommand, contextCommand, costCommand, memoryCommand, resumeCommand, undoCommand } from './session.js';
+import { clearCommand, compactCommand, contextCommand, costCommand, memoryCommand, resumeCommand } from './session.js';
+import { rewindCommand, undoCommand } from './rewind.js';
+import { commitCommand, diffCommand } from './changes.js';
+import { exportCommand, renameCommand } from './export.js';
 import { getLang, Problem, problemText, setLang, t, type MessageKey } from '../../i18n/index.js';
 import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
@@ -21,6 +25,7 @@ import { color } from '../render.js';
 import { modeName } from '../welcome.js';
 import { table } from '../width.js';
 import { inert } from '../../util/text.js';
+import { findCustom, parseSlash, type CustomCommand } from '../../config/commands.js';
 
 /** What a command may use: the app, the terminal, and the REPL's own state. */
 export type { Session } from './session-type.js';
@@ -51,6 +56,11 @@ export const COMMANDS: Command[] = [
   { name: '/memory', args: '[add|rm|edit]', help: 'cmd.memory', run: memoryCommand },
   { name: '/lang', args: '[en|zh]', help: 'cmd.lang', run: langCommand },
   { name: '/undo', help: 'cmd.undo', run: undoCommand },
+  { name: '/rewind', args: '[N]', help: 'rewind.cmd', run: rewindCommand },
+  { name: '/diff', help: 'changes.cmd_diff', run: diffCommand },
+  { name: '/commit', help: 'changes.cmd_commit', run: commitCommand },
+  { name: '/export', args: '[md|json] [file]', help: 'changes.cmd_export', run: exportCommand },
+  { name: '/rename', args: 'NAME', help: 'changes.cmd_rename', run: renameCommand },
   { name: '/last', help: 'cmd.last', run: lastCommand },
   { name: '/init', args: '[FEIYU.md|AGENTS.md]', help: 'cmd.init', run: initCommand },
   { name: '/effort', args: '[low|medium|high|default]', help: 'cmd.effort', run: effortCommand },
@@ -59,22 +69,33 @@ export const COMMANDS: Command[] = [
   { name: '/quit', help: 'cmd.quit', run: () => 'exit' },
 ];
 
+export type Found = { command: Command; arg: string } | { custom: CustomCommand; arg: string } | { unknown: string };
+
 /**
- * The command a line names, with its argument; null when the line is a message. An unknown
- * `/word` alone is reported; with more after it ("/tmp is full") it is a message.
+ * The command a line names, with its argument: a built-in one, else a custom one (`custom`); null
+ * when the line is a message. An unknown `/word` alone is reported; with more after it ("/tmp is
+ * full") it is a message.
  */
-export function findCommand(line: string): { command: Command; arg: string } | { unknown: string } | null {
-  const match = /^(\/[a-z]+)(?:\s+([\s\S]*))?$/.exec(line.trim());
-  if (!match) return null;
-  const command = COMMANDS.find((c) => c.name === match[1]);
-  if (command) return { command, arg: (match[2] ?? '').trim() };
-  return match[2] === undefined ? { unknown: match[1]! } : null;
+export function findCommand(line: string, custom: readonly CustomCommand[] = []): Found | null {
+  const slash = parseSlash(line);
+  if (!slash) return null;
+  const arg = slash.arg ?? '';
+  const command = COMMANDS.find((c) => c.name === `/${slash.name}`);
+  if (command) return { command, arg };
+  const found = findCustom(custom, slash.name);
+  if (found) return { custom: found, arg };
+  return slash.arg === undefined ? { unknown: `/${slash.name}` } : null;
 }
 
-/** Tab completion: /commands, and @paths under the workspace. */
-export function completer(root: string): Completer {
+const isBuiltIn = (name: string): boolean => COMMANDS.some((c) => c.name === `/${name}`);
+
+/** Tab completion: /commands (built-in and `custom()`), and @paths under the workspace. */
+export function completer(root: string, custom: () => readonly CustomCommand[]): Completer {
   return (line: string) => {
-    if (/^\/[a-z]*$/.test(line)) return [COMMANDS.map((c) => c.name).filter((n) => n.startsWith(line)), line];
+    if (/^\/[\p{L}\p{N}_.:-]*$/u.test(line)) {
+      const names = [...COMMANDS.map((c) => c.name), ...custom().filter((c) => !isBuiltIn(c.name)).map((c) => `/${c.name}`)];
+      return [names.filter((n) => n.startsWith(line)), line];
+    }
     const at = /(?:^|\s)(@(\S*))$/.exec(line);
     if (!at) return [[], line];
     const typed = at[2]!;
@@ -96,6 +117,16 @@ export function completer(root: string): Completer {
 function help(s: Session): void {
   s.ui.line(t('help.title'));
   for (const line of table(COMMANDS.map((c) => [`${c.name}${c.args ? ' ' + c.args : ''}`, t(c.help)]), s.ui.columns())) s.ui.line(line);
+  // Files added since start-up are listed too.
+  const custom = s.app.reloadCommands();
+  if (custom.length) {
+    s.ui.line(t('files.help_custom'));
+    const rows = custom.map((c): [string, string] => [
+      inert(`/${c.name}${c.argumentHint ? ' ' + c.argumentHint : ''}`),
+      `${inert(c.description)}${s.ui.paint(color.dim, `  ${inert(c.from)}`)}${isBuiltIn(c.name) ? ' ' + t('files.help_hidden') : ''}`,
+    ]);
+    for (const line of table(rows, s.ui.columns())) s.ui.line(line);
+  }
   s.ui.note(t('help.keys'));
 }
 

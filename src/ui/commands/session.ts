@@ -1,10 +1,13 @@
-// The slash commands about the conversation itself: /cost, /compact, /clear, /resume, /context,
-// /undo and /memory. Each prints through the Renderer and asks through the Io of the Session.
+// The slash commands about the conversation itself: /cost, /compact, /clear, /resume, /context
+// and /memory. Each prints through the Renderer and asks through the Io of the Session.
 
 import { spawnSync } from 'node:child_process';
 import { ConfigError, SessionBusyError } from '../../app/config.js';
 import type { Session } from './session-type.js';
 import { estimateTokens } from '../../core/compact.js';
+import { instructionText, skillList } from '../../core/prompt.js';
+import { contextNotices } from '../../app/context.js';
+import { noticeText } from '../../i18n/explain.js';
 import { confirm } from '../confirm.js';
 import { costReport, formatCostReport } from '../../session/costreport.js';
 import { t } from '../../i18n/index.js';
@@ -13,7 +16,7 @@ import { listSessions } from '../../session/listing.js';
 import type { Message } from '../../types/conversation.js';
 import type { ToolRow } from '../../core/tooltable.js';
 import { color } from '../render.js';
-import { formatCost, localDateTime } from '../../util/text.js';
+import { formatCost, inert, localDateTime } from '../../util/text.js';
 import { table, truncate } from '../width.js';
 import { spendReport } from '../specialists.js';
 
@@ -55,7 +58,7 @@ export async function resumeCommand(_arg: string, s: Session): Promise<void> {
     .slice(0, 10);
   if (!sessions.length) return ui.note(t('resume.none'));
   sessions.forEach((info, i) => {
-    const request = truncate(info.firstRequest, Math.max(10, ui.columns() - 40));
+    const request = truncate(inert(info.name ? `${info.name} — ${info.firstRequest}` : info.firstRequest), Math.max(10, ui.columns() - 40));
     ui.line(t('resume.item', { n: i + 1, when: localDateTime(new Date(info.updated)), rounds: info.rounds, cost: formatCost(info.cost), request }));
   });
   const answer = (await input.question(t('resume.pick')))?.trim();
@@ -92,11 +95,19 @@ function conversationTokens(messages: readonly Message[]): { results: number; re
 
 export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const { app, ui } = s;
-  const { conventions, memory, unreadable } = await app.reloadContext();
-  for (const n of unreadable) ui.handle(n);
-  ui.line(conventions ? t('context.reloaded', { file: conventions.file }) : t('context.no_conventions'));
+  const { markdown, memory } = await app.reloadContext();
+  const { files, ignored, problems } = markdown.conventions.conventions;
+  const skills = markdown.skills.skills;
+  ui.line(t('files.context_reloaded', { files: files.length, skills: skills.length, commands: markdown.commands.commands.length }));
+  if (!files.length) ui.note(t('files.context_none'));
   const system = estimateTokens(app.agent.prompt());
-  const conv = conventions ? estimateTokens(conventions.text) : 0;
+  const fileRows = files.map((f): [string, string] => {
+    const named = f.importedBy ? t('files.context_imported', { file: f.shown, by: f.importedBy }) : t(f.scope === 'user' ? 'files.context_user_file' : 'files.context_file', { file: f.shown });
+    const label = f.cut ? t('files.context_cut_label', { file: named, line: f.cut.line }) : named;
+    return [inert(label), count(estimateTokens(instructionText(f)))];
+  });
+  const inFiles = files.reduce((n, f) => n + estimateTokens(instructionText(f)), 0);
+  const skillTokens = skills.length ? estimateTokens(skillList(skills)) : 0;
   const notes = memory ? estimateTokens(memory) : 0;
   const declared = app.agent.tools.declared();
   const tools = estimateTokens(JSON.stringify(declared));
@@ -108,8 +119,9 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
   const window = app.model.contextWindow;
   ui.line(t('context.total', { used: count(used), window: count(window), pct: Math.round((used / window) * 100) }));
   const sizes: [string, string][] = [
-    [t('context.system'), count(Math.max(0, system - conv - notes - lines))],
-    ...(conventions ? [[t('context.conventions', { file: conventions.file }), count(conv)] as [string, string]] : []),
+    [t('context.system'), count(Math.max(0, system - inFiles - skillTokens - notes - lines))],
+    ...fileRows,
+    ...(skills.length ? [[t('files.context_skills', { n: skills.length }), count(skillTokens)] as [string, string]] : []),
     ...(notes ? [[t('context.memory'), count(notes)] as [string, string]] : []),
     [t('tools.declared', { n: declared.length }), count(tools)],
     ...(listed.length ? [[t('tools.cold_lines', { n: listed.length }), count(lines)] as [string, string]] : []),
@@ -118,6 +130,11 @@ export async function contextCommand(_arg: string, s: Session): Promise<void> {
     [t('context.free'), count(Math.max(0, window - used))],
   ];
   for (const line of table(sizes, ui.columns())) ui.line(line);
+  for (const f of files.filter((f) => f.cut)) ui.note(inert(t('files.context_cut', { file: f.shown, line: f.cut!.line, kept: count(f.cut!.kept), total: count(f.cut!.total) })));
+  for (const i of ignored) ui.note(inert(t('files.context_ignored', { file: i.shown, used: i.used })));
+  for (const p of problems.filter((p) => p.code === 'missing')) ui.note(inert(t('files.context_missing', { ref: p.ref, from: p.from })));
+  // Everything else a load has to say, as at start-up (the cuts are in the table above).
+  for (const n of contextNotices(markdown).filter((n) => n.code !== 'instructions_cut')) ui.warn(inert(noticeText(n)));
   ui.line(t('tools.head'));
   for (const line of table(rows.map(toolLine), ui.columns())) ui.line(line);
   if (!app.agent.tools.deferring) ui.note(t('tools.off'));
@@ -127,19 +144,6 @@ function toolLine(r: ToolRow): [string, string] {
   const params = { schema: count(r.schemaTokens), line: count(r.briefTokens) };
   if (r.tier === 'cold') return [r.name, t(r.demoted ? 'tools.demoted' : 'tools.cold', params)];
   return [r.name, t(r.tier === 'loaded' ? 'tools.loaded' : 'tools.hot', params)];
-}
-
-export async function undoCommand(_arg: string, s: Session): Promise<void> {
-  const { ui } = s;
-  const result = await s.undo.undo(s.app.files);
-  if (!result) return ui.note(t('undo.nothing'));
-  if (result.restored.length) {
-    ui.line(ui.paint(color.green, t('undo.restored', { files: result.restored.join(', ') })));
-    s.tellModel(
-      `[The user ran /undo: these files are back as they were before your previous turn: ${result.restored.join(', ')}. Read them again before changing them.]`,
-    );
-  }
-  for (const { path, why } of result.skipped) ui.warn(t(why === 'changed' ? 'undo.changed' : 'undo.failed', { file: path }));
 }
 
 export async function memoryCommand(arg: string, s: Session): Promise<void> {
