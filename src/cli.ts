@@ -27,8 +27,10 @@ async function askKey(question: string): Promise<boolean> {
   stdin.setRawMode(true);
   stdin.resume();
   const chunk = await new Promise<Buffer>((resolve) => stdin.once('data', resolve));
+  // The terminal stays raw: the REPL comes next, and in cooked mode the kernel would turn an Enter
+  // typed meanwhile into a line feed, which the REPL reads as Ctrl+J (go on to another line).
+  // Node puts the terminal back as it was when the process exits.
   stdin.pause();
-  stdin.setRawMode(false);
   const text = chunk.toString('utf8');
   // An escape sequence (an arrow key) is one key: none of it reaches the REPL.
   const key = text.startsWith('\x1b') ? text : ([...text][0] ?? '');
