@@ -199,10 +199,13 @@ describe('slash commands', () => {
   });
 
   it("finds the user's and the project's commands after the built-in ones, and completes their names", async () => {
-    const custom = ['review-pr', 'frontend:component', 'help'].map((name) => ({ name, source: 'project', from: '.claude/commands', file: '', description: '', allowedTools: [], body: '', shell: [] }) as CustomCommand);
+    const custom = ['review-pr', 'frontend:component', 'help', 'commit'].map((name) => ({ name, source: 'project', from: '.claude/commands', file: '', description: '', allowedTools: [], body: '', shell: [] }) as CustomCommand);
     expect(findCommand('/review-pr 456 high', custom)).toMatchObject({ custom: { name: 'review-pr' }, arg: '456 high' });
     expect(findCommand('/component Button', custom)).toMatchObject({ custom: { name: 'frontend:component' }, arg: 'Button' });
     expect(findCommand('/help', custom)).toMatchObject({ command: { name: '/help' }, arg: '' });
+    // A commit.md written for Claude Code (which has no /commit) runs as written; without one, the built-in.
+    expect(findCommand('/commit now', custom)).toMatchObject({ custom: { name: 'commit' }, arg: 'now' });
+    expect(findCommand('/commit now', [])).toMatchObject({ command: { name: '/commit' }, arg: 'now' });
     expect(findCommand('/review-pr', [])).toEqual({ unknown: '/review-pr' });
     const complete = completer(tmpdir(), () => custom) as (line: string) => [string[], string];
     expect(complete('/re')).toEqual([['/resume', '/rewind', '/rename', '/review-pr'], '/re']);

@@ -81,19 +81,26 @@ export function findCommand(line: string, custom: readonly CustomCommand[] = [])
   if (!slash) return null;
   const arg = slash.arg ?? '';
   const command = COMMANDS.find((c) => c.name === `/${slash.name}`);
-  if (command) return { command, arg };
   const found = findCustom(custom, slash.name);
+  if (command && !(found && YIELDING.has(command.name))) return { command, arg };
   if (found) return { custom: found, arg };
   return slash.arg === undefined ? { unknown: `/${slash.name}` } : null;
 }
 
-const isBuiltIn = (name: string): boolean => COMMANDS.some((c) => c.name === `/${name}`);
+/**
+ * Built-ins that a command file of the same name replaces: Claude Code has none of these, so a
+ * `commit.md` or `init.md` written for it must run as its author wrote it. Every other built-in
+ * wins over a file, so that no project can take /mode, /sandbox or /exit from the user.
+ */
+const YIELDING = new Set(['/commit', '/init']);
+
+const isBuiltIn = (name: string): boolean => COMMANDS.some((c) => c.name === `/${name}`) && !YIELDING.has(`/${name}`);
 
 /** Tab completion: /commands (built-in and `custom()`), and @paths under the workspace. */
 export function completer(root: string, custom: () => readonly CustomCommand[]): Completer {
   return (line: string) => {
     if (/^\/[\p{L}\p{N}_.:-]*$/u.test(line)) {
-      const names = [...COMMANDS.map((c) => c.name), ...custom().filter((c) => !isBuiltIn(c.name)).map((c) => `/${c.name}`)];
+      const names = [...new Set([...COMMANDS.map((c) => c.name), ...custom().map((c) => `/${c.name}`)])];
       return [names.filter((n) => n.startsWith(line)), line];
     }
     const at = /(?:^|\s)(@(\S*))$/.exec(line);
