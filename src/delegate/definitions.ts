@@ -5,6 +5,7 @@
 
 import { basename } from 'node:path';
 import { parseFrontMatter } from '../config/frontmatter.js';
+import { feiyuToolName } from '../config/allowedtools.js';
 import type { AgentFile, AgentOrigin } from '../config/agentfiles.js';
 
 export type AgentDefinition = {
@@ -26,24 +27,6 @@ export type AgentDefinition = {
 export const DEFAULT_ROUNDS = 15;
 export const DEFAULT_TOKENS = 400_000;
 export const DEFAULT_AGENT = 'explore';
-
-/** Claude Code's tool names as feiyu's, so definitions written for it work unchanged. */
-const CLAUDE_NAMES: Record<string, string> = {
-  Read: 'read_file',
-  Write: 'write_file',
-  Edit: 'edit_file',
-  MultiEdit: 'edit_file',
-  Glob: 'list_files',
-  LS: 'list_files',
-  Grep: 'search',
-  Bash: 'bash',
-  WebFetch: 'web_fetch',
-  TodoWrite: 'todo',
-  BashOutput: 'job',
-  KillShell: 'job',
-  KillBash: 'job',
-  Task: 'task',
-};
 
 /** The code index's tools: there only when the index is on, so never reported as unknown. */
 export const CODE_INDEX_TOOLS = ['code_search', 'code_outline', 'code_symbol', 'code_refs'];
@@ -99,9 +82,6 @@ const positive = (v: FrontValue | undefined, key: string, fallback: number): num
   if (!Number.isInteger(n) || n < 1) throw new Error(`${key} must be a positive whole number, not ${JSON.stringify(v)}`);
   return n;
 };
-
-/** A tool name as feiyu's: Claude's names mapped, MCP names and feiyu's own kept. */
-export const feiyuToolName = (name: string): string => CLAUDE_NAMES[name] ?? name;
 
 /** One file's definition. Throws an Error saying what is wrong with it. */
 export function parseDefinition(file: Pick<AgentFile, 'path' | 'text' | 'origin'>): AgentDefinition {
