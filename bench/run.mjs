@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { stateRows } from './state.mjs';
 import { checkpointRows } from './checkpoints.mjs';
 import { tierRows } from './tiers.mjs';
+import { mcpRows } from './mcp.mjs';
 
 const here = new URL('..', import.meta.url).pathname;
 const cli = join(here, 'dist', 'cli.js');
@@ -98,6 +99,8 @@ async function internals() {
         "export { probeSandbox } from './src/safety/sandboxprobe.ts';",
         "export { WorkspaceScanner } from './src/safety/secretfiles.ts';",
         "export { createLauncher } from './src/safety/sandboxhost.ts';",
+        "export { McpHub } from './src/mcp/hub.ts';",
+        "export { toFeiyuTool } from './src/mcp/tools.ts';",
         "export { Checkpoints } from './src/session/checkpoints.ts';",
         "export { applyRewind, planRewind } from './src/session/rewindfiles.ts';",
       ].join('\n'),
@@ -328,7 +331,7 @@ const { values: opts } = parseArgs({ options: { corpus: { type: 'string' }, loca
 const corpus = opts.corpus ?? process.env.FEIYU_BENCH_CORPUS;
 const localize = opts.localize ?? process.env.FEIYU_BENCH_LOCALIZE;
 
-/** --only codeindex: the code index's rows; --only tools: the tool tiers' (fixed tokens, prompt cache, extra requests). */
+/** --only codeindex: the code index's rows; --only tools: the tool tiers' (fixed tokens, prompt cache, extra requests); --only mcp: the MCP client's. */
 const everything = opts.only === undefined;
 if (everything) {
   const s = await startup();
@@ -336,6 +339,7 @@ if (everything) {
   row('bare `node -e 0` (reference)', `${s.bare.toFixed(0)} ms`, '', true);
   row('resident memory at idle prompt', `${s.rssMb.toFixed(1)} MB`, '≤ 80 MB', s.rssMb <= 80);
 }
+if (everything || opts.only === 'mcp') for (const r of await mcpRows(await internals(), startToPrompt, isolatedEnv)) row(...r);
 if (everything || opts.only === 'tools') rows.push(...(await tierRows(await internals())));
 if (everything) {
   const sk = await skillTokens();

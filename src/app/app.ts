@@ -36,6 +36,7 @@ import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
 import { checkpointFirst, SessionRewind } from './rewind.js';
 import { ModeNotes } from './modenotes.js';
+import { linkMcp } from './mcp.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
 import type { SandboxLevel } from '../types/permissions.js';
 import type { Tool, ToolSession, WrapCommand } from '../types/tools.js';
@@ -187,6 +188,7 @@ async function wire(config: AppConfig): Promise<App> {
     summaryProvider: (): Provider | undefined => specialists.sideProvider(),
   });
   agent.on((event) => events.emit(event));
+  const mcp = await linkMcp(config, agent.tools, version(), notify);
   const modeNotes = new ModeNotes(agent);
   modeNotes.update(state.mode);
   const codeIndex = linkCodeIndex({
@@ -247,6 +249,7 @@ async function wire(config: AppConfig): Promise<App> {
     agent,
     todo,
     jobs,
+    mcp,
     files: ctx.files,
     rewind,
     get session() {
@@ -373,7 +376,7 @@ async function wire(config: AppConfig): Promise<App> {
     async close() {
       await rewind?.idle();
       await hooks.close();
-      await jobs.stopAll();
+      await Promise.all([jobs.stopAll(), mcp?.stop()]);
       await codeIndex?.close();
       trace?.close();
       session.close();

@@ -10,6 +10,7 @@ import type { JobManager } from '../tools/jobs.js';
 import type { TodoList } from '../tools/todo.js';
 import type { CodeIndexLink, CodeIndexSetting } from './codeindex.js';
 import type { MarkdownContext } from './context.js';
+import type { McpView } from './mcp.js';
 import type { UserRun } from './usershell.js';
 import type { Specialists } from './specialists.js';
 import type { Rewind } from './rewind.js';
@@ -105,6 +106,8 @@ export interface App {
   readonly codeIndexSetting: CodeIndexSetting;
   /** How the interface asks for attention after a long turn and at a question (settings' notify). */
   readonly notify: NotifySetting;
-  /** Stops what the session started and closes the files. */
+  /** The MCP servers; undefined when none are configured. Started by mcp.start() (the REPL, once its prompt is up) or mcp.ready(). */
+  readonly mcp?: McpView;
+  /** Stops what the session started (MCP servers included) and closes the files. */
   close(): Promise<void>;
 }

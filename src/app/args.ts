@@ -39,6 +39,10 @@ export type CliArgs = {
   appendSystemPrompt?: string;
   /** stream-json: stream_event lines with the model's deltas. */
   partial?: boolean;
+  /** --mcp-config: files (or JSON text) of MCP servers, in .mcp.json's shape. */
+  mcpConfig?: string[];
+  /** --strict-mcp-config: only the servers of --mcp-config. */
+  strictMcpConfig?: boolean;
   help: boolean;
   version: boolean;
 };
@@ -55,7 +59,7 @@ export class UsageError extends Error {
 
 const VALUED = new Set([
   '--output-format', '--input-format', '--mode', '--permission-mode', '--sandbox', '--model', '--max-rounds', '--max-turns', '--lang', '--cwd', '-C',
-  '--output-schema', '--system-prompt', '--append-system-prompt', '-i', '--image',
+  '--output-schema', '--system-prompt', '--append-system-prompt', '-i', '--image', '--mcp-config',
 ]);
 /** Claude Code's lists of rules: each takes one or more values. */
 const RULE_LISTS = new Set(['--allowedTools', '--allowed-tools', '--disallowedTools', '--disallowed-tools']);
@@ -147,6 +151,9 @@ export function parseArgs(argv: string[]): CliArgs {
       case '--fork-session':
         args.forkSession = true;
         break;
+      case '--strict-mcp-config':
+        args.strictMcpConfig = true;
+        break;
       case '-h':
       case '--help':
         args.help = true;
@@ -198,6 +205,9 @@ function setValued(args: CliArgs, flag: string, value: string): void {
       return;
     case '--output-schema':
       args.outputSchema = value;
+      return;
+    case '--mcp-config':
+      args.mcpConfig = [...(args.mcpConfig ?? []), value];
       return;
     case '-i':
     case '--image':

@@ -13,7 +13,7 @@ import type { AgentEvent } from '../types/events.js';
 import type { AssistantBlock, AssistantMessage, Message } from '../types/conversation.js';
 import type { Usage } from '../types/providers.js';
 
-export type InitFields = { cwd: string; sessionId: string; tools: string[]; model: string; permissionMode: string; apiKeySource: string; version: string };
+export type InitFields = { cwd: string; sessionId: string; tools: string[]; mcpServers?: { name: string; status: string }[]; model: string; permissionMode: string; apiKeySource: string; version: string };
 
 /** The system/init line. */
 export function initLine(f: InitFields): Record<string, unknown> {
@@ -23,7 +23,7 @@ export function initLine(f: InitFields): Record<string, unknown> {
     cwd: f.cwd,
     session_id: f.sessionId,
     tools: f.tools.map((name) => claudeToolName(name)),
-    mcp_servers: [],
+    mcp_servers: f.mcpServers ?? [],
     model: f.model,
     permissionMode: f.permissionMode,
     slash_commands: [],

@@ -14,6 +14,7 @@ import { loadSettings, type LoadedSettings, type NotifySetting } from '../config
 import type { HookTable } from '../config/hooks.js';
 import { effectiveSettings, projectTrustState, trustProject, type ProjectFiles } from '../config/trust.js';
 import { contextNotices, fileNotice, loadMarkdownContext, type MarkdownContext } from './context.js';
+import { readMcpConfigArg, type McpServerConfig, type McpServerSpec, type McpSource } from '../config/mcpservers.js';
 import { detectLang, Problem, problemText, t, type Lang, type MessageKey } from '../i18n/index.js';
 import { noticeText } from '../i18n/explain.js';
 import { approvalsFile, loadApprovals } from '../safety/approvals.js';
@@ -124,7 +125,7 @@ export type AppConfig = {
   /** The user trusted the project's own commands (or it brings none). */
   trusted: boolean;
   /** The project's settings files as read, to ask again whether it is still trusted after /context. */
-  projectSettings: Pick<LoadedSettings, 'project' | 'claude'>;
+  projectSettings: Pick<LoadedSettings, 'project' | 'claude' | 'mcpJson'>;
   /** Commands run without the sandbox can still be kept from outliving feiyu (the probe found containment works). */
   sandboxContain: boolean;
   memory: string;
@@ -160,7 +161,13 @@ export type AppConfig = {
   sideModel?: ModelConfig;
   /** What the interface says before the first prompt. */
   notices: NoticeEvent[];
+  /** MCP servers to start (the project's only once trusted) and their time limits. */
+  mcp: { servers: McpServerSpec[]; timeouts: { startMs: number; callMs: number } };
 };
+
+/** Seconds an MCP tool call and a server's start may take unless the settings say otherwise. */
+const MCP_CALL_SECS = 60;
+const MCP_START_SECS = 30;
 
 export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppConfig> {
   const { env } = o;
@@ -199,7 +206,10 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   notices.push(...contextNotices(markdown));
   if (models.exposed) notices.push({ type: 'notice', code: models.exposed.fixed ? 'keys_made_private' : 'keys_exposed', params: { file: models.exposed.file, mode: models.exposed.mode } });
 
-  // Trust: a project's own hooks, verify:, allow rules, commands' ! lines and specialist definitions wait for the user's yes.
+  // A broken .mcp.json (Claude Code's file) costs its servers, not the session.
+  if (settings.mcpJsonProblem) notices.push({ type: 'notice', code: 'mcp_config_broken', params: { file: settings.mcpJsonProblem.file, msg: configError(settings.mcpJsonProblem.error).message } });
+  const flagServers = (args.mcpConfig ?? []).map((arg) => attempt(() => readMcpConfigArg(arg)));
+  // Trust: a project's own hooks, verify:, allow rules, commands' ! lines, MCP servers and specialist definitions wait for the user's yes.
   const definitions = findDefinitions(root, config);
   const trust = attempt(() => projectTrustState(root, config, { ...projectFiles(settings, markdown), agents: definitions.project }));
   let trusted = trust.trusted;
@@ -246,7 +256,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     sandboxNetwork: effective.merged.sandboxNetwork === true,
     markdown,
     trusted,
-    projectSettings: { project: settings.project, claude: settings.claude },
+    projectSettings: { project: settings.project, claude: settings.claude, mcpJson: settings.mcpJson },
     sandboxContain: probe.contain,
     memory: memory.text,
     rules: attempt(() => ({
@@ -273,13 +283,26 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     agents: specialists.agents,
     sideModel: side.model,
     notices,
+    mcp: {
+      servers: mcpServerSpecs(args.strictMcpConfig ? [] : [['user', settings.user.mcpServers], ...(trusted ? ([['mcp.json', settings.mcpJson], ['project', settings.project.mcpServers]] as const) : [])], flagServers),
+      timeouts: { callMs: (effective.merged.mcpToolTimeout ?? MCP_CALL_SECS) * 1000, startMs: (effective.merged.mcpStartTimeout ?? MCP_START_SECS) * 1000 },
+    },
   };
 }
 
-/** What the project's files would make feiyu run or allow: settings (its own and Claude Code's), verify: lines, commands' ! lines and allowed-tools. */
-export function projectFiles(settings: Pick<LoadedSettings, 'project' | 'claude'>, markdown: MarkdownContext): ProjectFiles {
+/** The servers by name, a later place winning a name given twice: the user's, the project's, then --mcp-config's. */
+function mcpServerSpecs(levels: (readonly [McpSource, Record<string, McpServerConfig> | undefined])[], flags: Record<string, McpServerConfig>[]): McpServerSpec[] {
+  const byName = new Map<string, McpServerSpec>();
+  for (const [source, servers] of [...levels, ...flags.map((f) => ['flag', f] as const)]) {
+    for (const [name, config] of Object.entries(servers ?? {})) byName.set(name, { name, source, config });
+  }
+  return [...byName.values()];
+}
+
+/** What the project's files would make feiyu run or allow: settings (its own and Claude Code's), verify: lines, commands' ! lines and allowed-tools, .mcp.json's servers. */
+export function projectFiles(settings: Pick<LoadedSettings, 'project' | 'claude' | 'mcpJson'>, markdown: MarkdownContext): ProjectFiles {
   const commands = markdown.commands.commands.filter((c) => c.source === 'project').map((c) => ({ name: c.name, shell: c.shell, allowedTools: c.allowedTools }));
-  return { settings: settings.project, verify: markdown.conventions.conventions.verify.project, claude: settings.claude, commands };
+  return { settings: settings.project, verify: markdown.conventions.conventions.verify.project, claude: settings.claude, commands, mcpJson: settings.mcpJson };
 }
 
 async function loadSchema(file: string): Promise<JsonSchema> {

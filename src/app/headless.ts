@@ -51,7 +51,10 @@ export async function runHeadless(o: HeadlessOptions): Promise<number> {
     // The events format carries notices itself; the others say them on stderr.
     if (o.format !== 'events') o.stderr.write(inert(text) + '\n');
   });
-  if (stream) json(initLine({ cwd: app.root, sessionId: app.session.id, tools: app.agent.tools.keys(), model: app.model.model, permissionMode: claudeMode(app.mode, app.acceptEdits), apiKeySource: keySource(app), version: version() }));
+  // Without a person to wait for, the first request waits for the MCP servers: their tools are part of the task.
+  await app.mcp?.ready();
+  const mcpServers = (app.mcp?.servers() ?? []).map((s) => ({ name: s.name, status: s.state === 'ready' ? 'connected' : 'failed' }));
+  if (stream) json(initLine({ cwd: app.root, sessionId: app.session.id, tools: app.agent.tools.keys(), mcpServers, model: app.model.model, permissionMode: claudeMode(app.mode, app.acceptEdits), apiKeySource: keySource(app), version: version() }));
   let code: number = EXIT.ok;
   try {
     let images = o.images ?? [];

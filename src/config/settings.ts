@@ -7,13 +7,14 @@
 
 import { join } from 'node:path';
 import { isObject, updatePrivateJson } from '../util/jsonfile.js';
-import { CONFIG_FILE_MAX, FileReadError, readRegularFile } from '../util/readfile.js';
 import { Problem } from '../i18n/index.js';
 import { configDir } from './keys.js';
+import { readConfigText } from './configfile.js';
 import { ruleError } from '../safety/rules.js';
 import { hooksProblem, mustBe, type Found } from './hooks.js';
 import { PERMISSION_MODES, SANDBOX_LEVELS, type PermissionMode, type SandboxLevel } from '../types/permissions.js';
 import type { ToolTiers } from '../types/tools.js';
+import { mcpJsonFile, mcpServersError, readMcpJson, type McpServerConfig } from './mcpservers.js';
 
 export type Settings = {
   mode?: PermissionMode;
@@ -39,6 +40,12 @@ export type Settings = {
   codeIndex?: 'auto' | 'on' | 'off';
   /** Attention after a long turn and at a question: auto (OSC 9 where known, else the bell), bell, osc9, off. */
   notify?: NotifySetting;
+  /** MCP servers by name, in Claude Code's shape (config/mcpservers.ts). */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** Seconds one MCP tool call may take before it is cancelled (default 60). */
+  mcpToolTimeout?: number;
+  /** Seconds an MCP server may take to start and answer (default 30). */
+  mcpStartTimeout?: number;
 };
 
 export const NOTIFY_SETTINGS = ['auto', 'bell', 'osc9', 'off'] as const;
@@ -54,6 +61,10 @@ export type LoadedSettings = {
   projectFile: string;
   /** The project's Claude Code settings files that exist, as project settings (they need trust too). */
   claude: ClaudeSettings[];
+  /** The project's .mcp.json servers (they need trust too); absent when it has none or is broken. */
+  mcpJson?: Record<string, McpServerConfig>;
+  /** Why .mcp.json could not be read, for a notice. */
+  mcpJsonProblem?: { file: string; error: unknown };
 };
 
 export const userSettingsFile = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'settings.json');
@@ -68,7 +79,15 @@ export function loadSettings(root: string, env: NodeJS.ProcessEnv = process.env)
     const settings = readSettings(file, true);
     return settings.hooks || settings.permissions ? [{ file, settings }] : [];
   });
-  return { user: readSettings(userFile), project: readSettings(projectFile), userFile, projectFile, claude };
+  // A broken .mcp.json (Claude Code's file) costs its servers, not the session: kept, not thrown.
+  let mcpJson: Record<string, McpServerConfig> = {};
+  let mcpJsonProblem: LoadedSettings['mcpJsonProblem'];
+  try {
+    mcpJson = readMcpJson(root);
+  } catch (error) {
+    mcpJsonProblem = { file: mcpJsonFile(root), error };
+  }
+  return { user: readSettings(userFile), project: readSettings(projectFile), userFile, projectFile, claude, ...(Object.keys(mcpJson).length && { mcpJson }), ...(mcpJsonProblem && { mcpJsonProblem }) };
 }
 
 /**
@@ -76,13 +95,7 @@ export function loadSettings(root: string, env: NodeJS.ProcessEnv = process.env)
  * settings file, of which only "hooks" and the allow and deny rules are read (the rest is Claude's).
  */
 export function readSettings(file: string, claude = false): Settings {
-  let text: string | undefined;
-  try {
-    text = readRegularFile(file, CONFIG_FILE_MAX);
-  } catch (err) {
-    if (err instanceof FileReadError) throw err;
-    throw new Problem('settings.unreadable', { file, detail: (err as Error).message });
-  }
+  const text = readConfigText(file);
   if (!text?.trim()) return {};
   let data: unknown;
   try {
@@ -146,8 +159,19 @@ function validate(data: unknown): Found | null {
     validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate)) ??
     validateTools(data.tools) ??
     (data.deferTools === undefined || typeof data.deferTools === 'boolean' ? null : mustBe('deferTools', 'expect.boolean')) ??
-    (data.sideModel === undefined || (typeof data.sideModel === 'string' && data.sideModel.trim()) ? null : mustBe('sideModel', 'agents.expect_model'))
+    (data.sideModel === undefined || (typeof data.sideModel === 'string' && data.sideModel.trim()) ? null : mustBe('sideModel', 'agents.expect_model')) ??
+    validateMcp(data)
   );
+}
+
+function validateMcp(data: Record<string, unknown>): Found | null {
+  const servers = mcpServersError(data.mcpServers);
+  if (servers) return mustBe(servers.field, servers.expected);
+  for (const field of ['mcpToolTimeout', 'mcpStartTimeout']) {
+    const v = data[field];
+    if (v !== undefined && !(typeof v === 'number' && v > 0)) return mustBe(field, 'expect.seconds');
+  }
+  return null;
 }
 
 const LOAD_INTO = ['conversation', 'tools'];

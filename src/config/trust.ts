@@ -9,16 +9,25 @@ import { join, relative } from 'node:path';
 import { readProjectsFile, updatePrivateJson } from '../util/jsonfile.js';
 import type { ClaudeSettings, LoadedSettings, Settings } from './settings.js';
 import { joinHooks, readHooks, type HookSkipped, type HookTable } from './hooks.js';
+import { serverLine, type McpServerConfig } from './mcpservers.js';
 
 /** A project slash command's parts that need trust: the `!` lines it runs and the tools it allows. */
 export type GatedCommand = { name: string; shell: string[]; allowedTools: string[] };
 
 /**
  * What a project brings: its .feiyu/settings.json, the verify: lines of its instruction files, its
- * Claude Code settings, its slash commands and its specialist definitions (path and content hash:
- * a changed prompt asks again).
+ * Claude Code settings, its slash commands, the MCP servers of its .mcp.json (those of its
+ * settings are in `settings`) and its specialist definitions (path and content hash: a changed
+ * prompt asks again).
  */
-export type ProjectFiles = { settings: Settings; verify: string[]; claude?: ClaudeSettings[]; commands?: GatedCommand[]; agents?: { path: string; hash: string }[] };
+export type ProjectFiles = {
+  settings: Settings;
+  verify: string[];
+  claude?: ClaudeSettings[];
+  commands?: GatedCommand[];
+  mcpJson?: Record<string, McpServerConfig>;
+  agents?: { path: string; hash: string }[];
+};
 
 export type TrustState = {
   /** True when trusted earlier with this same content, or when there is nothing to trust. */
@@ -52,10 +61,17 @@ function gatedProjectSettings(root: string, project: ProjectFiles): Record<strin
   if (s.sandbox === 'off' || s.sandbox === 'workspace') gated.sandbox = s.sandbox;
   if (s.sandboxNetwork === true) gated.sandboxNetwork = true;
   if (s.webFetch?.allowPrivate?.length) gated.webFetchAllowPrivate = s.webFetch.allowPrivate;
+  const servers = projectServers(project);
+  if (Object.keys(servers).length) gated.mcpServers = servers;
   const commands = (project.commands ?? []).filter((c) => c.shell.length || c.allowedTools.length);
   if (commands.length) gated.commands = commands.map(({ name, shell, allowedTools }) => ({ name, shell, allowedTools }));
   if (project.agents?.length) gated.agents = project.agents.map((a) => `${a.path} ${a.hash}`);
   return gated;
+}
+
+/** A project's MCP servers: its .mcp.json's, then its settings' (which win on a name in both). */
+export function projectServers(project: ProjectFiles): Record<string, McpServerConfig> {
+  return { ...project.mcpJson, ...project.settings.mcpServers };
 }
 
 /** The project settings that apply while the project is not trusted. */
@@ -106,6 +122,7 @@ function listGated(gated: Record<string, unknown>): string[] {
   if (gated.sandbox) lines.push(`sandbox: ${gated.sandbox as string}`);
   if (gated.sandboxNetwork) lines.push('sandboxNetwork: true');
   for (const h of (gated.webFetchAllowPrivate as string[] | undefined) ?? []) lines.push(`webFetch.allowPrivate: ${h}`);
+  for (const [name, server] of Object.entries((gated.mcpServers ?? {}) as Record<string, McpServerConfig>)) lines.push(serverLine(name, server));
   for (const c of (gated.commands as GatedCommand[] | undefined) ?? []) {
     for (const line of c.shell) lines.push(`/${c.name}: !\`${line}\``);
     if (c.allowedTools.length) lines.push(`/${c.name} allowed-tools: ${c.allowedTools.join(', ')}`);

@@ -78,17 +78,32 @@ export class ToolTable {
 
   /**
    * Offers more tools (an optional module's: the code index, MCP servers): cold unless the
-   * settings' tools.hot names them. Before the first request they join the tiers; after it, the
-   * next request announces them (a line each, or a hot one's definition).
+   * settings' tools.hot names them; a tool of a name already offered is replaced. Before the first
+   * request they join the tiers; after it, the next request announces them (a line each, or a hot
+   * one's definition). Without tiers the declared list is simply made again.
    */
   add(tools: Tool[]): void {
     const fresh = tools.filter((t) => !this.all.has(t.name));
     for (const tool of tools) this.all.set(tool.name, tool);
+    if (!this.tiers && fresh.length) this.frozen = null;
     if (!this.frozen || !this.tiers || !fresh.length) return;
     const hot = fresh.filter((t) => this.prefersHot(t.name));
     const cold = fresh.filter((t) => !this.prefersHot(t.name));
     if (cold.length) this.notes.push(`New cold tools:\n${cold.map(coldLine).join('\n')}`);
     if (hot.length) this.notes.push(`New tools:\n${this.load(hot)}`);
+  }
+
+  /**
+   * Withdraws tools (their server stopped): calls of them fail as unknown from now on, and the
+   * next request says so when the model was told of them.
+   */
+  remove(names: string[]): void {
+    const gone = names.filter((n) => this.all.has(n) && n !== LOAD_TOOLS && n !== USE_TOOL);
+    if (!gone.length) return;
+    for (const name of gone) this.all.delete(name);
+    if (gone.some((n) => this.loadedNames.has(n))) this.setLoaded(this.loaded.filter((n) => !gone.includes(n)));
+    if (!this.tiers) this.frozen = null;
+    else if (this.frozen) this.notes.push(`Tools withdrawn (no longer available): ${gone.join(', ')}.`);
   }
 
   /** The tools this request declares. */

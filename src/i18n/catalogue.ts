@@ -14,9 +14,10 @@ import { en as codeindexEn, zh as codeindexZh } from './codeindex.js';
 import { en as rewindEn, zh as rewindZh } from './rewind.js';
 import { en as changesEn, zh as changesZh } from './changes.js';
 import { en as dailyEn, zh as dailyZh } from './daily.js';
+import { en as mcpEn, zh as mcpZh } from './mcp.js';
 
-export const en = { ...coreEn, ...filesEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn, ...rewindEn, ...changesEn, ...agentsEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh, ...rewindZh, ...changesZh, ...agentsZh };
+export const en = { ...coreEn, ...filesEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn, ...rewindEn, ...changesEn, ...mcpEn, ...agentsEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh, ...rewindZh, ...changesZh, ...mcpZh, ...agentsZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

@@ -21,6 +21,8 @@ Options:
   -C, --cwd DIR               the workspace (default: the current directory)
   --trust                     trust this project's hooks and verify: without asking
   --output-schema FILE        headless: the final answer is JSON valid against this schema
+  --mcp-config FILE           MCP servers from this file (.mcp.json's shape) or JSON text; repeatable
+  --strict-mcp-config         only the servers of --mcp-config
   -i, --image FILE            attach an image (or a file) to the first message; repeatable
   -h, --help                  this help
   -v, --version               the version`,

@@ -55,6 +55,8 @@ function clock(at: number, now: number): string {
 }
 
 const NOTICE_KEYS: Record<NoticeCode, MessageKey> = {
+  mcp_failed: 'mcp.failed',
+  mcp_config_broken: 'mcp.config_broken',
   max_rounds: 'notice.max_rounds',
   max_tokens: 'notice.max_tokens',
   usage_estimated: 'notice.usage_estimated',
@@ -148,8 +150,16 @@ export function noticeText(n: NoticeEvent, headless = false): string {
   if (why) return t(NOTICE_KEYS[n.code], { ...params, why: t(`${why}${params.why}` as MessageKey, params) });
   // A file's kind (FIFO, device…) is a word of the interface language too.
   if (n.code === 'file_not_regular') return t('file.not_regular', { ...params, kind: t(`file.kind_${String(params.kind).replace(' ', '_')}` as MessageKey) });
+  if (n.code === 'mcp_failed') return t('mcp.failed', { server: params.server ?? '', why: mcpWhy(params) });
   if (n.code === 'checkpoints_off' && (params.why === 'home' || params.why === 'no_git')) return t(`checkpoint.off_${params.why}`);
   return t(NOTICE_KEYS[n.code], params);
+}
+
+/** Why an MCP server failed (an McpFailure's code, detail and stderr), in words. */
+export function mcpWhy(f: { why?: string | number; detail?: string | number; stderr?: string | number }): string {
+  const why = t(`mcp.why_${String(f.why)}` as MessageKey, { detail: f.detail ?? '' });
+  const stderr = String(f.stderr ?? '').trim().split('\n').slice(-3).join(' ⏎ ');
+  return stderr ? t('mcp.stderr', { why, stderr: stderr.length > 300 ? '…' + stderr.slice(-299) : stderr }) : why;
 }
 
 /** How a hook or verify command failed: fail.exit {code}, fail.signal {signal}, fail.timeout {secs}, fail.spawn {message}. */

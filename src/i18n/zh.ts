@@ -23,6 +23,8 @@ export const zh: Record<keyof typeof en, string> = {
   -C, --cwd 目录              工作区（默认：当前目录）
   --trust                     信任本项目的 hooks 和 verify:，不再询问
   --output-schema 文件        无界面模式：最终回答是符合该 JSON Schema 的 JSON
+  --mcp-config 文件           从该文件（.mcp.json 的格式）或 JSON 文本读取 MCP 服务器；可重复
+  --strict-mcp-config         只用 --mcp-config 给出的服务器
   -i, --image 文件            把图片（或文件）附加到第一条消息；可重复
   -h, --help                  显示本帮助
   -v, --version               显示版本`,

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { analyzeBash, visible, type BashAnalysis, type BashReasonCode } from './bash/analysis.js';
 import { inside } from '../util/paths.js';
 import { describeCall } from '../util/calls.js';
-import { coversTool, ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
+import { coversTool, readMarkOf, ruleMatches, suggestCommandRule, suggestPathRule, type Rule, type RuleTarget } from './rules.js';
 import { checkSecretPath, secretFileKind, secretRefusal } from './secrets.js';
 import { realPath } from './bash/expand.js';
 import { destructiveOf, type Loss, type RepoFacts } from './destructive.js';
@@ -20,7 +20,7 @@ import type { SandboxProfile, Tool } from '../types/tools.js';
 import type { ToolCallBlock } from '../types/conversation.js';
 
 /** Why the user is asked; the interface translates it with `reasonParams`. */
-export type AskReasonCode = BashReasonCode | 'hook' | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule' | 'broad_root';
+export type AskReasonCode = BashReasonCode | 'hook' | 'destructive' | 'protected' | 'git_write' | 'write' | 'write_outside' | 'exec' | 'network' | 'unchecked_deny_rule' | 'broad_root' | 'mcp';
 
 /** The policy's question: an AskRequest (types/permissions.ts) whose reason is one of its codes. */
 export type PolicyAsk = AskRequest & { reasonCode: AskReasonCode };
@@ -135,7 +135,10 @@ export function judge(call: ToolCallBlock, tool: Tool, subject: Subject, input: 
     if (tool.name === 'remember' && (mode === 'plan' || mode === 'readonly')) return refuseInMode(mode, "remember writes a note into every later session's prompt");
     if (!hookAsks) return { decision: 'allow', code: 'meta', reason: 'meta tool' };
   }
-  const readOnly = tool.kind === 'meta' || (subject.kind === 'bash' ? subject.analysis.verdict === 'safe' : tool.kind === 'read' && subject.kind !== 'network');
+  // An MCP tool an allow rule marks read-only runs as a read tool does, in every mode.
+  const readMark = readMarkOf(rules.allow, tool.name);
+  if (readMark && !hookAsks) return { decision: 'allow', code: 'rule', reason: `marked read-only by ${readMark.text}` };
+  const readOnly = tool.kind === 'meta' || !!readMark || (subject.kind === 'bash' ? subject.analysis.verdict === 'safe' : tool.kind === 'read' && subject.kind !== 'network');
   if (readOnly && !hookAsks) {
     // Allowed as read-only: the kernel holds the command to that (a read-only sandbox).
     return subject.kind === 'bash'
@@ -241,8 +244,11 @@ function request(call: ToolCallBlock, tool: Tool, subject: Subject, o: AskContex
     }
     case 'network':
       return { ...base, display: subject.url, reasonCode: 'network', reasonParams: { host: subject.host }, suggestedRules: subject.host ? [`${tool.name}(${subject.host})`] : [] };
-    case 'other':
-      return { ...base, display: subject.shown, reasonCode: 'exec', reasonParams: { tool: tool.name }, suggestedRules: [tool.name] };
+    case 'other': {
+      const server = tool.name.startsWith('mcp__') ? tool.name.split('__')[1] : undefined;
+      const why: Pick<PolicyAsk, 'reasonCode' | 'reasonParams'> = server ? { reasonCode: 'mcp', reasonParams: { tool: tool.name, server } } : { reasonCode: 'exec', reasonParams: { tool: tool.name } };
+      return { ...base, display: subject.shown, ...why, suggestedRules: [tool.name] };
+    }
   }
 }
 
@@ -272,6 +278,7 @@ export function answerDecision(req: AskRequest, answer: AskAnswer): { decision: 
 function whyNotReadOnly(tool: Tool, subject: Subject): string {
   if (subject.kind === 'bash') return subject.analysis.reason ?? 'it is not a read-only command';
   if (subject.kind === 'network') return `${tool.name} reaches the network`;
+  if (tool.name.startsWith('mcp__')) return `${tool.name} is an MCP tool that no allow rule marks read-only; the user can allow it here with the rule ${tool.name}(read)`;
   return tool.kind === 'write' ? `${tool.name} changes files` : `${tool.name} runs programs`;
 }
 

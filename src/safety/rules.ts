@@ -26,14 +26,23 @@ export type RuleTarget =
   | { kind: 'host'; host: string }
   | { kind: 'text'; text: string };
 
-const RULE = /^([A-Za-z_][\w-]*)(?:\((.+)\))?$/s;
+const RULE = /^([A-Za-z_][\w-]*|mcp__[\w*-]+)(?:\((.+)\))?$/s;
 const FEIYU_NAME = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * MCP tools (`mcp__<server>__<tool>`, Claude Code's names) are matched by name alone: the server
+ * (`mcp__github`), a `*` wildcard in the name (`mcp__github__*`, `mcp__github__get_*`) or one tool.
+ * Their only pattern is `(read)`: an allow rule with it marks the tools read-only, which plan and
+ * readonly modes then allow (a server's own readOnlyHint never does).
+ */
+export const READ_MARK = 'read';
 
 /** Why `text` is not a valid rule, or null. */
 export function ruleError(text: string): Problem | null {
   const m = RULE.exec(text.trim());
   if (!m) return new Problem('rule.syntax', { rule: text });
   if (m[2] !== undefined && !m[2].trim()) return new Problem('rule.empty', { rule: text });
+  if (m[1]!.startsWith('mcp__') && m[2] !== undefined && m[2].trim() !== READ_MARK) return new Problem('rule.mcp_pattern', { rule: text });
   const rule = readRule(text.trim(), m[1]!, m[2]?.trim() ?? null);
   if (rule.tools.includes('bash') && rule.pattern !== null && splitWords(rule.pattern) === null) return new Problem('rule.quote', { rule: text });
   return null;
@@ -78,10 +87,14 @@ function claudePath(p: string): string {
   return anchored ? rel : `**/${rel}`;
 }
 
-/** Whether the rule covers calls of `tool` (`mcp__server` covers every tool of that server). */
+/** Whether the rule covers calls of `tool`: by name, or (MCP tools) by server or wildcard. */
 export function coversTool(rule: Rule, tool: string): boolean {
-  return rule.tools.some((t) => t === tool || (t.startsWith('mcp__') && !t.slice(5).includes('__') && tool.startsWith(`${t}__`)));
+  return rule.tools.some((t) => t === tool || (t.startsWith('mcp__') && tool.startsWith('mcp__') && coversMcp(t, tool)));
 }
+
+/** `mcp__server` covers every tool of that server; a `*` in the name matches anything there. */
+const coversMcp = (name: string, tool: string): boolean =>
+  name.includes('*') ? wordRegex(name).test(tool) : !name.slice(5).includes('__') && tool.startsWith(`${name}__`);
 
 /**
  * Whether the rule covers this target. `unknownMatches` decides what a word known only at run
@@ -89,7 +102,7 @@ export function coversTool(rule: Rule, tool: string): boolean {
  */
 export function ruleMatches(rule: Rule, tool: string, target: RuleTarget, ctx: { root: string; home: string }, unknownMatches = false): boolean {
   if (!coversTool(rule, tool)) return false;
-  if (rule.pattern === null) return true;
+  if (rule.pattern === null || tool.startsWith('mcp__')) return true;
   switch (target.kind) {
     case 'command':
       return matchWords(splitWords(rule.pattern) ?? [], target.argv, unknownMatches);
@@ -109,6 +122,9 @@ export function ruleMatches(rule: Rule, tool: string, target: RuleTarget, ctx: {
       return wordRegex(rule.pattern).test(target.text);
   }
 }
+
+/** The allow rule that marks this MCP tool read-only (`mcp__github__get_*(read)`), if any. */
+export const readMarkOf = (allow: readonly Rule[], tool: string): Rule | undefined => (tool.startsWith('mcp__') ? allow.find((r) => r.pattern === READ_MARK && coversTool(r, tool)) : undefined);
 
 /** The path, and with `under` every folder above it (a rule on a folder covers what is inside). */
 function candidates(path: string, under: boolean | undefined): string[] {

@@ -63,6 +63,9 @@ export type NoticeCode =
   | 'agent_unknown_tools'
   | 'agent_model_unknown'
   | 'side_model_unknown'
+  /** An MCP server failed to start, crashed or hangs (params: server, why = an McpFailure code, detail, stderr). */
+  | 'mcp_failed'
+  | 'mcp_config_broken'
   | 'instructions_cut'
   | 'instructions_import_refused'
   | 'instruction_unreadable'

@@ -8,6 +8,7 @@ import type { App } from '../app/app.js';
 import { fileNotice } from '../app/config.js';
 import { noticeText } from '../i18n/explain.js';
 import { completer, findCommand, type Session } from './commands/index.js';
+import { findPrompt, runPrompt } from './commands/mcp.js';
 import { showLast } from './commands/habits.js';
 import { approvePlan, askPermission } from './confirm.js';
 import { History } from './history.js';
@@ -61,7 +62,7 @@ export class Repl implements Session {
       input: o.input,
       output: o.output,
       history: this.history,
-      completer: completer(app.root, () => app.markdown.commands.commands),
+      completer: completer(app.root, () => app.markdown.commands.commands, () => app.mcp?.prompts().map((p) => p.command) ?? []),
       onInterrupt: () => this.interrupt(),
       onCycleMode: () => this.cycleMode(),
       onEscape: () => this.escape(),
@@ -90,6 +91,8 @@ export class Repl implements Session {
     if (this.o.initialMessage) this.ui.line(promptFor(this.app.mode, this.ui.paint) + this.o.initialMessage);
     // The code index starts once the prompt is up: building it must not delay the prompt.
     setImmediate(() => this.app.codeIndex?.start());
+    // So do the MCP servers: loading their SDK takes half a second of the event loop.
+    setImmediate(() => this.app.mcp?.start());
     let next = this.o.initialMessage ?? (await this.nextMessage());
     while (next !== undefined && (await this.submit(next)) !== 'exit') next = await this.nextMessage();
     // Input ended at the prompt (Ctrl+D, Ctrl+C twice): the goodbye goes on a line of its own.
@@ -149,10 +152,14 @@ export class Repl implements Session {
     return this.notes.splice(0, this.notes.length);
   }
 
-  private async submit(text: string): Promise<'exit' | void> {
-    if (!text.trim()) return;
-    if (/^!\S/.test(text.trimStart())) return this.shell(text.trimStart().slice(1).trim());
-    let found = findCommand(text, this.app.markdown.commands.commands);
+  private async submit(typed: string): Promise<'exit' | void> {
+    if (!typed.trim()) return;
+    if (/^!\S/.test(typed.trimStart())) return this.shell(typed.trimStart().slice(1).trim());
+    // A server's prompt (/<server>:<prompt>) is sent as the message it expands to.
+    const prompt = findPrompt(typed, this);
+    const text = prompt ? await runPrompt(prompt, this) : typed;
+    if (text === undefined) return;
+    let found = prompt ? null : findCommand(text, this.app.markdown.commands.commands);
     // A command file added since start-up is found once the files are read again.
     if (found && 'unknown' in found) found = findCommand(text, this.app.reloadCommands());
     if (found && 'unknown' in found) return this.ui.fail(t('repl.unknown_command', { cmd: found.unknown }));

@@ -17,6 +17,7 @@ import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
 import { agentsCommand } from './agents.js';
+import { mcpCommand } from './mcp.js';
 import { effortCommand, initCommand, lastCommand } from './habits.js';
 import { indexCommand } from './codeindex.js';
 import { saveUserSettings } from '../../config/settings.js';
@@ -56,6 +57,7 @@ export const COMMANDS: Command[] = [
   { name: '/memory', args: '[add|rm|edit]', help: 'cmd.memory', run: memoryCommand },
   { name: '/lang', args: '[en|zh]', help: 'cmd.lang', run: langCommand },
   { name: '/undo', help: 'cmd.undo', run: undoCommand },
+  { name: '/mcp', args: '[restart NAME]', help: 'mcp.cmd', run: mcpCommand },
   { name: '/rewind', args: '[N]', help: 'rewind.cmd', run: rewindCommand },
   { name: '/diff', help: 'changes.cmd_diff', run: diffCommand },
   { name: '/commit', help: 'changes.cmd_commit', run: commitCommand },
@@ -96,11 +98,11 @@ const YIELDING = new Set(['/commit', '/init']);
 
 const isBuiltIn = (name: string): boolean => COMMANDS.some((c) => c.name === `/${name}`) && !YIELDING.has(`/${name}`);
 
-/** Tab completion: /commands (built-in and `custom()`), and @paths under the workspace. */
-export function completer(root: string, custom: () => readonly CustomCommand[]): Completer {
+/** Tab completion: /commands (built-in, `custom()` and `more()`: the MCP servers' prompts), and @paths under the workspace. */
+export function completer(root: string, custom: () => readonly CustomCommand[], more: () => string[] = () => []): Completer {
   return (line: string) => {
     if (/^\/[\p{L}\p{N}_.:-]*$/u.test(line)) {
-      const names = [...new Set([...COMMANDS.map((c) => c.name), ...custom().map((c) => `/${c.name}`)])];
+      const names = [...new Set([...COMMANDS.map((c) => c.name), ...custom().map((c) => `/${c.name}`), ...more()])];
       return [names.filter((n) => n.startsWith(line)), line];
     }
     const at = /(?:^|\s)(@(\S*))$/.exec(line);
