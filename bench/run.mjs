@@ -4,6 +4,7 @@
 // call against one without, the first tool call of a process, a page of a 9 MB file; and its long
 // sessions: list_files under a huge .gitignore, resume and /cost at three sizes (state.mjs), the
 // REPL's memory over 150 messages (repl-memory.mjs); the sandbox's probe, secret listing and launch;
+// the library's import and the editor protocol's start (host.mjs).
 // and a specialist's scripted exploration (specialists.mjs): what it returns and what it spent.
 // With a corpus (`npm run bench -- --corpus DIR [--localize FILE]`, or FEIYU_BENCH_CORPUS and
 // FEIYU_BENCH_LOCALIZE) the code index is measured too; `--scale N` also times it on N copies of
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { stateRows } from './state.mjs';
+import { acpRows, hostRows } from './host.mjs';
 import { checkpointRows } from './checkpoints.mjs';
 import { tierRows } from './tiers.mjs';
 import { mcpRows } from './mcp.mjs';
@@ -372,6 +374,8 @@ if (everything) {
   row('first tool call of a process (second call)', `${ft.first.toFixed(1)} ms (${ft.second.toFixed(1)} ms)`, '≤ 20 ms', ft.first <= 20);
   const rp = await readPage();
   row(`read_file 200 lines of a ${rp.mb.toFixed(1)} MB file: first / last page`, `${rp.first.toFixed(1)} / ${rp.last.toFixed(1)} ms`, '≤ 20 ms', Math.max(rp.first, rp.last) <= 20);
+  for (const r of hostRows(here, isolatedEnv())) row(...r);
+  for (const r of await acpRows(cli, here, isolatedEnv())) row(...r);
 }
 if (corpus) await codeIndexBench(corpus, localize, row, Number(opts.scale ?? process.env.FEIYU_BENCH_SCALE ?? 1));
 

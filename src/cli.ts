@@ -3,7 +3,8 @@
 // exiting with the codes of DESIGN.md §3. The only module nothing else imports.
 
 import { createInterface } from 'node:readline';
-import { createApp, version, type App } from './app/app.js';
+import { version } from './app/app.js';
+import { openHost, type Host } from './app/host.js';
 import { ConfigError, readStart } from './app/config.js';
 import { noticeText } from './i18n/explain.js';
 import { parseArgs, UsageError, type CliArgs } from './app/args.js';
@@ -40,7 +41,7 @@ async function askKey(question: string): Promise<boolean> {
   return key.toLowerCase() === 'y';
 }
 
-async function headless(app: App, args: CliArgs): Promise<number> {
+async function headless(host: Host, task: string, args: CliArgs): Promise<number> {
   // Claude's stream-json input: messages are read from stdin as they come, one turn each.
   const streaming = args.inputFormat === 'stream-json';
   // Otherwise piped text is the message, or the context of the one given (as claude -p reads it).
@@ -51,7 +52,7 @@ async function headless(app: App, args: CliArgs): Promise<number> {
     const [bytes, kept] = [piped.bytes, STDIN_CAP].map((n) => n.toLocaleString('en-US'));
     process.stderr.write(t('stdin.cut', { bytes: bytes!, kept: kept! }) + '\n');
   }
-  for (const n of app.notices) process.stderr.write(inert(noticeText(n, true)) + '\n');
+  for (const n of host.app(task).notices) process.stderr.write(inert(noticeText(n, true)) + '\n');
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
@@ -59,7 +60,8 @@ async function headless(app: App, args: CliArgs): Promise<number> {
   const messages = streaming ? streamJsonMessages(createInterface({ input: process.stdin, crlfDelay: Infinity }), warn) : [message];
   try {
     return await runHeadless({
-      app,
+      host,
+      task,
       messages,
       images: args.images,
       format: args.outputFormat,
@@ -69,15 +71,22 @@ async function headless(app: App, args: CliArgs): Promise<number> {
       signal: controller.signal,
     });
   } finally {
-    await app.close();
+    await host.close();
   }
 }
 
-async function interactive(app: App, args: CliArgs): Promise<number> {
+async function interactive(host: Host, task: string, args: CliArgs): Promise<number> {
   const { Repl } = await import('./ui/repl.js');
-  const repl = new Repl({ app, version: version(), initialMessage: args.message, images: args.images, input: process.stdin, output: process.stdout });
+  const repl = new Repl({ host, task, version: version(), initialMessage: args.message, images: args.images, input: process.stdin, output: process.stdout });
   await repl.run();
-  await app.close();
+  await host.close();
+  return EXIT.ok;
+}
+
+/** `--acp`: an editor drives feiyu over stdio until it closes the connection. */
+async function editor(args: CliArgs): Promise<number> {
+  const { serveAcp } = await import('./acp/server.js');
+  await serveAcp({ args, config: { env: process.env }, version: version(), input: process.stdin, output: process.stdout });
   return EXIT.ok;
 }
 
@@ -88,21 +97,24 @@ async function main(): Promise<number> {
   try {
     args = parseArgs(process.argv.slice(2));
     // Settings are read once, here: the language must be known before anything prints; a broken
-    // file is reported by createApp, in the language chosen without it.
+    // file is reported by openHost, in the language chosen without it.
     const start = readStart(args, process.env);
     setLang(start.lang);
     if (args.help) return void process.stdout.write(`${t('cli.usage')}\n\n${t('compat.usage')}\n`), EXIT.ok;
     if (args.version) return void process.stdout.write(version() + '\n'), EXIT.ok;
+    if (args.acp) return await editor(args);
     const canAsk = !args.print && process.stdin.isTTY === true;
-    const app = await createApp(args, {
+    const host = await openHost(args, {
       env: process.env,
       start,
       allowNoModel: !args.print,
       askTrust: canAsk ? (what) => askKey(t('trust.ask', { what: what.map((w) => `  ${w}`).join('\n') })) : undefined,
     });
+    // One task: a new session, or the one --resume names.
+    const task = await host.open({ resume: args.resume, fork: args.forkSession });
     // Background jobs die with feiyu, however it ends (Ctrl+C: the REPL, or headless's abort).
-    installExitHandlers(app.jobs, args.print ? ['SIGHUP'] : ['SIGTERM', 'SIGHUP']);
-    return args.print ? await headless(app, args) : await interactive(app, args);
+    installExitHandlers(host.app(task).jobs, args.print ? ['SIGHUP'] : ['SIGTERM', 'SIGHUP']);
+    return args.print ? await headless(host, task, args) : await interactive(host, task, args);
   } catch (err) {
     if (err instanceof UsageError) {
       // The arguments did not parse: --lang may still be among them.

@@ -44,7 +44,7 @@ export function sessionAgent(server: FakeServer, format: WireFormat, design: Des
   const root = workspace();
   const todo = new TodoList();
   const plan = { restoreMode: () => {}, inPlanMode: () => false };
-  const tools = buildTools({ allowPrivate: [], jobs: new JobManager(), todo, stateDir: join(root, '.state'), plan });
+  const tools = buildTools({ allowPrivate: [], jobs: new JobManager(), todo, notesDir: join(root, '.state'), plan });
   const provider = createProvider(fakeModel(server, format), { retry: { baseDelayMs: 5 } });
   const ctx = { root, files: new Map(), shell: { cwd: root }, env: process.env };
   const agent = new Agent({ provider, tools, system: systemPrompt(root), ctx, deferral: deferralOf(settingsOf(design)) });

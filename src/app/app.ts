@@ -26,8 +26,8 @@ import { realPath } from '../safety/bash/expand.js';
 import { createGitFacts } from './gitfacts.js';
 import { attach } from './attach.js';
 import { runUserCommand } from './usershell.js';
-import { loadSession, restoreFiles, SessionWriter, type WriterEvents } from '../session/store.js';
-import { findLastSession, findSession, sessionInfo } from '../session/listing.js';
+import { restoreFiles, type WriterEvents } from '../session/store.js';
+import type { SessionRecord } from '../session/record.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools } from './toolset.js';
 import { Specialists } from './specialists.js';
@@ -38,11 +38,12 @@ import { checkpointFirst, SessionRewind } from './rewind.js';
 import { ModeNotes } from './modenotes.js';
 import { linkMcp } from './mcp.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
+import type { ModelConfig } from '../types/providers.js';
 import type { SandboxLevel } from '../types/permissions.js';
 import type { Tool, ToolSession, WrapCommand } from '../types/tools.js';
 import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
 import { sweepTemps } from '../util/paths.js';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
@@ -50,13 +51,17 @@ export { version };
 export type { App, LoopView } from './apptype.js';
 
 export async function createApp(args: CliArgs, opts: ConfigOptions): Promise<App> {
-  return wire(await loadConfig(args, opts));
+  return wireApp(await loadConfig(args, opts));
 }
 
 const SCHEMA_PROMPT = 'When the task is done, call submit_result with the final answer; do not answer in plain text.';
 
-async function wire(config: AppConfig): Promise<App> {
+/** The app for one session over a loaded configuration (a host wires one per task). */
+export async function wireApp(config: AppConfig): Promise<App> {
   const { root, stateDir } = config;
+  // A store kept in memory means no files in the state folder at all.
+  const stateFiles = config.store.kind === 'files';
+  const makeProvider = (model: ModelConfig) => (config.provider && model.name === config.provider.config.name ? config.provider : createProvider(model, config.providerOptions));
   // Notices raised while starting wait in `notices`: the interface subscribes once the app exists.
   const events = new Emitter<AgentEvent>();
   const notices = [...config.notices];
@@ -77,7 +82,7 @@ async function wire(config: AppConfig): Promise<App> {
       modeNotes.update(state.mode);
       warnIfUnsandboxed();
     }
-    if (what === 'model' || what === 'effort') agent.provider = createProvider(state.model, config.providerOptions);
+    if (what === 'model' || what === 'effort') agent.provider = makeProvider(state.model);
     if (what === 'model') session.saveState({ model: state.model.name });
   });
   warnIfUnsandboxed();
@@ -90,9 +95,11 @@ async function wire(config: AppConfig): Promise<App> {
   const jobs = new JobManager();
   // Without the sandbox, commands are still contained when bwrap works (the `off` launcher); when
   // it does not, their process groups are recorded, and what a killed feiyu left is stopped here.
-  if (!config.sandboxContain) recordGroupsIn(stateDir);
-  const reaped = reapOrphanGroups(stateDir);
-  if (reaped) notify('groups_reaped', { n: reaped });
+  if (stateFiles) {
+    if (!config.sandboxContain) recordGroupsIn(stateDir);
+    const reaped = reapOrphanGroups(stateDir);
+    if (reaped) notify('groups_reaped', { n: reaped });
+  }
   // One launcher per level, made when first used: each keeps its secret listing's cache and
   // counts the placeholders its commands hold.
   const launchers = new Map<SandboxLevel, WrapCommand>();
@@ -115,7 +122,7 @@ async function wire(config: AppConfig): Promise<App> {
     policyInput: () => ({ mode: state.mode, rules: project.rules(config.rules), root, home: config.home, configDir: config.configDir, cwd: ctx.shell.cwd, path: config.childEnv.PATH, readRoots, confirmFirstChange: !firstChangeAllowed }),
     desk,
     approved: () => (firstChangeAllowed = true),
-    approvalsFile: config.approvalsFile,
+    approvalsFile: stateFiles ? config.approvalsFile : undefined,
     setMode: (mode) => state.setMode(mode),
     // git runs as a read-only command would, under the level in force when it asks.
     facts: createGitFacts(wrapCommand, config.childEnv),
@@ -139,14 +146,15 @@ async function wire(config: AppConfig): Promise<App> {
   const specialists = new Specialists({ agents, sideModel, providerOptions, main: (): Provider => agent.provider, models: () => state.models, sessionFile: () => session.file });
   /** The code index's tools, once it has loaded (an optional module). */
   const indexTools: Tool[] = [];
-  const tools = buildTools({
+  const offered = (list: Tool[]) => (config.tools ? list.filter((tool) => config.tools!(tool.name)) : list);
+  const tools = offered(buildTools({
     allowPrivate: config.allowPrivate,
     sideProvider: () => specialists.sideProvider(),
     // A specialist's calls pass the same hooks and permission step as the main agent's.
     delegate: specialists.taskOptions({ mode: () => state.mode, gate: (name) => ({ before: hooks.decisionFor(name), after: hooks.afterToolCall }), onStop: hooks.subagentStop, report: (event) => events.emit(event) }),
     jobs,
     todo,
-    stateDir,
+    notesDir: stateFiles ? stateDir : undefined,
     laterTools: () => indexTools,
     plan: {
       approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
@@ -156,14 +164,14 @@ async function wire(config: AppConfig): Promise<App> {
       },
       inPlanMode: () => state.mode === 'plan',
     },
-  });
+  }));
   for (const notice of specialists.problems([...tools.map((t) => t.name), 'git_read'])) notify(notice.code, notice.params);
   const buildSystem = (m: MarkdownContext, notes: string) => {
     const prompt = systemPrompt(root, m.conventions.conventions.files, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])], m.skills.skills, config.systemPrompt);
     return config.appendSystemPrompt ? `${prompt}\n\n${config.appendSystemPrompt}` : prompt;
   };
   const agent = new Agent({
-    provider: createProvider(state.model, config.providerOptions),
+    provider: makeProvider(state.model),
     tools,
     system: buildSystem(project.markdown, config.memory),
     ctx,
@@ -196,7 +204,8 @@ async function wire(config: AppConfig): Promise<App> {
     root,
     stateDir,
     env: config.env,
-    addTools: (more) => {
+    addTools: (all) => {
+      const more = offered(all);
       indexTools.push(...more);
       agent.tools.add(more);
     },
@@ -210,19 +219,20 @@ async function wire(config: AppConfig): Promise<App> {
     onError: (err) => notify(`${kind}_write_failed`, { msg: err.message, file: kind === 'session' ? session.file : '' }),
     onRecovered: () => notify(`${kind}_write_recovered`),
   });
-  const newWriter = () => SessionWriter.create(stateDir, root, state.model.name, writeEvents('session'));
+  const newWriter = () => config.store.create(root, state.model.name, writeEvents('session'));
   let session = newWriter();
-  const rewind: SessionRewind | undefined = config.interactive ? new SessionRewind({ root, stateDir, env: config.childEnv, agent, files: ctx.files, notify }) : undefined;
+  // Checkpoints are a shadow repository in the state folder: none for a session kept in memory.
+  const rewind: SessionRewind | undefined = config.interactive && stateFiles ? new SessionRewind({ root, stateDir, env: config.childEnv, agent, files: ctx.files, notify }) : undefined;
   rewind?.useSession(session.id);
   /** The one writer of `session`: a resumed or a new conversation. */
-  const useSession = (next: SessionWriter, saved?: unknown, from?: string) => {
+  const useSession = (next: SessionRecord, saved?: unknown, from?: string) => {
     if (next !== session) session.close();
     session = next;
     rewind?.useSession(next.id);
     specialists.follow(saved, from);
   };
-  if (config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
-  const trace = openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
+  if (stateFiles && config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
+  const trace = !stateFiles ? null : openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
   events.on((event) => {
     if (event.type === 'turn_start') reminder.resetForTurn();
     hooks.onEvent(event);
@@ -302,15 +312,15 @@ async function wire(config: AppConfig): Promise<App> {
     setModel: (name) => state.setModel(attempt(() => selectModel(state.models, name))),
     setSandbox: (level) => state.setSandbox(level),
     async resume(which, opts = {}) {
-      const file = which === true ? findLastSession(stateDir, root) : findSession(stateDir, which);
-      if (!file) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
-      const loaded = attempt(() => loadSession(file));
-      const info = sessionInfo(file);
+      const found = attempt(() => config.store.find(which, root));
+      if (!found) throw new ConfigError(which === true ? t('resume.none') : t('resume.not_found', { id: which }));
+      const { loaded, info } = found;
       // The resumed file first: the model and mode restored below are saved to it, not to the old one.
       // A fork is a new file that starts with the history (the original stays as it is).
-      const opened = opts.fork ? newWriter() : SessionWriter.open(file, loaded.state, writeEvents('session'));
+      const opened = opts.fork ? newWriter() : found.open(writeEvents('session'));
       if ('busy' in opened) throw new SessionBusyError(loaded.header.id, opened.pid);
-      useSession(opened, loaded.state.specialists, opts.fork ? file : undefined);
+      // A fork's notes start as the original's, which lie beside it (sessions of one store share a folder).
+      useSession(opened, loaded.state.specialists, opts.fork && opened.file ? join(dirname(opened.file), `${loaded.header.id}.jsonl`) : undefined);
       if (opts.fork) {
         for (const message of loaded.messages) opened.onEvent({ type: 'message', message });
         notify('resume_forked', { from: loaded.header.id, id: opened.id });

@@ -64,8 +64,8 @@ export type ApprovalOptions = {
   policyInput(): PolicyInput;
   /** Where questions go; absent when no one can answer (headless). */
   desk?: ApprovalDesk;
-  /** Where "always" answers are saved (approvals.json); the workspace is the policy input's root. */
-  approvalsFile: string;
+  /** Where "always" answers are saved (approvals.json); the workspace is the policy input's root. Absent: for this run only. */
+  approvalsFile?: string;
   setMode(mode: PermissionMode): void;
   /** The user allowed a call they were asked about. */
   approved?(): void;
@@ -90,7 +90,7 @@ export function approvalStep(o: ApprovalOptions): (call: ToolCallBlock, tool: To
     if (!answer) return CANCELLED;
     const { decision, save, mode } = answerDecision(verdict.request, answer);
     if (save) {
-      saveApprovals(o.approvalsFile, input.root, save);
+      if (o.approvalsFile) saveApprovals(o.approvalsFile, input.root, save);
       saved.push(...save.map(parseRule));
     }
     if (mode) o.setMode(mode);

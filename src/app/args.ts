@@ -45,6 +45,8 @@ export type CliArgs = {
   strictMcpConfig?: boolean;
   help: boolean;
   version: boolean;
+  /** Serve an editor over the Agent Client Protocol on stdin/stdout. */
+  acp?: boolean;
 };
 
 /** Bad usage, as an i18n key and its parameters; the CLI words it and exits 2. */
@@ -147,6 +149,9 @@ export function parseArgs(argv: string[]): CliArgs {
         break;
       case '--trust':
         args.trust = true;
+        break;
+      case '--acp':
+        args.acp = true;
         break;
       case '--fork-session':
         args.forkSession = true;

@@ -20,6 +20,7 @@ import { noticeText } from '../i18n/explain.js';
 import { approvalsFile, loadApprovals } from '../safety/approvals.js';
 import { filterEnv } from '../safety/envfilter.js';
 import type { ProviderOptions } from '../providers/stream.js';
+import { jsonlStore, type SessionStore } from '../session/record.js';
 import { parseRule, type Rule } from '../safety/rules.js';
 import type { SandboxFeatures } from '../safety/sandbox.js';
 import { probeSandbox } from '../safety/sandboxprobe.js';
@@ -28,7 +29,7 @@ import { sweepTemps } from '../util/paths.js';
 import { SessionError } from '../session/store.js';
 import { loadMemory, MEMORY_CAP } from '../tools/memory.js';
 import type { NoticeEvent } from '../types/events.js';
-import type { JsonSchema, ModelConfig } from '../types/providers.js';
+import type { JsonSchema, ModelConfig, Provider } from '../types/providers.js';
 import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
 import type { ToolTiers } from '../types/tools.js';
 import { deferralOf } from './toolset.js';
@@ -96,6 +97,30 @@ export type ConfigOptions = {
   allowNoModel?: boolean;
   /** Asks the user whether to trust the project (interactive only); absent = do not ask. */
   askTrust?: (whatWouldRun: string[]) => Promise<boolean>;
+  /** What a host's caller decides instead of the files and the command line. */
+  overrides?: ConfigOverrides;
+};
+
+/** The library's options that have no command-line flag (createHost). */
+export type ConfigOverrides = {
+  /** The models instead of keys.json. */
+  models?: LoadedModels;
+  /** A provider object: its model is the one used (createProvider is not asked for it). */
+  provider?: Provider;
+  /** Instead of the settings' hooks. */
+  hooks?: AppConfig['hooks'];
+  /** Trust in the project's own hooks, verify: and rules, decided by the caller: never asked, never remembered. */
+  trust?: boolean;
+  /** Where sessions are kept (default: the JSONL files of the state folder). */
+  store?: SessionStore;
+  /** Which tools the model is offered (default all); names as the model sees them. */
+  tools?: (name: string) => boolean;
+  /** Questions are put as `approval` events (true) or refused as in headless mode (false). */
+  ask?: boolean;
+  outputSchema?: JsonSchema;
+  /** More permission rules for this run, as settings spell them. */
+  allow?: string[];
+  deny?: string[];
 };
 
 /** The whole configuration, checked. Values that change while the app runs start from here. */
@@ -148,6 +173,12 @@ export type AppConfig = {
   providerOptions: ProviderOptions;
   /** A person answers questions (the REPL); false: headless, questions are refused. */
   interactive: boolean;
+  /** Where sessions are kept; a 'memory' store means no state files at all (trace, approvals, notes, index cache). */
+  store: SessionStore;
+  /** A caller's provider object, used for its own model. */
+  provider?: Provider;
+  /** Which tools are offered; absent: all. */
+  tools?: (name: string) => boolean;
   /** Set on the command line: a resumed session does not change them. */
   pinned: { model: boolean; mode: boolean };
   maxRounds?: number;
@@ -180,11 +211,12 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   const { root, settings } = start;
   const config = configDir(env);
   const state = stateDir(env);
+  const over = o.overrides ?? {};
   // A broken keys.json stops a headless run; the REPL starts without it, so that /key can repair it.
   let keysBroken: string | undefined;
   let models: LoadedModels;
   try {
-    models = attempt(() => loadModels(env));
+    models = over.provider ? withProvider(over.models, over.provider) : (over.models ?? attempt(() => loadModels(env)));
   } catch (err) {
     if (!o.allowNoModel) throw err;
     keysBroken = (err as ConfigError).message;
@@ -198,7 +230,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   const [markdown, probe, outputSchema] = await Promise.all([
     loadMarkdownContext(places),
     probing,
-    args.outputSchema ? loadSchema(args.outputSchema) : undefined,
+    args.outputSchema ? loadSchema(args.outputSchema) : over.outputSchema,
     sweepTemps(root),
   ]);
   const notices: NoticeEvent[] = keysBroken ? [{ type: 'notice', code: 'keys_broken', params: { msg: keysBroken, file: keysPath(env) } }] : [];
@@ -212,8 +244,8 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   // Trust: a project's own hooks, verify:, allow rules, commands' ! lines, MCP servers and specialist definitions wait for the user's yes.
   const definitions = findDefinitions(root, config);
   const trust = attempt(() => projectTrustState(root, config, { ...projectFiles(settings, markdown), agents: definitions.project }));
-  let trusted = trust.trusted;
-  if (!trusted && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
+  let trusted = over.trust ?? trust.trusted;
+  if (!trusted && over.trust === undefined && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
     trustProject(root, config, trust.hash);
     trusted = true;
   }
@@ -230,6 +262,7 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   // acceptEdits: what Claude Code accepts without asking, file edits inside the workspace.
   const runAllow = [...(args.allow ?? []), ...(args.acceptEdits ? ['edit_file(**)', 'write_file(**)'] : [])];
   const approvals = approvalsFile(config);
+  const store = over.store ?? jsonlStore(state);
   const memory = loadMemory(state, root);
   if (memory.dropped) notices.push({ type: 'notice', code: 'memory_dropped', params: { n: memory.dropped, cap: MEMORY_CAP } });
   const idleTimeout = effective.merged.streamIdleTimeout;
@@ -260,21 +293,25 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     sandboxContain: probe.contain,
     memory: memory.text,
     rules: attempt(() => ({
-      allow: [...effective.allow, ...runAllow, ...loadApprovals(approvals, root)].map(parseRule),
-      deny: [...effective.deny, ...(args.deny ?? [])].map(parseRule),
+      allow: [...effective.allow, ...runAllow, ...(over.allow ?? []), ...loadApprovals(approvals, root)].map(parseRule),
+      deny: [...effective.deny, ...(args.deny ?? []), ...(over.deny ?? [])].map(parseRule),
     })),
     approvalsFile: approvals,
-    hooks: effective.hooks,
+    hooks: over.hooks ?? effective.hooks,
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
     verify: [...conventionsVerify.user, ...(trusted ? conventionsVerify.project : []), ...effective.verify],
     allowPrivate: effective.merged.webFetch?.allowPrivate ?? [],
     // A project's tool tiers cost only tokens: they apply before trust.
     deferral: deferralOf(settings.user, settings.project),
-    codeIndex: effective.merged.codeIndex ?? 'auto',
+    // The index keeps a cache in the state folder: a store in memory writes no state files.
+    codeIndex: effective.merged.codeIndex ?? (store.kind === 'memory' ? 'off' : 'auto'),
     notify: effective.merged.notify ?? 'auto',
     providerOptions: idleTimeout === undefined ? {} : { idleTimeoutMs: idleTimeout * 1000 },
-    interactive: !args.print,
+    interactive: over.ask ?? !args.print,
+    store,
+    provider: over.provider,
+    tools: over.tools,
     pinned: { model: args.model !== undefined, mode: args.mode !== undefined },
     maxRounds: args.maxRounds,
     outputSchema,
@@ -288,6 +325,12 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
       timeouts: { callMs: (effective.merged.mcpToolTimeout ?? MCP_CALL_SECS) * 1000, startMs: (effective.merged.mcpStartTimeout ?? MCP_START_SECS) * 1000 },
     },
   };
+}
+
+/** The models with the provider object's model first, the default. */
+function withProvider(models: LoadedModels | undefined, provider: Provider): LoadedModels {
+  const others = (models?.models ?? []).filter((m) => m.name !== provider.config.name);
+  return { models: [provider.config, ...others], defaultName: provider.config.name };
 }
 
 /** The servers by name, a later place winning a name given twice: the user's, the project's, then --mcp-config's. */

@@ -12,6 +12,31 @@ export type Subtype = 'success' | 'error_max_turns' | 'error_during_execution' |
 
 type ModelTally = Usage & { cost: number; costUnknown: boolean };
 
+type Denial = { tool_name: string; tool_use_id: string; tool_input: Record<string, unknown>; reason?: string };
+
+/** The result of one message: `claude -p --output-format json`'s object (DESIGN.md §3), and a host's wait(). */
+export type RunResult = {
+  type: 'result';
+  subtype: Subtype;
+  is_error: boolean;
+  duration_ms: number;
+  duration_api_ms: number;
+  num_turns: number;
+  /** The final text; for a failed run, what went wrong. */
+  result: string;
+  session_id: string;
+  /** USD; null when a model's price is unknown. */
+  total_cost_usd: number | null;
+  usage: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number; output_tokens: number };
+  /** Per model id: tokens, cost, context window. */
+  modelUsage: Record<string, Record<string, unknown>>;
+  permission_denials: Denial[];
+  stop_reason: string | null;
+  uuid: string;
+  structured_output?: unknown;
+  usage_estimated?: true;
+};
+
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Claude's stop_reason for how a turn ended. */
@@ -33,7 +58,7 @@ export class RunTally {
   private requestStarted: number | undefined;
   private estimated = false;
   private readonly calls = new Map<string, { name: string; input: Record<string, unknown> }>();
-  private readonly denials: { tool_name: string; tool_use_id: string; tool_input: Record<string, unknown>; reason?: string }[] = [];
+  private readonly denials: Denial[] = [];
   /** This message's: the problems said (the result text of a failed run), and whether structured output gave up. */
   private problems: string[] = [];
   private schemaFailed = false;
@@ -87,7 +112,7 @@ export class RunTally {
   }
 
   /** The result object of the message just run (`turn` null: it could not be sent), then starts the next message afresh. */
-  result(turn: TurnResult | null, sessionId: string, failedText: string): Record<string, unknown> & { subtype: Subtype } {
+  result(turn: TurnResult | null, sessionId: string, failedText: string): RunResult {
     const subtype: Subtype =
       turn?.stopReason === 'end' ? 'success'
       : turn?.stopReason === 'max_rounds' ? 'error_max_turns'
@@ -96,7 +121,7 @@ export class RunTally {
     const ok = subtype === 'success';
     const totals = [...this.models.values()];
     const sum = (key: keyof Usage) => totals.reduce((n, t) => n + t[key], 0);
-    const record: Record<string, unknown> & { subtype: Subtype } = {
+    const record: RunResult = {
       type: 'result',
       subtype,
       is_error: !ok,

@@ -3,7 +3,9 @@
 // for explore, else the session's), what each spent this session, and the notes of the session in
 // force. Gives the task tool its options; runs no specialist itself (delegate/task.ts does).
 
-import { relative } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { agentDirs, readAgentFiles } from '../config/agentfiles.js';
 import { CODE_INDEX_TOOLS, DEFAULT_AGENT, mergeDefinitions, type AgentDefinition } from '../delegate/definitions.js';
 import { unknownTools } from '../delegate/derive.js';
@@ -64,8 +66,13 @@ export class Specialists {
     this.agents = o.agents;
   }
 
+  /** Where notes go for a session kept in memory (a host's): a private folder of this process. */
+  private memoryDir: string | undefined;
+
   get notes(): NoteStore {
-    return new NoteStore(notesDirOf(this.o.sessionFile()));
+    const file = this.o.sessionFile();
+    if (!file) this.memoryDir ??= mkdtempSync(join(tmpdir(), 'feiyu-notes-'));
+    return new NoteStore(file ? notesDirOf(file) : this.memoryDir!);
   }
 
   /** The model name a definition runs on: its own, the side model for explore, else the session's ('inherit'). */

@@ -21,7 +21,8 @@ export type ToolOptions = {
   allowPrivate: string[];
   jobs: JobManager;
   todo: TodoList;
-  stateDir: string;
+  /** Where the remember tool keeps notes; absent: no remember tool (nothing may be written). */
+  notesDir?: string;
   plan: Parameters<typeof exitPlanTool>[0];
   /** The specialists and what they need of the app; absent: the built-ins, in default mode, without notes. */
   delegate?: Omit<TaskOptions, 'tools'>;
@@ -39,7 +40,7 @@ export function buildTools(o: ToolOptions): Tool[] {
     jobTool(o.jobs),
     todoTool(o.todo),
     exitPlanTool(o.plan),
-    rememberTool(o.stateDir),
+    ...(o.notesDir ? [rememberTool(o.notesDir)] : []),
     webFetchTool({ allowPrivate: o.allowPrivate, sideProvider: o.sideProvider }),
     readNoteTool(() => delegate.notes?.()),
   ];
@@ -84,7 +85,7 @@ export function deferralOf(...levels: TierSettings[]): ToolTiers | undefined {
  */
 export function fixedRequest(root: string, settings: TierSettings = {}, more: Tool[] = []): { system: string; tools: ToolSpec[]; rows: ToolRow[]; offered: Tool[] } {
   const plan = { restoreMode: () => {}, inPlanMode: () => false };
-  const offered = [...buildTools({ allowPrivate: [], jobs: new JobManager(), todo: new TodoList(), stateDir: root, plan }), ...more];
+  const offered = [...buildTools({ allowPrivate: [], jobs: new JobManager(), todo: new TodoList(), notesDir: root, plan }), ...more];
   const table = new ToolTable(offered, deferralOf(settings) ?? null);
   const base = systemPrompt(root);
   const section = table.section();

@@ -50,6 +50,16 @@ export function loadModels(env: Env = process.env): LoadedModels {
     const detail = (e as Error).message;
     throw new Problem('cfg.keys_json', { file, detail });
   }
+  const loaded = modelsOf(data, file);
+  const exposed = loaded.models.some((m) => m.apiKey) ? makePrivate(file) : undefined;
+  return exposed ? { ...loaded, exposed } : loaded;
+}
+
+/**
+ * Checks keys.json's content (`data`, from `file` or a caller's object) and fills each model's
+ * limits and price from the built-in table. Throws a Problem naming what is wrong.
+ */
+export function modelsOf(data: unknown, file: string): LoadedModels {
   const keys = checkKeysFile(file, data);
   const models = keys.models.map(withDefaults);
   const names = models.map((m) => m.name);
@@ -62,8 +72,7 @@ export function loadModels(env: Env = process.env): LoadedModels {
     const params = { file, name: defaultName, names: names.join(', ') };
     throw new Problem('cfg.keys_default', params);
   }
-  const exposed = keys.models.some((m) => m.apiKey) ? makePrivate(file) : undefined;
-  return exposed ? { models, defaultName, exposed } : { models, defaultName };
+  return { models, defaultName };
 }
 
 /** Makes a file that holds keys 0600 when group or others may read it; what it was, or undefined when it was private. */

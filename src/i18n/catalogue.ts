@@ -15,9 +15,10 @@ import { en as rewindEn, zh as rewindZh } from './rewind.js';
 import { en as changesEn, zh as changesZh } from './changes.js';
 import { en as dailyEn, zh as dailyZh } from './daily.js';
 import { en as mcpEn, zh as mcpZh } from './mcp.js';
+import { en as hostEn, zh as hostZh } from './host.js';
 
-export const en = { ...coreEn, ...filesEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn, ...rewindEn, ...changesEn, ...mcpEn, ...agentsEn } as const;
-export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh, ...rewindZh, ...changesZh, ...mcpZh, ...agentsZh };
+export const en = { ...coreEn, ...filesEn, ...compatEn, ...toolsEn, ...codeindexEn, ...dailyEn, ...rewindEn, ...changesEn, ...mcpEn, ...hostEn, ...agentsEn } as const;
+export const zh: Record<MessageKey, string> = { ...coreZh, ...filesZh, ...compatZh, ...toolsZh, ...codeindexZh, ...dailyZh, ...rewindZh, ...changesZh, ...mcpZh, ...hostZh, ...agentsZh };
 
 /** A key of the catalogue. */
 export type MessageKey = keyof typeof en;

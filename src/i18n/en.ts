@@ -7,6 +7,7 @@ export const en = {
   feiyu                       interactive session in the current directory
   feiyu "do X"                interactive session, starting with that message
   feiyu -p "do X"             headless: run to completion, print the result, exit
+  feiyu --acp                 serve an editor over the Agent Client Protocol (stdio)
 
 Options:
   -p, --print                 headless mode (the message is the argument, or stdin)

@@ -9,6 +9,7 @@ export const zh: Record<keyof typeof en, string> = {
   feiyu                       在当前目录开始交互式会话
   feiyu "做某事"              开始交互式会话，并先发送这条消息
   feiyu -p "做某事"           无界面模式：运行到完成，打印结果后退出
+  feiyu --acp                 通过 Agent Client Protocol（标准输入输出）为编辑器服务
 
 选项：
   -p, --print                 无界面模式（消息取自参数或标准输入）

@@ -83,6 +83,12 @@ export type WriterEvents = {
 /** Another live process has the session open. */
 export type SessionBusy = { busy: true; pid: number };
 
+/** A session id: the time it started, then six random hex digits (sortable, unique enough). */
+export function newSessionId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
 const lockOf = (file: string) => file.replace(/\.jsonl$/, '.lock');
 
 /**
@@ -115,8 +121,7 @@ export class SessionWriter {
 
   static create(stateDir: string, root: string, model: string, events: WriterEvents = {}): SessionWriter {
     const now = new Date();
-    const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-    const id = `${stamp}-${randomBytes(3).toString('hex')}`;
+    const id = newSessionId(now);
     const header: SessionHeader = { type: 'header', version: SESSION_FORMAT, id, root, created: now.toISOString(), model };
     return new SessionWriter(id, join(sessionsDir(stateDir), `${id}.jsonl`), header, events);
   }
@@ -210,19 +215,22 @@ export class SessionWriter {
       this.pending.push(record);
       return;
     }
-    let records: Record<string, unknown>[] = [record];
-    if (!this.started) {
-      this.started = true;
-      records = [this.header as SessionHeader, ...this.pending, record];
-      this.pending = [];
-      try {
-        const got = acquireLock(lockOf(this.file));
-        if ('release' in got) this.lock = got;
-      } catch {
-        // the folder cannot be written: the append below says so
-      }
+    if (this.started) {
+      this.out.append([JSON.stringify(record)]);
+      return;
     }
+    this.started = true;
+    const records = [this.header as SessionHeader, ...this.pending, record];
+    this.pending = [];
+    // Locked once the first append has made the folder (the first session of a fresh state
+    // folder was left unlocked when the lock came first); a new id is nobody else's meanwhile.
     this.out.append(records.map((r) => JSON.stringify(r)));
+    try {
+      const got = acquireLock(lockOf(this.file));
+      if ('release' in got) this.lock = got;
+    } catch {
+      // the folder cannot be written: the append said so, and the next one tries again
+    }
   }
 }
 

@@ -1,10 +1,12 @@
 // The interactive session: the welcome box, then messages and slash commands one at a time,
 // each turn rendered as it streams, permission and plan questions answered, Ctrl+C cancelling
 // what runs, Shift+Tab cycling the mode. Line mode only (readline, append-only output), so
-// scrollback, copy/paste and input methods keep working.
+// scrollback, copy/paste and input methods keep working. Messages go through the host API (one
+// task, its events followed, questions answered by id); slash commands use the task's app.
 
 import { join } from 'node:path';
 import type { App } from '../app/app.js';
+import type { Host, SubmitOptions } from '../app/host.js';
 import { fileNotice } from '../app/config.js';
 import { noticeText } from '../i18n/explain.js';
 import { completer, findCommand, type Session } from './commands/index.js';
@@ -23,7 +25,9 @@ import { inert } from '../util/text.js';
 import { modeName, promptFor, welcomeLines } from './welcome.js';
 
 export type ReplOptions = {
-  app: App;
+  host: Host;
+  /** The task this session drives (host.open). */
+  task: string;
   version: string;
   initialMessage?: string;
   /** -i: attached to the first message sent. */
@@ -53,7 +57,7 @@ export class Repl implements Session {
   private indexingShown = 0;
 
   constructor(private readonly o: ReplOptions) {
-    const app = (this.app = o.app);
+    const app = (this.app = o.host.app(o.task));
     this.images = [...(o.images ?? [])];
     this.ui = new Renderer(o.output, { model: () => app.model, totals: () => app.agent.totals, effort: () => app.effort }, app.env, { notify: app.notify });
     this.undo = new UndoStack(app.root);
@@ -68,18 +72,24 @@ export class Repl implements Session {
       onEscape: () => this.escape(),
       onShowLast: () => this.abovePrompt(() => showLast(this)),
     });
-    app.on((event) => {
+    void this.follow();
+    // While the code index builds, the prompt says how far it got (a terminal only: a pipe would get a line per update).
+    if (this.input.tty) app.codeIndex?.onProgress((p) => this.showIndexing(p.state === 'building' ? t('codeindex.progress', { done: p.done, total: p.total }) : ''));
+  }
+
+  /** Renders the task's events as they come, between turns too, until the host closes. */
+  private async follow(): Promise<void> {
+    for await (const event of this.o.host.events(this.o.task, { from: 'now', follow: true })) {
       if (event.type === 'approval') {
         this.ui.handle(event);
-        return void this.approve(event);
+        void this.approve(event);
+        continue;
       }
       // Notices can come between turns (a failed write): above the prompt then.
       if (event.type === 'notice') this.abovePrompt(() => this.ui.handle(event));
       else this.ui.handle(event);
       this.undo.observe(event);
-    });
-    // While the code index builds, the prompt says how far it got (a terminal only: a pipe would get a line per update).
-    if (this.input.tty) app.codeIndex?.onProgress((p) => this.showIndexing(p.state === 'building' ? t('codeindex.progress', { done: p.done, total: p.total }) : ''));
+    }
   }
 
   /** Runs until the user leaves. */
@@ -117,10 +127,11 @@ export class Repl implements Session {
   private async approve({ id, approval }: Extract<AgentEvent, { type: 'approval' }>): Promise<void> {
     const signal = this.running?.signal;
     if (!signal || signal.aborted) return;
+    const { host, task } = this.o;
     try {
-      this.app.answer(id, approval.kind === 'call' ? await askPermission(this, approval.request, signal, approval.agent) : await approvePlan(this, approval.plan, signal));
+      host.answer(task, id, approval.kind === 'call' ? await askPermission(this, approval.request, signal, approval.agent) : await approvePlan(this, approval.plan, signal));
     } catch {
-      this.app.answer(id, approval.kind === 'call' ? { answer: 'no' } : { approved: false });
+      host.answer(task, id, approval.kind === 'call' ? { answer: 'no' } : { approved: false });
     }
   }
 
@@ -165,9 +176,10 @@ export class Repl implements Session {
     if (found && 'unknown' in found) return this.ui.fail(t('repl.unknown_command', { cmd: found.unknown }));
     if (found && 'custom' in found) {
       const { custom, arg } = found;
-      const notes = this.takeNotes();
+      const context = this.takeNotes();
       try {
-        return void (await this.busy((signal) => this.app.runCommand(custom, arg, signal, notes)));
+        // The host runs it as the custom command it names (its ! lines, allowed-tools, model).
+        return void (await this.busy((signal) => this.deliver({ prompt: `/${custom.name}${arg ? ` ${arg}` : ''}`, context }, signal)));
       } catch (err) {
         return this.ui.fail(t('repl.command_failed', { cmd: `/${custom.name}`, msg: (err as Error).message }));
       }
@@ -181,9 +193,28 @@ export class Repl implements Session {
       }
     }
     // The typed text first: it is what the request is (its first line names the task in /cost).
-    const message = [text, ...this.takeNotes()].join('\n\n');
-    const images = this.images.splice(0);
-    await this.busy((signal) => this.app.send(message, signal, { images }));
+    const message = { prompt: text, context: this.takeNotes(), images: this.images.splice(0) };
+    await this.busy((signal) => this.deliver(message, signal));
+  }
+
+  send(prompt: string): Promise<void> {
+    return this.busy((signal) => this.deliver({ prompt }, signal));
+  }
+
+  /** One message through the host; Ctrl+C cancels it. Returns once its events have been rendered. */
+  private async deliver(message: Omit<SubmitOptions, 'resume'>, signal: AbortSignal): Promise<void> {
+    const { host, task } = this.o;
+    const cancel = () => host.cancel(task);
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      await host.submit({ ...message, resume: task });
+      await host.wait(task);
+    } finally {
+      signal.removeEventListener('abort', cancel);
+    }
+    // The message's events are all in the task's log by now; the follower renders them within
+    // this turn of the event loop (microtasks), before the prompt is drawn again.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   /** `!command`: the user's own command, shown as it runs, its output offered to the model with the next message. */

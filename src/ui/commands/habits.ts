@@ -57,7 +57,7 @@ export async function initCommand(arg: string, s: Session): Promise<void> {
   const path = join(app.root, file);
   const before = fileStamp(path);
   ui.note(t(request.exists ? 'init.improving' : 'init.writing', { file }));
-  await s.busy((signal) => app.send(request.prompt, signal));
+  await s.send(request.prompt);
   if (fileStamp(path) === before) return ui.note(t('init.unchanged', { file }));
   // The new conventions apply from the next message on, as /context would load them.
   const { markdown } = await app.reloadContext();

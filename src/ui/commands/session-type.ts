@@ -9,6 +9,8 @@ export type Session = Io & {
   undo: UndoStack;
   /** Runs `work` with Ctrl+C cancelling it. */
   busy<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** Sends a message to the model as if typed (through the host), Ctrl+C cancelling it; resolves once it is shown. */
+  send(prompt: string): Promise<void>;
   /** Shows the prompt again after the mode or the language changed. */
   refreshPrompt(): void;
   /** Adds a line for the model to the next message (after /undo). */
