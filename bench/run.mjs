@@ -5,6 +5,7 @@
 // sessions: list_files under a huge .gitignore, resume and /cost at three sizes (state.mjs), the
 // REPL's memory over 150 messages (repl-memory.mjs); the sandbox's probe, secret listing and launch;
 // the library's import and the editor protocol's start (host.mjs).
+// and a specialist's scripted exploration (specialists.mjs): what it returns and what it spent.
 // With a corpus (`npm run bench -- --corpus DIR [--localize FILE]`, or FEIYU_BENCH_CORPUS and
 // FEIYU_BENCH_LOCALIZE) the code index is measured too; `--scale N` also times it on N copies of
 // the corpus side by side; `--only codeindex` measures only the index.
@@ -361,6 +362,11 @@ if (everything) {
   row('REPL resident memory: start → 150 messages (→ 20 s idle)', `${m[0].toFixed(0)} → ${m[150].toFixed(0)} MB (→ ${m.idle.toFixed(0)})`, '≤ 200 MB', m[150] <= 200);
   const k = mem.keptMb;
   row('REPL heap kept after 50 → 150 messages', `${k[50].toFixed(1)} → ${k[150].toFixed(1)} MB`, 'grows ≤ 1 MB', k[150] - k[50] <= 1);
+  const sp = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'specialists.mjs')], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
+  const n = (x) => x.toLocaleString('en-US');
+  row('specialist: returned to the main context, scripted exploration', `${n(sp.returned)} tokens`, '≤ 2,000', sp.ok && sp.returned <= 2000);
+  row(`  specialist spend (${sp.specialistRequests} requests) / main-context growth`, `${n(sp.spend)} / ${n(sp.growth)} = ${sp.ratio.toFixed(0)}×`, '', true);
+  row('  main-context growth had the main agent read it itself', `${n(sp.inline)} tokens`, '', true);
   const hb = await headlessBashRatio();
   row('headless run: one bash call vs none (wall)', `${hb.one.toFixed(0)} / ${hb.none.toFixed(0)} ms = ${(hb.one / hb.none).toFixed(2)}`, '≤ 1.2', hb.one / hb.none <= 1.2);
   row('  the same, feiyu process CPU', `${hb.oneCpu.toFixed(0)} / ${hb.noneCpu.toFixed(0)} ms = ${(hb.oneCpu / hb.noneCpu).toFixed(2)}`, '', true);

@@ -128,7 +128,7 @@ describe('hooks around a call', () => {
     server.enqueue(
       { toolCalls: [{ name: 'task', input: { prompt: 'summarise the project' } }] },
       { toolCalls: [{ id: 's1', name: 'read_file', input: { path: 'private/salaries.txt' } }, { id: 's2', name: 'read_file', input: { path: 'README.md' } }] },
-      { text: 'The README says hello; private/ was refused.' },
+      { toolCalls: [{ name: 'submit_result', input: { conclusion: 'The README says hello; private/ was refused.', facts: [], open_questions: [], status: 'partial' } }] },
       { text: 'Summarised.' },
     );
     await app.send('summarise', new AbortController().signal);
@@ -138,14 +138,16 @@ describe('hooks around a call', () => {
     expect(p.seen().map((i) => [i.hook_event_name, i.tool_name, i.tool_use_id, i.tool_input])).toEqual([['PostToolUse', 'Read', 's2', { file_path: join(p.work, 'README.md') }]]);
   });
 
-  it('SubagentStop sends a task sub-agent back to work once, then it concludes', async () => {
+  it('SubagentStop sends a specialist back to work once it has submitted its result, then it concludes', async () => {
     const p = await place({});
     const back = `input=$(cat); echo "$input" >> ${p.log}; case "$input" in *'"stop_hook_active":false'*) printf '%s' '{"decision":"block","reason":"Give path:line facts."}' ;; esac`;
     writeFileSync(p.settingsFile, JSON.stringify({ hooks: { SubagentStop: [{ hooks: [{ type: 'command', command: back }] }] } }));
     const app = await open(['-C', p.work, '--sandbox', 'off'], p.env);
-    server.enqueue({ toolCalls: [{ name: 'task', input: { prompt: 'find the parser' } }] }, { text: 'In parse.ts.' }, { text: 'In src/parse.ts:12.' }, { text: 'Found it.' });
+    const submit = (conclusion: string) => ({ toolCalls: [{ name: 'submit_result', input: { conclusion, facts: [], open_questions: [], status: 'done' } }] });
+    server.enqueue({ toolCalls: [{ name: 'task', input: { prompt: 'find the parser' } }] }, submit('In parse.ts.'), submit('In src/parse.ts:12.'), { text: 'Found it.' });
     await app.send('where is the parser?', new AbortController().signal);
-    expect(toolResults(server)).toEqual(['In src/parse.ts:12.']);
+    expect(toolResults(server)).toEqual([expect.stringMatching(/^In src\/parse\.ts:12\.\n\n\[explore · done · note n1: /)]);
+    expect(JSON.stringify(server.requests[2]!.body.messages.at(-1))).toContain('A SubagentStop hook sent you back to work: Give path:line facts.');
     expect(p.seen().map((i) => [i.hook_event_name, i.stop_hook_active, i.last_assistant_message])).toEqual([
       ['SubagentStop', false, 'In parse.ts.'],
       ['SubagentStop', true, 'In src/parse.ts:12.'],

@@ -52,7 +52,7 @@ describe('settings', () => {
 
     const off = (await appWith({ deferTools: false })).app;
     expect(off.agent.tools.deferring).toBe(false);
-    expect(off.agent.tools.declared()).toHaveLength(12);
+    expect(off.agent.tools.declared()).toHaveLength(13);
     expect(off.agent.prompt()).not.toContain('Cold tools');
   });
 });

@@ -117,14 +117,14 @@ describe.each(['anthropic', 'openai'] as const)('deferred tools over %s', (forma
       { text: 'Done.' },
     );
     expect(await agent.send('load things')).toEqual({ stopReason: 'end', text: 'Done.', rounds: 4 });
-    const cold = 'Cold tools: exit_plan.';
+    const cold = 'Cold tools: exit_plan, read_note.';
     expect(results).toEqual([
       { name: 'load_tools', isError: false, output: expect.stringMatching(/^<tool name="job">[^]*<tool name="todo">[^]*\nCall them through use_tool: \{"name": "…", "args": \{…\}\}\.$/) },
       {
         name: 'load_tools',
         isError: false,
         output: expect.stringMatching(
-          /^<tool name="job">[^]*<tool name="todo">[^]*<tool name="remember">[^]*<tool name="web_fetch">[^]*<tool name="task">[^]*Call them through use_tool[^]*\n\nDeclared already, call directly: read_file, bash\.\n\nNo such tools: nope\. Cold tools: exit_plan\.\n\nNot loaded, 8 names per call: exit_plan\. Call load_tools again for them\.$/,
+          /^<tool name="job">[^]*<tool name="todo">[^]*<tool name="remember">[^]*<tool name="web_fetch">[^]*<tool name="task">[^]*Call them through use_tool[^]*\n\nDeclared already, call directly: read_file, bash\.\n\nNo such tools: nope\. Cold tools: exit_plan, read_note\.\n\nNot loaded, 8 names per call: exit_plan\. Call load_tools again for them\.$/,
         ),
       },
       { name: 'load_tools', isError: true, output: `load_tools takes {"names": ["…"]}, 1 to 8 names of cold tools (invalid arguments: names must be array). ${cold}` },
@@ -139,7 +139,7 @@ describe.each(['anthropic', 'openai'] as const)('deferred tools over %s', (forma
     await agent.send('go');
     const { body, format: wire } = server.requests[0]!;
     const names = wire === 'anthropic' ? body.tools.map((t: any) => t.name) : body.tools.map((t: any) => t.function.name);
-    expect(names).toEqual(['read_file', 'list_files', 'search', 'write_file', 'edit_file', 'bash', 'job', 'todo', 'exit_plan', 'remember', 'web_fetch', 'task']);
+    expect(names).toEqual(['read_file', 'list_files', 'search', 'write_file', 'edit_file', 'bash', 'job', 'todo', 'exit_plan', 'remember', 'web_fetch', 'read_note', 'task']);
     expect(agent.prompt()).not.toContain('Cold tools');
     expect(results).toEqual([{ name: 'load_tools', isError: true, output: expect.stringMatching(/^unknown tool "load_tools"; available: read_file, /) }]);
   });

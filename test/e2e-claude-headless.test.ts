@@ -83,7 +83,7 @@ describe('--output-format stream-json', () => {
       subtype: 'init',
       cwd: work,
       // Cold tools are listed too (the model reaches them through load_tools and use_tool, listed as well).
-      tools: ['Read', 'Glob', 'Grep', 'Write', 'Edit', 'Bash', 'BashOutput', 'TodoWrite', 'ExitPlanMode', 'remember', 'WebFetch', 'Task', 'load_tools', 'use_tool'],
+      tools: ['Read', 'Glob', 'Grep', 'Write', 'Edit', 'Bash', 'BashOutput', 'TodoWrite', 'ExitPlanMode', 'remember', 'WebFetch', 'read_note', 'Task', 'load_tools', 'use_tool'],
       mcp_servers: [],
       model: 'claude-fake',
       permissionMode: 'bypassPermissions',

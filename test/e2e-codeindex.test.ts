@@ -79,7 +79,7 @@ describe('the code index in the CLI', () => {
       { toolCalls: [{ id: 'toolu_load', name: 'load_tools', input: { names: ['code_refs', 'task'] } }] },
       { toolCalls: [{ id: 'toolu_refs', name: 'use_tool', input: { name: 'code_refs', args: { symbol: 'hashKey', direction: 'callers' } } }] },
       { toolCalls: [{ id: 'toolu_task', name: 'use_tool', input: { name: 'task', args: { prompt: 'where is hashKey defined?' } } }] },
-      { text: 'hashKey: src/util/hash.ts:1' },
+      { toolCalls: [{ name: 'submit_result', input: { conclusion: 'hashKey: src/util/hash.ts:1', facts: [{ fact: 'defined', where: 'src/util/hash.ts:1' }], open_questions: [], status: 'done' } }] },
       { text: 'Done.' },
     );
     const { run, modules } = await runLogged('who calls hashKey?');
@@ -92,8 +92,8 @@ describe('the code index in the CLI', () => {
     expect(new Set(main.map((r) => JSON.stringify([r.body.tools, r.body.system]))).size).toBe(1);
     expect(JSON.stringify(results(server.requests[1]!))).toContain('<tool name=\\"code_refs\\">');
     expect(JSON.stringify(results(server.requests[2]!))).toContain('src/store.ts:3');
-    // The sub-agent has no tiers: its read-only tools, the index's among them, are all declared.
-    expect(toolNames(server.requests[3]!)).toEqual(['read_file', 'list_files', 'search', ...CODE_TOOLS]);
+    // The explore specialist has no tiers: its read-only tools, the index's among them, are all declared.
+    expect(toolNames(server.requests[3]!)).toEqual(['read_file', 'list_files', 'search', 'read_note', ...CODE_TOOLS, 'submit_result']);
     expect(systemText(server.requests[3]!)).not.toContain('Cold tools');
     expect(server.violations).toEqual([]);
   });

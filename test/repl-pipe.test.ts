@@ -150,7 +150,7 @@ describe('the REPL without a terminal', () => {
     expect(r.stdout).toMatch(/Context: about [\d,]+ of 200,000 tokens \(\d+%\)/);
     expect(r.stdout).toMatch(/ {2}conversation \(4 messages\) +\d+/);
     expect(r.stdout).toMatch(/ {2}tool definitions \(8 declared\) +[\d,]+/);
-    expect(r.stdout).toMatch(/ {2}cold tools \(6, one line each\) +\d+/);
+    expect(r.stdout).toMatch(/ {2}cold tools \(7, one line each\) +\d+/);
     expect(r.stdout).toMatch(/Tools \(estimated tokens\):\n {2}read_file +hot · [\d,]+\n/);
     expect(r.stdout).toMatch(/ {2}task +cold · line \d+, \d+ when loaded\n/);
     // Loaded in the earlier session, loaded still.

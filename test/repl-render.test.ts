@@ -147,6 +147,23 @@ describe('Renderer without a terminal', () => {
     expect(out).toBe('3,100 in · 220 out · cache 0% · $0.01 this turn · $0.50 session · context 12% · side requests (sub-agents, web questions): 3,200 tokens · $0.01\n');
   });
 
+  it("prints each specialist's tool calls and end, and its spend on the status line", () => {
+    const out = render([
+      { type: 'turn_start', text: 'research' },
+      { type: 'specialist', run: 1, agent: 'explore', phase: 'start', title: 'find alpha' },
+      { type: 'specialist', run: 1, agent: 'explore', phase: 'tool', tool: 'read_file', title: 'notes.txt' },
+      { type: 'usage', model: 'side', input: 3000, output: 200, cacheRead: 0, cacheWrite: 0, cost: 0.012, estimated: false, side: true, by: 'explore' },
+      { type: 'specialist', run: 1, agent: 'explore', phase: 'end', status: 'done', note: 'n1', tokens: 3200, cost: 0.012 },
+      { type: 'usage', model: 'm', input: 100, output: 20, cacheRead: 0, cacheWrite: 0, cost: 0.001, estimated: false },
+      { type: 'turn_end', stopReason: 'end', text: 'done', rounds: 1 },
+    ]);
+    expect(out).toBe(
+      '  ↳ explore · read_file notes.txt\n' +
+        '↳ explore done · note n1 · 3,200 tokens · $0.01\n' +
+        '3,100 in · 220 out · cache 0% · $0.01 this turn · $0.50 session · context 12% · explore 3,200 tokens $0.01\n',
+    );
+  });
+
   it('speaks Chinese when the language is switched', () => {
     setLang('zh');
     const out = render(turn);

@@ -14,7 +14,7 @@ describe('fixed tokens per request', () => {
     const fixed = fixedRequest('/home/user/project');
     expect(tokens(fixed)).toBeLessThanOrEqual(1100);
     expect(fixed.tools.map((t) => t.name)).toEqual([...HOT_TOOLS, 'load_tools', 'use_tool']);
-    expect(fixed.rows.filter((r) => r.tier === 'cold').map((r) => r.name)).toEqual(['job', 'todo', 'exit_plan', 'remember', 'web_fetch', 'task']);
+    expect(fixed.rows.filter((r) => r.tier === 'cold').map((r) => r.name)).toEqual(['job', 'todo', 'exit_plan', 'remember', 'web_fetch', 'read_note', 'task']);
     // The base prompt itself stays short: the tools carry their own instructions.
     expect(encode(systemPrompt('/home/user/project')).length).toBeLessThanOrEqual(250);
   });
@@ -37,7 +37,7 @@ describe('fixed tokens per request', () => {
 
   it('costs more with deferral off, every schema declared', () => {
     const off = fixedRequest('/home/user/project', { deferTools: false });
-    expect(off.tools).toHaveLength(12);
+    expect(off.tools).toHaveLength(13);
     expect(tokens(off)).toBeGreaterThan(tokens(fixedRequest('/home/user/project')) + 250);
     expect(tokens(off)).toBeLessThanOrEqual(1500);
   });

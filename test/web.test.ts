@@ -262,6 +262,16 @@ describe('web_fetch', () => {
     });
   });
 
+  it('question mode asks the side model when there is one, at its own price', async () => {
+    const main = createProvider(fakeModel(model, 'anthropic', { price: { input: 3, output: 15 } }), { retry: { baseDelayMs: 5 } });
+    const side = createProvider(fakeModel(model, 'openai', { price: { input: 1, output: 2 } }), { retry: { baseDelayMs: 5 } });
+    ctx = { ...ctx, provider: () => main };
+    model.enqueue({ text: 'The magic number is 4242.', usage: { input: 14000, output: 12 } });
+    const out = await webFetchTool({ allowPrivate: [new URL(site.base).host], sideProvider: () => side }).run({ url: `${site.base}/big`, question: 'magic?' }, ctx);
+    expect(model.requests.map((r) => r.format)).toEqual(['openai']);
+    expect(out.sideUsage).toEqual({ input: 14000, output: 12, cacheRead: 0, cacheWrite: 0, model: 'fake-openai', cost: (14000 * 1 + 12 * 2) / 1e6 });
+  });
+
   it('question mode reuses the cached page and reports a failed side request as an error', async () => {
     const provider = createProvider(fakeModel(model, 'openai'), { retry: { maxAttempts: 1, baseDelayMs: 1 } });
     ctx = { ...ctx, provider: () => provider };

@@ -20,6 +20,7 @@ import { ProjectMarkdown } from './markdown.js';
 import type { App } from './apptype.js';
 import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
+import type { Provider } from '../types/providers.js';
 import { createLauncher } from '../safety/sandboxhost.js';
 import { realPath } from '../safety/bash/expand.js';
 import { createGitFacts } from './gitfacts.js';
@@ -29,6 +30,7 @@ import { restoreFiles, type WriterEvents } from '../session/store.js';
 import type { SessionRecord } from '../session/record.js';
 import { TodoList, TodoReminder } from '../tools/todo.js';
 import { buildTools } from './toolset.js';
+import { Specialists } from './specialists.js';
 import { linkCodeIndex } from './codeindex.js';
 import { openTrace, pruneLogs } from '../session/trace.js';
 import { AppState } from './state.js';
@@ -41,7 +43,7 @@ import type { SandboxLevel } from '../types/permissions.js';
 import type { Tool, ToolSession, WrapCommand } from '../types/tools.js';
 import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
 import { sweepTemps } from '../util/paths.js';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { loadLanguage } from '../util/treesitter.js';
 
 export { version };
@@ -140,17 +142,20 @@ export async function wireApp(config: AppConfig): Promise<App> {
       interactive: config.interactive,
     }),
   );
+  const { agents, sideModel, providerOptions } = config;
+  const specialists = new Specialists({ agents, sideModel, providerOptions, main: (): Provider => agent.provider, models: () => state.models, sessionFile: () => session.file });
   /** The code index's tools, once it has loaded (an optional module). */
   const indexTools: Tool[] = [];
   const offered = (list: Tool[]) => (config.tools ? list.filter((tool) => config.tools!(tool.name)) : list);
   const tools = offered(buildTools({
     allowPrivate: config.allowPrivate,
-    policy: hooks.beforeToolCall,
-    afterToolCall: hooks.afterToolCall,
+    sideProvider: () => specialists.sideProvider(),
+    // A specialist's calls pass the same hooks and permission step as the main agent's.
+    delegate: specialists.taskOptions({ mode: () => state.mode, gate: (name) => ({ before: hooks.decisionFor(name), after: hooks.afterToolCall }), onStop: hooks.subagentStop, report: (event) => events.emit(event) }),
     jobs,
     todo,
     notesDir: stateFiles ? stateDir : undefined,
-    laterReadTools: () => indexTools,
+    laterTools: () => indexTools,
     plan: {
       approvePlan: desk && (async (plan, signal) => (await desk.ask({ kind: 'plan', plan }, signal)) ?? { approved: false }),
       restoreMode: () => {
@@ -159,8 +164,8 @@ export async function wireApp(config: AppConfig): Promise<App> {
       },
       inPlanMode: () => state.mode === 'plan',
     },
-    subagentStop: hooks.subagentStop,
   }));
+  for (const notice of specialists.problems([...tools.map((t) => t.name), 'git_read'])) notify(notice.code, notice.params);
   const buildSystem = (m: MarkdownContext, notes: string) => {
     const prompt = systemPrompt(root, m.conventions.conventions.files, [...(notes ? [notes] : []), ...(config.outputSchema ? [SCHEMA_PROMPT] : [])], m.skills.skills, config.systemPrompt);
     return config.appendSystemPrompt ? `${prompt}\n\n${config.appendSystemPrompt}` : prompt;
@@ -188,6 +193,7 @@ export async function wireApp(config: AppConfig): Promise<App> {
     todo: () => (todo.items.length ? todo.render() : undefined),
     outputSchema: config.outputSchema,
     deferral: config.deferral,
+    summaryProvider: (): Provider | undefined => specialists.sideProvider(),
   });
   agent.on((event) => events.emit(event));
   const mcp = await linkMcp(config, agent.tools, version(), notify);
@@ -219,10 +225,11 @@ export async function wireApp(config: AppConfig): Promise<App> {
   const rewind: SessionRewind | undefined = config.interactive && stateFiles ? new SessionRewind({ root, stateDir, env: config.childEnv, agent, files: ctx.files, notify }) : undefined;
   rewind?.useSession(session.id);
   /** The one writer of `session`: a resumed or a new conversation. */
-  const useSession = (next: SessionRecord) => {
+  const useSession = (next: SessionRecord, saved?: unknown, from?: string) => {
     if (next !== session) session.close();
     session = next;
     rewind?.useSession(next.id);
+    specialists.follow(saved, from);
   };
   if (stateFiles && config.env.FEIYU_NO_LOG !== '1') pruneLogs(stateDir);
   const trace = !stateFiles ? null : openTrace({ stateDir, root, env: config.env, model: state.model.name, version: version(), mode: state.mode, ...writeEvents('trace') });
@@ -237,6 +244,7 @@ export async function wireApp(config: AppConfig): Promise<App> {
     session.onEvent(event);
     rewind?.observe(event);
     if (event.type === 'tools_loaded') session.saveState({ tools: event.names });
+    specialists.onEvent(event, { save: (spend) => session.saveState({ specialists: spend }), note: (text) => agent.note(text) });
     if (event.type === 'usage' || event.type === 'turn_end') session.saveState({ model: state.model.name, mode: state.mode, totals: agent.totals, files: ctx.files });
   });
 
@@ -274,6 +282,7 @@ export async function wireApp(config: AppConfig): Promise<App> {
     get sandbox() {
       return { level: state.sandbox, off: state.sandboxOff };
     },
+    specialists,
     on: (listener) => events.on(listener),
     async send(text, signal, o = {}) {
       if (!state.configured) {
@@ -310,7 +319,8 @@ export async function wireApp(config: AppConfig): Promise<App> {
       // A fork is a new file that starts with the history (the original stays as it is).
       const opened = opts.fork ? newWriter() : found.open(writeEvents('session'));
       if ('busy' in opened) throw new SessionBusyError(loaded.header.id, opened.pid);
-      useSession(opened);
+      // A fork's notes start as the original's, which lie beside it (sessions of one store share a folder).
+      useSession(opened, loaded.state.specialists, opts.fork && opened.file ? join(dirname(opened.file), `${loaded.header.id}.jsonl`) : undefined);
       if (opts.fork) {
         for (const message of loaded.messages) opened.onEvent({ type: 'message', message });
         notify('resume_forked', { from: loaded.header.id, id: opened.id });

@@ -73,17 +73,20 @@ export type ApprovalOptions = {
   facts?: RepoFacts;
 };
 
-/** The permission decision for one call, asking the user when the policy says so; `hook`: what its PreToolUse hooks said. */
-export function approvalStep(o: ApprovalOptions): (call: ToolCallBlock, tool: Tool, signal: AbortSignal, hook?: HookVerdict) => Promise<PolicyDecision> {
+/**
+ * The permission decision for one call, asking the user when the policy says so; `hook`: what its
+ * PreToolUse hooks said; `agent`: the specialist making the call, named in the question.
+ */
+export function approvalStep(o: ApprovalOptions): (call: ToolCallBlock, tool: Tool, signal: AbortSignal, hook?: HookVerdict, agent?: string) => Promise<PolicyDecision> {
   // Rules saved by "always" during this run: approvals.json has them for the next run.
   const saved: Rule[] = [];
-  return async (call, tool, signal, hook) => {
+  return async (call, tool, signal, hook, agent) => {
     const input = o.policyInput();
     const rules = saved.length ? { ...input.rules, allow: [...input.rules.allow, ...saved] } : input.rules;
     const verdict = await checkCall(call, tool, { ...input, rules, ...(hook && { hook }) }, o.facts);
     if (verdict.decision !== 'ask') return verdict;
     if (!o.desk) return { decision: 'deny', code: 'headless', reason: headlessRefusal(verdict.request) };
-    const answer = await o.desk.ask({ kind: 'call', callId: call.id, request: verdict.request }, signal);
+    const answer = await o.desk.ask({ kind: 'call', callId: call.id, request: verdict.request, ...(agent && { agent }) }, signal);
     if (!answer) return CANCELLED;
     const { decision, save, mode } = answerDecision(verdict.request, answer);
     if (save) {

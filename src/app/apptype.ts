@@ -12,6 +12,7 @@ import type { CodeIndexLink, CodeIndexSetting } from './codeindex.js';
 import type { MarkdownContext } from './context.js';
 import type { McpView } from './mcp.js';
 import type { UserRun } from './usershell.js';
+import type { Specialists } from './specialists.js';
 import type { Rewind } from './rewind.js';
 import type { AgentEvent, NoticeEvent } from '../types/events.js';
 import type { AskAnswer, PermissionMode, PlanVerdict, SandboxLevel } from '../types/permissions.js';
@@ -60,6 +61,8 @@ export interface App {
   readonly model: ModelConfig;
   readonly models: LoadedModels;
   readonly sandbox: { level: SandboxLevel; off?: { reason: string; detail: string } };
+  /** The specialists (/agents), their models and what each spent this session (/cost). */
+  readonly specialists: Pick<Specialists, 'agents' | 'spend' | 'modelOf' | 'notes'>;
   /** Subscribes to the one event stream (the loop's and the app's); returns the unsubscribe function. */
   on(listener: (event: AgentEvent) => void): () => void;
   /**

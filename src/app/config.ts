@@ -33,6 +33,8 @@ import type { JsonSchema, ModelConfig, Provider } from '../types/providers.js';
 import type { PermissionMode, SandboxLevel } from '../types/permissions.js';
 import type { ToolTiers } from '../types/tools.js';
 import { deferralOf } from './toolset.js';
+import { definitionsOf, findDefinitions, sideModelOf } from './specialists.js';
+import type { AgentDefinition } from '../delegate/definitions.js';
 
 /** A problem with the configuration or the command line, already in the user's words: exit 2. */
 export class ConfigError extends Error {}
@@ -184,6 +186,10 @@ export type AppConfig = {
   resume?: true | string;
   /** With resume: continue in a new session that starts with the old one's history. */
   forkSession: boolean;
+  /** The specialists: built-ins, the user's definition files, the project's once trusted. */
+  agents: AgentDefinition[];
+  /** settings' sideModel, when keys.json has it. */
+  sideModel?: ModelConfig;
   /** What the interface says before the first prompt. */
   notices: NoticeEvent[];
   /** MCP servers to start (the project's only once trusted) and their time limits. */
@@ -235,8 +241,9 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   // A broken .mcp.json (Claude Code's file) costs its servers, not the session.
   if (settings.mcpJsonProblem) notices.push({ type: 'notice', code: 'mcp_config_broken', params: { file: settings.mcpJsonProblem.file, msg: configError(settings.mcpJsonProblem.error).message } });
   const flagServers = (args.mcpConfig ?? []).map((arg) => attempt(() => readMcpConfigArg(arg)));
-  // Trust: a project's own hooks, verify:, allow rules, commands' ! lines and MCP servers wait for the user's yes.
-  const trust = attempt(() => projectTrustState(root, config, projectFiles(settings, markdown)));
+  // Trust: a project's own hooks, verify:, allow rules, commands' ! lines, MCP servers and specialist definitions wait for the user's yes.
+  const definitions = findDefinitions(root, config);
+  const trust = attempt(() => projectTrustState(root, config, { ...projectFiles(settings, markdown), agents: definitions.project }));
   let trusted = over.trust ?? trust.trusted;
   if (!trusted && over.trust === undefined && (args.trust || (await o.askTrust?.(trust.whatWouldRun)))) {
     trustProject(root, config, trust.hash);
@@ -244,6 +251,10 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
   }
   if (!trusted) notices.push({ type: 'notice', code: 'trust_ignored' });
   const effective = effectiveSettings(settings, trusted);
+  const specialists = definitionsOf(definitions, trusted);
+  notices.push(...specialists.notices);
+  const side = sideModelOf(effective.merged.sideModel, models);
+  if (side.notice) notices.push(side.notice);
   const conventionsVerify = markdown.conventions.conventions.verify;
   for (const { file, event, type } of effective.skipped) {
     notices.push(type ? { type: 'notice', code: 'hook_type_unsupported', params: { file, event, type } } : { type: 'notice', code: 'hook_event_unknown', params: { file, event } });
@@ -306,6 +317,8 @@ export async function loadConfig(args: CliArgs, o: ConfigOptions): Promise<AppCo
     outputSchema,
     resume: args.resume,
     forkSession: args.forkSession === true,
+    agents: specialists.agents,
+    sideModel: side.model,
     notices,
     mcp: {
       servers: mcpServerSpecs(args.strictMcpConfig ? [] : [['user', settings.user.mcpServers], ...(trusted ? ([['mcp.json', settings.mcpJson], ['project', settings.project.mcpServers]] as const) : [])], flagServers),

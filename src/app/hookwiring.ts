@@ -12,8 +12,8 @@ import type { ToolCallBlock } from '../types/conversation.js';
 import type { Tool } from '../types/tools.js';
 
 export type HookWiringOptions = HookRunnerOptions & {
-  /** The permission step, given what the hooks said. */
-  decide: (call: ToolCallBlock, tool: Tool, signal: AbortSignal, hook?: HookVerdict) => Promise<Decision>;
+  /** The permission step, given what the hooks said; `agent`: the specialist making the call. */
+  decide: (call: ToolCallBlock, tool: Tool, signal: AbortSignal, hook?: HookVerdict, agent?: string) => Promise<Decision>;
   /** Whether a person drives the session (the reason SessionEnd gives at the end). */
   interactive: boolean;
 };
@@ -28,16 +28,26 @@ export function wireHooks(o: HookWiringOptions) {
   /** Notification hooks run beside the question; close() waits for them. */
   const notifying = new Set<Promise<void>>();
 
+  /**
+   * Hooks first: a refusal is final; an allow or ask and changed arguments go to the permission
+   * step. `agent`: the specialist whose calls these are (a question names it).
+   */
+  const decisionFor =
+    (agent?: string): BeforeToolCall =>
+    async (call, tool, signal) => {
+      const hook = await hooks.preToolUse(call, signal);
+      if (hook.deny) return { decision: 'deny', code: 'hook_deny', reason: `blocked by a PreToolUse hook: ${hook.deny.reason}`, ...(hook.deny.stop !== undefined && { stop: hook.deny.stop }) };
+      const decision = await o.decide(hook.input ? { ...call, input: hook.input } : call, tool, signal, hook.verdict, agent);
+      return hook.input && decision.decision === 'allow' ? { ...decision, input: hook.input } : decision;
+    };
+
   return {
     runner: hooks,
 
-    /** Hooks first: a refusal is final; an allow or ask and changed arguments go to the permission step. */
-    beforeToolCall: (async (call, tool, signal) => {
-      const hook = await hooks.preToolUse(call, signal);
-      if (hook.deny) return { decision: 'deny', code: 'hook_deny', reason: `blocked by a PreToolUse hook: ${hook.deny.reason}`, ...(hook.deny.stop !== undefined && { stop: hook.deny.stop }) };
-      const decision = await o.decide(hook.input ? { ...call, input: hook.input } : call, tool, signal, hook.verdict);
-      return hook.input && decision.decision === 'allow' ? { ...decision, input: hook.input } : decision;
-    }) satisfies BeforeToolCall,
+    /** The main conversation's calls' decision. */
+    beforeToolCall: decisionFor(),
+    /** A specialist's calls' decision. */
+    decisionFor,
 
     /** PostToolUse hooks (and verify) on a call's result. */
     afterToolCall: ((call, _tool, result, signal) => hooks.postToolUse(call, result, signal)) satisfies AfterToolCall,

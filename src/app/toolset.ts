@@ -8,42 +8,46 @@ import { exitPlanTool } from '../tools/plan.js';
 import { systemPrompt } from '../core/prompt.js';
 import { ToolTable, type ToolRow } from '../core/tooltable.js';
 import { taskTool, type TaskOptions } from '../delegate/task.js';
+import { BUILTIN_AGENTS } from '../delegate/definitions.js';
+import { gitReadTool } from '../delegate/gitread.js';
+import { readNoteTool } from '../delegate/notes.js';
 import { TodoList, todoTool } from '../tools/todo.js';
 import { coreTools } from '../tools/index.js';
 import type { Tool, ToolTiers } from '../types/tools.js';
-import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
-import type { ToolSpec } from '../types/providers.js';
+import type { Provider, ToolSpec } from '../types/providers.js';
 import { webFetchTool } from '../tools/web.js';
 
 export type ToolOptions = {
   allowPrivate: string[];
-  /** Each call's decision (hooks, then the permission step), for the task sub-agent's calls too. */
-  policy?: BeforeToolCall;
-  /** PostToolUse hooks, for the sub-agent's calls too. */
-  afterToolCall?: AfterToolCall;
   jobs: JobManager;
   todo: TodoList;
   /** Where the remember tool keeps notes; absent: no remember tool (nothing may be written). */
   notesDir?: string;
   plan: Parameters<typeof exitPlanTool>[0];
-  /** SubagentStop hooks, when a task sub-agent would conclude. */
-  subagentStop?: TaskOptions['onStop'];
-  /** Read-only tools that arrive later (the code index's), for sub-agents too. */
-  laterReadTools?: () => Tool[];
+  /** The specialists and what they need of the app; absent: the built-ins, in default mode, without notes. */
+  delegate?: Omit<TaskOptions, 'tools'>;
+  /** The side model, for web_fetch questions. */
+  sideProvider?: () => Provider | undefined;
+  /** Tools that arrive later (the code index's), for specialists too. */
+  laterTools?: () => Tool[];
 };
 
 /** The tools a session offers the model, in a stable order (a stable prompt cache key). */
 export function buildTools(o: ToolOptions): Tool[] {
-  const readTools = (): Tool[] => [...coreTools().filter((tool) => tool.kind === 'read'), ...(o.laterReadTools?.() ?? [])];
-  return [
+  const delegate = o.delegate ?? { agents: BUILTIN_AGENTS, mode: () => 'default' as const };
+  const tools: Tool[] = [
     ...coreTools(),
     jobTool(o.jobs),
     todoTool(o.todo),
     exitPlanTool(o.plan),
     ...(o.notesDir ? [rememberTool(o.notesDir)] : []),
-    webFetchTool({ allowPrivate: o.allowPrivate }),
-    taskTool({ tools: readTools, beforeToolCall: o.policy, afterToolCall: o.afterToolCall, onStop: o.subagentStop }),
+    webFetchTool({ allowPrivate: o.allowPrivate, sideProvider: o.sideProvider }),
+    readNoteTool(() => delegate.notes?.()),
   ];
+  // A specialist may have any of the session's tools (derive.ts narrows them) and git_read.
+  const gitRead = gitReadTool();
+  tools.push(taskTool({ ...delegate, tools: () => [...tools, ...(o.laterTools?.() ?? []), gitRead] }));
+  return tools;
 }
 
 /**

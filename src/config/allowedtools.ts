@@ -25,6 +25,9 @@ const CLAUDE_TOOLS: Record<string, string> = {
   KillBash: 'job',
 };
 
+/** A tool name as feiyu's: Claude Code's mapped, MCP names and feiyu's own kept (specialist definitions' `tools`). */
+export const feiyuToolName = (name: string): string => CLAUDE_TOOLS[name] ?? name;
+
 const PATH_TOOLS = new Set(['read_file', 'write_file', 'edit_file', 'list_files', 'search']);
 
 /** The rules, in feiyu's spelling, and the entries that name no feiyu tool or do not parse. */

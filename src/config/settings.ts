@@ -34,6 +34,8 @@ export type Settings = {
   tools?: ToolTiers;
   /** false: every tool declared in every request, as before deferred schemas (for comparison). */
   deferTools?: boolean;
+  /** A keys.json name: the cheaper model for the explore specialist, web_fetch questions and compaction summaries. */
+  sideModel?: string;
   /** The code index: auto (on in a git repository with at least 200 source files), on, off. */
   codeIndex?: 'auto' | 'on' | 'off';
   /** Attention after a long turn and at a question: auto (OSC 9 where known, else the bell), bell, osc9, off. */
@@ -157,6 +159,7 @@ function validate(data: unknown): Found | null {
     validateObject('webFetch', data.webFetch, (w) => stringList('webFetch.allowPrivate', w.allowPrivate)) ??
     validateTools(data.tools) ??
     (data.deferTools === undefined || typeof data.deferTools === 'boolean' ? null : mustBe('deferTools', 'expect.boolean')) ??
+    (data.sideModel === undefined || (typeof data.sideModel === 'string' && data.sideModel.trim()) ? null : mustBe('sideModel', 'agents.expect_model')) ??
     validateMcp(data)
   );
 }

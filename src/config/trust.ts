@@ -16,10 +16,18 @@ export type GatedCommand = { name: string; shell: string[]; allowedTools: string
 
 /**
  * What a project brings: its .feiyu/settings.json, the verify: lines of its instruction files, its
- * Claude Code settings, its slash commands, and the MCP servers of its .mcp.json (those of its
- * settings are in `settings`).
+ * Claude Code settings, its slash commands, the MCP servers of its .mcp.json (those of its
+ * settings are in `settings`) and its specialist definitions (path and content hash: a changed
+ * prompt asks again).
  */
-export type ProjectFiles = { settings: Settings; verify: string[]; claude?: ClaudeSettings[]; commands?: GatedCommand[]; mcpJson?: Record<string, McpServerConfig> };
+export type ProjectFiles = {
+  settings: Settings;
+  verify: string[];
+  claude?: ClaudeSettings[];
+  commands?: GatedCommand[];
+  mcpJson?: Record<string, McpServerConfig>;
+  agents?: { path: string; hash: string }[];
+};
 
 export type TrustState = {
   /** True when trusted earlier with this same content, or when there is nothing to trust. */
@@ -57,6 +65,7 @@ function gatedProjectSettings(root: string, project: ProjectFiles): Record<strin
   if (Object.keys(servers).length) gated.mcpServers = servers;
   const commands = (project.commands ?? []).filter((c) => c.shell.length || c.allowedTools.length);
   if (commands.length) gated.commands = commands.map(({ name, shell, allowedTools }) => ({ name, shell, allowedTools }));
+  if (project.agents?.length) gated.agents = project.agents.map((a) => `${a.path} ${a.hash}`);
   return gated;
 }
 
@@ -118,6 +127,7 @@ function listGated(gated: Record<string, unknown>): string[] {
     for (const line of c.shell) lines.push(`/${c.name}: !\`${line}\``);
     if (c.allowedTools.length) lines.push(`/${c.name} allowed-tools: ${c.allowedTools.join(', ')}`);
   }
+  for (const a of (gated.agents as string[] | undefined) ?? []) lines.push(`agent: ${a.slice(0, a.lastIndexOf(' '))}`);
   return lines;
 }
 

@@ -9,12 +9,13 @@ import { SUBMIT_RESULT, submitResultTool } from './schema.js';
 import { ToolTable } from './tooltable.js';
 import { copyHistory } from './history.js';
 import { Emitter } from '../util/emitter.js';
+import { mapLimit } from '../util/limit.js';
 import { zeroUsage } from '../types/providers.js';
 import type { AfterToolCall, BeforeToolCall } from '../types/permissions.js';
 import type { AgentEvent, TurnStopReason } from '../types/events.js';
 import type { AssistantMessage, Message, ToolCallBlock, UserBlock } from '../types/conversation.js';
 import type { JsonSchema, Provider, ProviderEvent, Usage } from '../types/providers.js';
-import type { Tool, ToolSession, ToolTiers } from '../types/tools.js';
+import type { SideUsage, Tool, ToolSession, ToolTiers } from '../types/tools.js';
 
 export type AgentConfig = {
   provider: Provider;
@@ -39,6 +40,8 @@ export type AgentConfig = {
   todo?: () => string | undefined;
   /** Hot and cold tools (tooltable.ts); absent: every tool is declared in every request. */
   deferral?: ToolTiers;
+  /** A cheaper model for compaction summaries (the side model), used when the history fits its window. */
+  summaryProvider?: () => Provider | undefined;
 };
 
 export type TurnResult = { stopReason: TurnStopReason; text: string; rounds: number; structured?: unknown };
@@ -53,6 +56,8 @@ const MAX_SEND_BACKS = 3;
 const MIN_OUTPUT = 1024;
 /** Estimates run a little under what a server counts: the room for the answer keeps this margin. */
 const ESTIMATE_MARGIN = 1.05;
+/** Room a side model's window must have beyond the history to write its summary. */
+const SUMMARY_ROOM = 16_000;
 
 type Reply = Extract<ProviderEvent, { type: 'done' }>;
 
@@ -227,8 +232,10 @@ export class Agent {
     if (!opts.force && !needsCompaction(contextTokens, contextWindow)) return null;
     await this.config.beforeCompact?.(opts.force ? 'manual' : 'auto', opts.focus, signal);
     const own = linked(signal);
+    const side = this.config.summaryProvider?.();
+    const summarizer = side && side.config.contextWindow >= contextTokens + SUMMARY_ROOM ? side : this.provider;
     const result = await compactHistory({
-      provider: this.provider,
+      provider: summarizer,
       messages: this.messages,
       contextWindow,
       contextTokens,
@@ -243,7 +250,7 @@ export class Agent {
     }).finally(own.dispose);
     if (!result) return null;
     this.tools.historyRewritten();
-    if (result.usage) this.countUsage(result.usage, result.usageEstimated === true, false);
+    if (result.usage) this.countUsage({ ...result.usage, model: summarizer.config.name, cost: costOf(result.usage, summarizer.config.price) }, result.usageEstimated === true, false);
     this.messages.splice(0, this.messages.length, ...result.messages);
     this.lastInput = result.event.after;
     this.lastCount = this.messages.length;
@@ -324,9 +331,9 @@ export class Agent {
   }
 
   /** Adds one request's tokens to the totals and reports them; `side`: a tool's own request (or /commit's). */
-  countUsage(usage: Usage, estimated: boolean, side: boolean): void {
+  countUsage({ by, model, cost: known, ...usage }: SideUsage, estimated: boolean, side: boolean): void {
     const config = this.provider.config;
-    const cost = costOf(usage, config.price);
+    const cost = known !== undefined ? known : costOf(usage, config.price);
     const t = this.totals;
     t.input += usage.input;
     t.output += usage.output;
@@ -335,7 +342,7 @@ export class Agent {
     t.requests++;
     if (cost === null) t.costUnknown = true;
     else t.cost += cost;
-    this.emit({ type: 'usage', model: config.name, ...usage, cost, estimated, ...(side ? { side } : {}) });
+    this.emit({ type: 'usage', model: model ?? config.name, ...usage, cost, estimated, ...(side ? { side } : {}), ...(by && { by }) });
   }
 
   /** Consecutive read calls run concurrently; anything else strictly in order. */
@@ -364,7 +371,9 @@ export class Agent {
   }
 
   private isRead(call: ToolCallBlock): boolean {
-    return this.tools.get(this.tools.resolve(call).name)?.kind === 'read';
+    const { name, input } = this.tools.resolve(call);
+    const tool = this.tools.get(name);
+    return (tool?.kindOf?.(input) ?? tool?.kind) === 'read';
   }
 }
 
@@ -387,18 +396,4 @@ function emptyReply(stopReason: 'error' | 'aborted'): Reply {
 
 function textOf(message: AssistantMessage): string {
   return message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
-}
-
-/** Maps with at most `limit` promises in flight, keeping the input order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

@@ -42,6 +42,8 @@ export type SessionState = {
   files?: Record<string, FileVersion>;
   /** The cold tools the model had loaded. */
   tools?: string[];
+  /** What each specialist spent in this session, opaque here. */
+  specialists?: unknown;
 };
 
 export type StateInput = Omit<SessionState, 'files'> & { files?: ReadonlyMap<string, FileVersion> };

@@ -59,6 +59,10 @@ export type NoticeCode =
   | 'keys_made_private'
   | 'keys_exposed'
   | 'groups_reaped'
+  | 'agent_file_broken'
+  | 'agent_unknown_tools'
+  | 'agent_model_unknown'
+  | 'side_model_unknown'
   /** An MCP server failed to start, crashed or hangs (params: server, why = an McpFailure code, detail, stderr). */
   | 'mcp_failed'
   | 'mcp_config_broken'
@@ -94,6 +98,23 @@ export type NoticeCode =
 
 export type NoticeEvent = { type: 'notice'; code: NoticeCode; params?: Record<string, string | number> };
 
+/**
+ * A specialist (the task tool) started, called a tool or ended; `run` tells parallel ones apart.
+ * At the end: its status (done, partial, blocked, aborted, failed), note id, tokens and cost.
+ */
+export type SpecialistEvent = {
+  type: 'specialist';
+  run: number;
+  agent: string;
+  phase: 'start' | 'tool' | 'end';
+  tool?: string;
+  title?: string;
+  status?: string;
+  note?: string;
+  tokens?: number;
+  cost?: number | null;
+};
+
 export type AgentEvent =
   | { type: 'turn_start'; text: string }
   | { type: 'request_start'; round: number; model: string }
@@ -117,8 +138,9 @@ export type AgentEvent =
       durationMs: number;
       change?: FileChange;
     }
-  /** One model request's tokens; `side` marks requests made by tools (sub-agents, web_fetch questions). */
-  | ({ type: 'usage'; model: string; cost: number | null; estimated: boolean; side?: boolean } & Usage)
+  /** One model request's tokens; `side` marks requests made by tools (sub-agents, web_fetch questions), `by` the specialist. */
+  | ({ type: 'usage'; model: string; cost: number | null; estimated: boolean; side?: boolean; by?: string } & Usage)
+  | SpecialistEvent
   | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; error: ProviderError }
   | NoticeEvent
   /** A hook failed; `blocked`: it was a PreToolUse hook, so the call was refused (fail closed). */

@@ -48,7 +48,8 @@ export type AskAnswer = { answer: 'yes' } | { answer: 'no'; reason?: string } | 
 export type PlanVerdict = { approved: true } | { approved: false; feedback?: string };
 
 /** What waits for the user: a tool call to allow, or a plan to approve. */
-export type Approval = { kind: 'call'; callId: string; request: AskRequest } | { kind: 'plan'; plan: string };
+/** `agent`: the specialist that made the call (absent: the main conversation). */
+export type Approval = { kind: 'call'; callId: string; request: AskRequest; agent?: string } | { kind: 'plan'; plan: string };
 
 /** The one decision point between the loop and the rules (permissions, hooks, confirmations). */
 export type BeforeToolCall = (call: ToolCallBlock, tool: Tool, signal: AbortSignal) => Promise<Decision>;

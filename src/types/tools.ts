@@ -16,7 +16,7 @@ export type ToolOutput = {
   /** For write tools: the file before and after, so the interface can show a diff and /undo can restore. */
   change?: FileChange;
   /** Tokens a tool spent on its own model requests (web_fetch questions, sub-agents): counted in the totals. */
-  sideUsage?: Usage;
+  sideUsage?: SideUsage;
   /** Ends the turn after this call (structured output, an approved plan in headless mode, a hook saying continue: false). */
   endTurn?: { text?: string; structured?: unknown };
 };
@@ -35,7 +35,16 @@ export type Summary =
   | { key: 'job'; id: number }
   /** load_tools: {n} schemas given; taught: a cold tool's call did not run, its schema went back. */
   | { key: 'tools_loaded'; n: number }
-  | { key: 'taught' };
+  | { key: 'taught' }
+  /** task: a specialist's status and its note's id. */
+  | { key: 'handoff'; status: string; note: string };
+
+/**
+ * Tokens a tool spent on its own requests. `by` names the specialist that spent them; `model` and
+ * `cost` come with requests made on another model than the session's (the side model), whose
+ * price the loop does not know.
+ */
+export type SideUsage = Usage & { by?: string; model?: string; cost?: number | null };
 
 /** A failed call's result: what went wrong, worded for the model, and anything else it carries. */
 export const toolError = (output: string, extra: Omit<ToolOutput, 'output' | 'isError'> = {}): ToolOutput => ({ ...extra, output, isError: true });
@@ -129,6 +138,8 @@ export interface Tool<A = any> {
   brief?: string;
   parameters: JsonSchema;
   kind: ToolKind;
+  /** The kind of one call when it depends on its arguments (task: its specialist's tools); batching follows it. */
+  kindOf?: (args: A) => ToolKind;
   /**
    * What a call is about, from its arguments alone (they may be malformed: check types). The
    * interface names the call by it, the policy judges its path, command or URL, compaction stubs

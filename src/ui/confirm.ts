@@ -77,11 +77,13 @@ const APPROVAL_DIFF_LINES = 400;
 /** How many of the things a destructive command would lose the question names. */
 const LOST_SHOWN = 12;
 
-export function askPermission(io: Io, req: AskRequest, signal: AbortSignal): Promise<AskAnswer> {
+/** `agent`: the specialist that made the call, named before the question. */
+export function askPermission(io: Io, req: AskRequest, signal: AbortSignal, agent?: string): Promise<AskAnswer> {
   const { ui, input } = io;
   const p = ui.paint;
   return asking(io, signal, async () => {
-    const head = req.destructive ? p(color.boldRed, `⚠ ${t('confirm.title_destructive', { tool: req.tool })}`) : p(color.yellow, `? ${t('confirm.title', { tool: req.tool })}`);
+    const by = agent ? p(color.cyan, t('agents.asks', { agent })) : '';
+    const head = by + (req.destructive ? p(color.boldRed, `⚠ ${t('confirm.title_destructive', { tool: req.tool })}`) : p(color.yellow, `? ${t('confirm.title', { tool: req.tool })}`));
     ui.line(head);
     for (const line of shown(req.display).split('\n')) ui.line(`    ${p(color.bold, line)}`);
     const change = pendingChange(req.preview, io.app?.root);

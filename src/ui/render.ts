@@ -19,6 +19,7 @@ import type { ModelConfig, ProviderError } from '../types/providers.js';
 import { explainError, explainEvent } from '../i18n/explain.js';
 import { formatCost, inert } from '../util/text.js';
 import { loadWidth, truncate } from './width.js';
+import { addSpend, specialistLine, spendLine, type Spend } from './specialists.js';
 
 import { color, colourOn, painter, type Out, type Paint } from './paint.js';
 
@@ -32,7 +33,7 @@ const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part /
 /** What the renderer reads from the running app; `effort` is shown on the status line when set. */
 export type View = { model(): ModelConfig; totals(): Totals; effort?(): string | undefined };
 
-type Turn = { input: number; output: number; cached: number; cost: number | null; context: number; sideTokens: number; sideCost: number | null };
+type Turn = { input: number; output: number; cached: number; cost: number | null; context: number; sideTokens: number; sideCost: number | null; bySpecialist: Map<string, Spend> };
 
 /** Prints the session. One per REPL; the model can change between turns. */
 export class Renderer {
@@ -52,7 +53,7 @@ export class Renderer {
   private tail = '';
   private thinking = '';
   private turnStarted = 0;
-  private turn: Turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0, sideTokens: 0, sideCost: 0 };
+  private turn: Turn = { input: 0, output: 0, cached: 0, cost: 0, context: 0, sideTokens: 0, sideCost: 0, bySpecialist: new Map() };
 
   /**
    * `stallNoticeMs`: the model's silence after which the waiting line says how long (tests shorten
@@ -134,7 +135,7 @@ export class Renderer {
     switch (event.type) {
       case 'turn_start':
         // The context stays what the last request measured until a new one reports (a failed one does not).
-        this.turn = { input: 0, output: 0, cached: 0, cost: 0, context: this.turn.context, sideTokens: 0, sideCost: 0 };
+        this.turn = { input: 0, output: 0, cached: 0, cost: 0, context: this.turn.context, sideTokens: 0, sideCost: 0, bySpecialist: new Map() };
         this.tools.newTurn();
         this.turnStarted = Date.now();
         spin(t('spin.waiting'));
@@ -210,6 +211,11 @@ export class Renderer {
       case 'usage':
         this.addUsage(event);
         return;
+      case 'specialist': {
+        const line = specialistLine(event);
+        if (line) this.line(this.paint(color.dim, line));
+        return;
+      }
       case 'turn_end':
         this.endText();
         this.spinner?.stop();
@@ -290,7 +296,8 @@ export class Renderer {
     this.turn.cost = this.turn.cost === null || usage.cost === null ? null : this.turn.cost + usage.cost;
     if (!usage.side) this.turn.context = input + usage.output;
     // What sub-agents and web questions spent, shown apart: it never entered the main context.
-    if (usage.side) {
+    if (usage.by) addSpend(this.turn.bySpecialist, usage.by, input + usage.output, usage.cost);
+    else if (usage.side) {
       this.turn.sideTokens += input + usage.output;
       this.turn.sideCost = this.turn.sideCost === null || usage.cost === null ? null : this.turn.sideCost + usage.cost;
     }
@@ -309,6 +316,7 @@ export class Renderer {
         context: percent(this.turn.context, this.view.model().contextWindow),
       }) +
       (this.turn.sideTokens ? ' · ' + t('usage.side', { tokens: count(this.turn.sideTokens), cost: formatCost(this.turn.sideCost) }) : '') +
+      (this.turn.bySpecialist.size ? ' · ' + spendLine(this.turn.bySpecialist) : '') +
       (effort ? ' · ' + t('effort.status', { effort }) : '')
     );
   }

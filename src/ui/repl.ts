@@ -129,7 +129,7 @@ export class Repl implements Session {
     if (!signal || signal.aborted) return;
     const { host, task } = this.o;
     try {
-      host.answer(task, id, approval.kind === 'call' ? await askPermission(this, approval.request, signal) : await approvePlan(this, approval.plan, signal));
+      host.answer(task, id, approval.kind === 'call' ? await askPermission(this, approval.request, signal, approval.agent) : await approvePlan(this, approval.plan, signal));
     } catch {
       host.answer(task, id, approval.kind === 'call' ? { answer: 'no' } : { approved: false });
     }

@@ -16,6 +16,7 @@ import { getLang, Problem, problemText, setLang, t, type MessageKey } from '../.
 import { unsandboxedWhy } from '../../i18n/explain.js';
 import type { JobInfo } from '../../tools/jobs.js';
 import { keyCommand } from './key.js';
+import { agentsCommand } from './agents.js';
 import { mcpCommand } from './mcp.js';
 import { effortCommand, initCommand, lastCommand } from './habits.js';
 import { indexCommand } from './codeindex.js';
@@ -50,6 +51,7 @@ export const COMMANDS: Command[] = [
   { name: '/clear', help: 'cmd.clear', run: clearCommand },
   { name: '/resume', help: 'cmd.resume', run: resumeCommand },
   { name: '/context', help: 'cmd.context', run: contextCommand },
+  { name: '/agents', help: 'cmd.agents', run: agentsCommand },
   { name: '/sandbox', args: '[level]', help: 'cmd.sandbox', run: sandboxCommand },
   { name: '/todo', help: 'cmd.todo', run: todoCommand },
   { name: '/memory', args: '[add|rm|edit]', help: 'cmd.memory', run: memoryCommand },

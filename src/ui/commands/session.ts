@@ -18,6 +18,7 @@ import type { ToolRow } from '../../core/tooltable.js';
 import { color } from '../render.js';
 import { formatCost, inert, localDateTime } from '../../util/text.js';
 import { table, truncate } from '../width.js';
+import { spendReport } from '../specialists.js';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -33,6 +34,7 @@ export function costCommand(_arg: string, s: Session): void {
       output: count(totals.output),
     }),
   );
+  for (const line of spendReport(app.specialists.spend)) ui.line(line);
 }
 
 export async function compactCommand(arg: string, s: Session): Promise<void> {
