@@ -5,7 +5,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { forEachLine } from '../util/lines.js';
-import { callsOf, isHeader, parseRecord, SESSION_FORMAT, sessionsDir, type SessionHeader } from './store.js';
+import { callsOf } from './repair.js';
+import { isHeader, parseRecord, SESSION_FORMAT, sessionsDir, type SessionHeader } from './store.js';
 import { isObject } from '../util/jsonfile.js';
 import type { Message } from '../types/conversation.js';
 
