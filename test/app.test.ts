@@ -63,6 +63,26 @@ describe('questions are events answered by id', () => {
 });
 
 describe('one writer per state variable', () => {
+  it('the effort set with /effort comes back with --resume, and so does putting it back to the default', async () => {
+    const p = await place();
+    const first = await createApp(parseArgs(['-C', p.work, '--sandbox', 'off']), { env: p.env });
+    first.setEffort('high');
+    server.enqueue({ text: 'Thinking hard.' });
+    await first.send('think', new AbortController().signal);
+    await first.close();
+    const again = await createApp(parseArgs(['-C', p.work, '--sandbox', 'off']), { env: p.env });
+    onTestFinished(() => again.close());
+    expect(again.effort).toBeUndefined();
+    await again.resume(first.session.id);
+    expect(again.effort).toBe('high');
+    again.setEffort(undefined);
+    const third = await createApp(parseArgs(['-C', p.work, '--sandbox', 'off']), { env: p.env });
+    onTestFinished(() => third.close());
+    await again.close();
+    await third.resume(first.session.id);
+    expect(third.effort).toBeUndefined();
+  });
+
   it('resume switches the mode through setMode: a plan approved afterwards restores the mode before it', async () => {
     const p = await place();
     const first = await createApp(parseArgs(['-C', p.work, '--sandbox', 'off', '--mode', 'plan']), { env: p.env });

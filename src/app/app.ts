@@ -20,7 +20,8 @@ import { ProjectMarkdown } from './markdown.js';
 import type { App } from './apptype.js';
 import { systemPrompt } from '../core/prompt.js';
 import { createProvider } from '../providers/stream.js';
-import type { Provider } from '../types/providers.js';
+import type { Effort, ModelConfig, Provider } from '../types/providers.js';
+import { EFFORTS } from '../providers/effort.js';
 import { createLauncher } from '../safety/sandboxhost.js';
 import { realPath } from '../safety/bash/expand.js';
 import { createGitFacts } from './gitfacts.js';
@@ -38,7 +39,6 @@ import { checkpointFirst, SessionRewind } from './rewind.js';
 import { ModeNotes } from './modenotes.js';
 import { linkMcp } from './mcp.js';
 import type { AgentEvent, NoticeCode, NoticeEvent } from '../types/events.js';
-import type { ModelConfig } from '../types/providers.js';
 import type { SandboxLevel } from '../types/permissions.js';
 import type { Tool, ToolSession, WrapCommand } from '../types/tools.js';
 import { recordGroupsIn, reapOrphanGroups } from '../util/groups.js';
@@ -83,7 +83,7 @@ export async function wireApp(config: AppConfig): Promise<App> {
       warnIfUnsandboxed();
     }
     if (what === 'model' || what === 'effort') agent.provider = makeProvider(state.model);
-    if (what === 'model') session.saveState({ model: state.model.name });
+    if (what === 'model' || what === 'effort') session.saveState({ model: state.model.name, effort: state.effort ?? null });
   });
   warnIfUnsandboxed();
   if (config.interactive && state.mode === 'auto') notify('auto_mode');
@@ -335,6 +335,7 @@ export async function wireApp(config: AppConfig): Promise<App> {
         app.setModel(saved);
         notify('resume_model', { name: state.model.name, id: state.model.model });
       }
+      if (EFFORTS.includes(loaded.state.effort as Effort) && !config.pinned.model) state.setEffort(loaded.state.effort as Effort);
       if (info) notify('resumed', { id: info.id, request: info.firstRequest, rounds: info.rounds, updated: Date.parse(info.updated) });
       // The saved mode comes back, said aloud; auto with the same warning as starting in it.
       if (loaded.state.mode && !config.pinned.mode && loaded.state.mode !== state.mode) {

@@ -19,6 +19,7 @@ import type { AgentEvent } from '../types/events.js';
 import type { FileVersion } from '../types/tools.js';
 import type { Message, UserBlock } from '../types/conversation.js';
 import type { PermissionMode } from '../types/permissions.js';
+import type { Effort } from '../types/providers.js';
 
 /** The format this version writes and the newest it reads. */
 export const SESSION_FORMAT = 1;
@@ -35,6 +36,8 @@ export type SessionState = {
   name?: string;
   model?: string;
   mode?: PermissionMode;
+  /** The reasoning effort set with /effort; null once put back to the model's default. */
+  effort?: Effort | null;
   /** The todo list, opaque here. */
   todo?: unknown;
   totals?: Totals;
