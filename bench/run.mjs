@@ -41,10 +41,12 @@ function isolatedEnv() {
 }
 
 /** Starts the REPL and resolves when its prompt appears: { ms, rssKb }. */
-function startToPrompt(env) {
+function startToPrompt(env, cwd = join(env.HOME, 'work')) {
+  // A plain folder by default: feiyu's own cost, without the code index a large git repository turns on.
+  mkdirSync(cwd, { recursive: true });
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [cli], { env, cwd: here, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let seen = false;
     const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error('no prompt after 10 s: ' + out))), 10_000);
@@ -76,7 +78,10 @@ async function startup() {
     spawnSync(process.execPath, ['-e', '0']);
     bare.push(performance.now() - t0);
   }
-  return { ms: median(runs.map((r) => r.ms)), rssMb: median(runs.map((r) => r.rssKb)) / 1024, bare: median(bare) };
+  // In this repository (a git repository of over 200 source files) the code index starts once the prompt is up.
+  const indexed = [];
+  for (let i = 0; i < 3; i++) indexed.push(await startToPrompt(env, here));
+  return { ms: median(runs.map((r) => r.ms)), rssMb: median(runs.map((r) => r.rssKb)) / 1024, indexedMb: median(indexed.map((r) => r.rssKb)) / 1024, bare: median(bare) };
 }
 
 /** The modules the benchmark calls directly, bundled from src/ like the CLI. */
@@ -340,6 +345,7 @@ if (everything) {
   row('start-up to prompt (median of 10)', `${s.ms.toFixed(0)} ms`, '≤ 150 ms', s.ms <= 150);
   row('bare `node -e 0` (reference)', `${s.bare.toFixed(0)} ms`, '', true);
   row('resident memory at idle prompt', `${s.rssMb.toFixed(1)} MB`, '≤ 80 MB', s.rssMb <= 80);
+  row('  the same in this repository, the code index building (0.3 s after the prompt)', `${s.indexedMb.toFixed(1)} MB`, '', true);
 }
 if (everything || opts.only === 'mcp') for (const r of await mcpRows(await internals(), startToPrompt, isolatedEnv)) row(...r);
 if (everything || opts.only === 'tools') rows.push(...(await tierRows(await internals())));
@@ -355,7 +361,7 @@ if (everything) {
   else row('search 40 MB / 3,000 files: tool vs raw rg', `${sr.tool.toFixed(0)} / ${sr.rg.toFixed(0)} ms = ${(sr.tool / sr.rg).toFixed(2)}`, '≤ 1.3', sr.tool / sr.rg <= 1.3);
   const gi = await bigGitignore();
   row('list_files, 3,000 files, 100,000-line .gitignore', `${gi.toFixed(0)} ms`, '≤ 2,000 ms', gi <= 2000);
-  for (const r of stateRows((await internals()).bundle)) row(...r);
+  for (const r of await stateRows(here)) row(...r);
   for (const r of await checkpointRows(await internals(), benchTree())) row(...r);
   const mem = JSON.parse(spawnSync(process.execPath, [join(here, 'bench', 'repl-memory.mjs'), '150'], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1));
   const m = mem.rssMb;

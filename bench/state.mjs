@@ -72,8 +72,22 @@ function measure(bundle, code) {
   return JSON.parse(r.stdout.trim().split('\n').at(-1));
 }
 
+/** The state code alone (listing, loading, the cost report), so a row's peak is theirs, not the whole bench's. */
+async function stateBundle(here) {
+  const { build } = await import('esbuild');
+  const outfile = join(here, 'dist', 'bench-state.mjs');
+  const contents = [
+    "export { costReport } from './src/session/costreport.ts';",
+    "export { findLastSession } from './src/session/listing.ts';",
+    "export { loadSession } from './src/session/store.ts';",
+  ].join('\n');
+  await build({ stdin: { contents, resolveDir: here, loader: 'ts' }, outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' });
+  return outfile;
+}
+
 /** Rows for the bench table: resume and /cost at 2k, 20k and 200k events. */
-export function stateRows(bundle) {
+export async function stateRows(here) {
+  const bundle = await stateBundle(here);
   const rows = [];
   for (const size of [2000, 20_000, 200_000]) {
     const dir = sessionsOf(size);

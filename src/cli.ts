@@ -109,7 +109,7 @@ async function main(): Promise<number> {
       start,
       allowNoModel: !args.print,
       askTrust: canAsk ? (what) => askKey(t('trust.ask', { what: what.map((w) => `  ${w}`).join('\n') })) : undefined,
-    });
+    }, { replay: 'message' });
     // One task: a new session, or the one --resume names.
     const task = await host.open({ resume: args.resume, fork: args.forkSession });
     // Background jobs die with feiyu, however it ends (Ctrl+C: the REPL, or headless's abort).

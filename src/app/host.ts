@@ -96,14 +96,18 @@ export interface Host {
 
 type Task = {
   app: App;
+  /** The events kept for replay; `log[0]` is the task's event number `base`. */
   log: AgentEvent[];
+  base: number;
+  /** Where each open events() iterator is (event numbers): nothing they have not read is let go. */
+  readers: Set<{ next: number }>;
   wake: Set<() => void>;
   state: TaskState;
   rounds: number;
   pending: Map<string, Approval>;
   /** Counts usage, turns and refusals over the task's life, for each message's result. */
   tally: RunTally;
-  /** Where the latest message's events start in `log`. */
+  /** The event number where the latest message's events start. */
   messageStart: number;
   run?: { controller: AbortController; done: Promise<TaskResult> };
   result?: TaskResult;
@@ -114,6 +118,12 @@ type Task = {
 export type HostRun = {
   /** Each message waits for the MCP servers (started then, if not yet): a caller with no prompt to show first (a program, an editor). */
   waitForMcp?: boolean;
+  /**
+   * 'start' (default): events(id) replays from the task's first event. 'message': only from the
+   * latest message's, so a long session (the REPL: its history is in the session file) keeps no
+   * event of earlier messages once every reader has passed them.
+   */
+  replay?: 'start' | 'message';
 };
 
 /** A host over command-line arguments and the files (the CLI), or a library caller's overrides. */
@@ -157,7 +167,7 @@ function hostOver(config: AppConfig, run: HostRun): Host {
       forkSession: o.fork === true,
     });
     const tally = new RunTally(app.root, (name) => app.models.models.find((m) => m.name === name));
-    const created: Task = { app, log: [...app.notices], wake: new Set(), state: 'idle', rounds: 0, pending: new Map(), tally, messageStart: 0, closed: false };
+    const created: Task = { app, log: [...app.notices], base: 0, readers: new Set(), wake: new Set(), state: 'idle', rounds: 0, pending: new Map(), tally, messageStart: 0, closed: false };
     app.on((event) => {
       tally.on(event);
       // What the user is told (a failed run's result text) is counted whether or not anyone prints it.
@@ -178,7 +188,8 @@ function hostOver(config: AppConfig, run: HostRun): Host {
     const controller = new AbortController();
     task.state = 'running';
     task.pending.clear();
-    task.messageStart = task.log.length;
+    task.messageStart = task.base + task.log.length;
+    if (run.replay === 'message') letGo(task);
     const done = (async () => {
       let turn: Awaited<ReturnType<App['send']>> = null;
       try {
@@ -214,8 +225,11 @@ function hostOver(config: AppConfig, run: HostRun): Host {
     },
     events(id, o = {}) {
       const found = task(id);
-      const from = o.from === 'message' ? found.messageStart : o.from === 'now' ? found.log.length : 0;
-      return follow(found, from, o.follow === true);
+      const from = o.from === 'message' ? found.messageStart : o.from === 'now' ? found.base + found.log.length : 0;
+      // Counted from now, not from the first read: what comes before that read is kept for it.
+      const reader = { next: Math.max(from, found.base) };
+      found.readers.add(reader);
+      return follow(found, reader, o.follow === true);
     },
     history: (id) => structuredClone(task(id).app.agent.messages) as Message[],
     async wait(id) {
@@ -266,12 +280,26 @@ function wakeAll(task: Task): void {
   for (const wake of waiting) wake();
 }
 
-/** The task's events from its first; ends with the running message (or, following, with the host). */
-async function* follow(task: Task, from: number, keepGoing: boolean): AsyncIterableIterator<AgentEvent> {
-  let next = from;
-  for (;;) {
-    while (next < task.log.length) yield task.log[next++]!;
-    if (task.closed || (!keepGoing && !task.run)) return;
-    await new Promise<void>((resolve) => task.wake.add(resolve));
+/**
+ * The task's events from the reader's position; ends with the running message (or, following,
+ * with the host). Until the iterator ends, what the reader has not read is kept.
+ */
+async function* follow(task: Task, reader: { next: number }, keepGoing: boolean): AsyncIterableIterator<AgentEvent> {
+  try {
+    for (;;) {
+      while (reader.next < task.base + task.log.length) yield task.log[reader.next++ - task.base]!;
+      if (task.closed || (!keepGoing && !task.run)) return;
+      await new Promise<void>((resolve) => task.wake.add(resolve));
+    }
+  } finally {
+    task.readers.delete(reader);
   }
+}
+
+/** Lets go of the events before the latest message that every reader has passed. */
+function letGo(task: Task): void {
+  const keepFrom = Math.min(task.messageStart, ...[...task.readers].map((r) => r.next));
+  if (keepFrom <= task.base) return;
+  task.log.splice(0, keepFrom - task.base);
+  task.base = keepFrom;
 }
