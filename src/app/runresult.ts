@@ -93,12 +93,17 @@ export class RunTally {
         this.calls.set(event.id, { name: event.name, input: event.input });
         return;
       case 'permission': {
+        // A call's input is wanted only for its decision: kept longer, every write's content would stay for the session.
         const call = this.calls.get(event.id);
+        this.calls.delete(event.id);
         if (event.decision !== 'deny' || !call) return;
         const { name, input } = claudeCall(call.name, call.input, this.root);
         this.denials.push({ tool_name: name, tool_use_id: event.id, tool_input: input, ...(event.reason && { reason: event.reason }) });
         return;
       }
+      case 'tool_result':
+        this.calls.delete(event.id);
+        return;
       case 'notice':
         if (event.code === 'schema_failed') this.schemaFailed = true;
         return;
