@@ -1,19 +1,18 @@
-// The code index at build time: parse workers (real threads, gone when the build is done), what
+// The code index at build time: parse workers (real processes, gone when the build is done), what
 // its four tools cost per request, the outline's share of a long file, and how the exact
 // identifier channel and the word channels combine. Deterministic counts only; no timings.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openCodeIndex } from '../src/codeindex/index.js';
+import { currentTest, runningWith, waitFor } from './scope.js';
 import { workspace } from './tools-helpers.js';
 
 const SRC = join(import.meta.dirname, '..', 'src');
-const threads = () => readdirSync('/proc/self/task').length;
-
-/** The worker bundled as build.mjs does, somewhere its packages resolve from (under node_modules). */
+/** The worker bundled as build.mjs does, somewhere its packages resolve from (under node_modules); its folder names its processes. */
 async function workerScript(): Promise<string> {
   const dir = mkdtempSync(join(SRC, '..', 'node_modules', '.codeindex-test-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,26 +21,62 @@ async function workerScript(): Promise<string> {
   return outfile;
 }
 
+/** A chain of `n` modules, each calling the one before. */
+function chain(n: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    const previous = i > 0 ? `import { task${i - 1} } from './m${i - 1}.js';\n` : '';
+    files[`src/m${i}.ts`] = `${previous}export function task${i}(n: number): number {\n  return ${i > 0 ? `task${i - 1}(n) + ` : ''}n;\n}\n`;
+  }
+  return files;
+}
+
 describe('building', () => {
-  it('parses in worker threads, one per core at most, and ends them when done', async () => {
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) {
-      const previous = i > 0 ? `import { task${i - 1} } from './m${i - 1}.js';\n` : '';
-      files[`src/m${i}.ts`] = `${previous}export function task${i}(n: number): number {\n  return ${i > 0 ? `task${i - 1}(n) + ` : ''}n;\n}\n`;
-    }
-    const ctx = await workspace(files);
+  it('parses in worker processes, one per core at most, and ends them when done', async () => {
+    const ctx = await workspace(chain(40));
     const workerFile = await workerScript();
-    // The thread pool of this process grows on first use: fill it before counting threads.
-    await Promise.all(Array.from({ length: 8 }, () => readFile(workerFile)));
-    const before = threads();
     const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on', workerFile, threads: 2 });
     await handle.ready();
     const status = handle.status();
-    expect({ state: status.state, files: status.files, symbols: status.symbols, edges: status.edges }).toEqual({ state: 'ready', files: 40, symbols: 40, edges: 39 });
-    expect(threads()).toBe(before);
+    expect({ state: status.state, files: status.files, symbols: status.symbols, edges: status.edges, workers: status.workers }).toEqual({ state: 'ready', files: 40, symbols: 40, edges: 39, workers: 2 });
+    // Each worker was killed once its work was done: none is left by the time the index is ready.
+    expect(runningWith(dirname(workerFile))).toEqual([]);
     const refs = await handle.tools.find((t) => t.name === 'code_refs')!.run({ symbol: 'task20', direction: 'callers' }, ctx);
     expect(refs.output).toBe(['callers of task20 (src/m20.ts:2):', '  src/m21.ts:3 task21'].join('\n'));
     await handle.close();
+  });
+
+  it('a worker that dies or cannot start hands its files back: they are parsed in this process', async () => {
+    const ctx = await workspace(chain(40));
+    const dir = dirname(await workerScript());
+    for (const [name, body] of [['dies.js', "process.on('message', () => process.kill(process.pid, 'SIGKILL'));\n"], ['broken.js', 'this is not javascript\n']]) {
+      writeFileSync(join(dir, name), body);
+      const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', `state-${name}`), env: process.env, mode: 'on', workerFile: join(dir, name), threads: 2 });
+      await handle.ready();
+      const status = handle.status();
+      expect({ name, state: status.state, files: status.files, symbols: status.symbols, edges: status.edges }).toEqual({ name, state: 'ready', files: 40, symbols: 40, edges: 39 });
+      await handle.close();
+    }
+  });
+
+  it('its workers end when the process that started them is killed', async () => {
+    const ctx = await workspace(chain(3000));
+    const workerFile = await workerScript();
+    const dir = dirname(workerFile);
+    // A process of its own that builds the index and says when the first files came back.
+    const entry = join(dir, 'builder.mjs');
+    await build({
+      stdin: { contents: `import { openCodeIndex } from ${JSON.stringify(join(SRC, 'codeindex', 'index.ts'))};\nlet said = false;\nopenCodeIndex({ root: process.argv[2], stateDir: process.argv[3], env: process.env, mode: 'on', workerFile: process.argv[4], threads: 2, onProgress: (p) => { if (!said && p.done > 0) { said = true; console.log('building'); } } });\n`, resolveDir: SRC, loader: 'ts' },
+      outfile: entry, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
+    });
+    const builder = spawn(process.execPath, [entry, ctx.root, join(ctx.root, '..', 'state'), workerFile], { env: { ...process.env, ...currentTest().env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    builder.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await waitFor(() => out.includes('building'), 'the build to start');
+    const workers = runningWith(dir).filter((pid) => pid !== builder.pid);
+    expect(workers.length).toBeGreaterThan(0);
+    builder.kill('SIGKILL');
+    await waitFor(() => workers.every((pid) => !runningWith(dir).includes(pid)), () => `the workers ${workers.join(', ')} to end`);
   });
 });
 

@@ -88,7 +88,7 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
   const onProgress = (p: Progress) => {
     listeners.forEach((l) => l(p));
     if (p.state !== 'ready' || !handle || !startedAt) return;
-    const s = handle.status();
+    const s = handle.counts();
     const secs = (Date.now() - startedAt) / 1000;
     // Only a build worth waiting for is announced; a warm start from the cache is quiet.
     if (o.announce && p.total > 0 && secs >= 1) o.notify('codeindex_ready', { files: s.files, symbols: s.symbols, secs: secs.toFixed(1) });

@@ -148,7 +148,8 @@ export class CodeIndex {
     }
     this.builtAt = Date.now();
     this.setState('ready');
-    if (this.dirty) this.save();
+    // Queries are answered from memory at once; the cache is written just after (close() writes it too).
+    if (this.dirty) setImmediate(() => this.dirty && this.save());
   }
 
   private setState(state: IndexState): void {

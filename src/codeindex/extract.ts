@@ -4,8 +4,8 @@
 
 import type { Node, Parser, Query, QueryMatch } from '@vscode/tree-sitter-wasm';
 import { CALLABLE_KINDS, LANGUAGES, SCOPE_KINDS, TYPE_KINDS, type LanguageSpec, type SymbolKind } from './languages.js';
-import { FIELDS, packTf, typeName, type Binding, type CallRecord, type ChunkTerms, type FileRecord, type ImportRecord, type SymbolRecord } from './model.js';
-import { eachToken } from './tokenize.js';
+import { termsOf, type Doc } from './chunks.js';
+import { typeName, type Binding, type CallRecord, type FileRecord, type ImportRecord, type SymbolRecord } from './model.js';
 
 /** A parser and the compiled query of one language, or why there is none. */
 export type Grammar = LoadedGrammar | { error: string };
@@ -18,23 +18,21 @@ const GENERATED = /@generated\b|\bDO NOT EDIT\b|\bauto-?generated\b|\bcode gener
 /** The record of one file. `grammar` is null when the language's grammar could not be loaded. */
 export function extractFile(path: string, text: string, lang: string, grammar: Grammar, meta: { size: number; mtimeMs: number; hash: string }): FileRecord {
   const lines = lineStarts(text);
-  const base: FileRecord = { path, ...meta, lang, lines: lines.length, symbols: [], calls: [], imports: [], bindings: [], chunks: [] };
+  const base: FileRecord = { path, ...meta, lang, lines: lines.length, symbols: [], calls: [], imports: [], bindings: [] };
   if (GENERATED.test(text.slice(0, lines[5] ?? text.length))) return { ...base, note: 'generated' };
   const spec = LANGUAGES[lang]!;
-  if ('error' in grammar) return { ...base, chunks: chunksOf(path, text, lines, [], []), note: 'no_grammar', detail: grammar.error };
+  if ('error' in grammar) return { ...base, terms: termsOf(path, text, lines, [], []), note: 'no_grammar', detail: grammar.error };
   let parsed: Parsed;
   try {
     parsed = parse(text, lines, spec, grammar);
   } catch (err) {
-    return { ...base, chunks: chunksOf(path, text, lines, [], []), note: 'parse_failed', detail: (err as Error).message };
+    return { ...base, terms: termsOf(path, text, lines, [], []), note: 'parse_failed', detail: (err as Error).message };
   }
-  const record: FileRecord = { ...base, symbols: parsed.symbols, calls: parsed.calls, imports: parsed.imports, bindings: parsed.bindings, chunks: chunksOf(path, text, lines, parsed.symbols, parsed.docs) };
+  const record: FileRecord = { ...base, symbols: parsed.symbols, calls: parsed.calls, imports: parsed.imports, bindings: parsed.bindings, terms: termsOf(path, text, lines, parsed.symbols, parsed.docs) };
   if (parsed.syntaxErrors) record.note = 'syntax_errors';
   return record;
 }
 
-/** A symbol's doc comment and the line it starts on. */
-type Doc = { text: string; from: number };
 
 type Parsed = { symbols: SymbolRecord[]; docs: Doc[]; calls: CallRecord[]; imports: ImportRecord[]; bindings: Binding[]; syntaxErrors: boolean };
 
@@ -273,54 +271,6 @@ function bindingsOf(bound: Bound[], spans: Span[], symbols: SymbolRecord[], text
     if (cls !== undefined && cls >= 0) out.push({ name, type, scope: cls, field: true });
   }
   return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Search chunks: every line of the file belongs to exactly one chunk
-
-/** Line owner meaning "tokenised elsewhere": a symbol's doc comment goes to its doc field only. */
-const DOC_LINE = -2;
-
-function chunksOf(path: string, text: string, lines: number[], symbols: SymbolRecord[], docs: Doc[]): ChunkTerms[] {
-  const owner = new Int32Array(lines.length + 1).fill(-1);
-  symbols.forEach((s, i) => {
-    if (s.decl) return;
-    owner.fill(DOC_LINE, docs[i]?.from ?? s.line, s.line);
-    owner.fill(i, s.line, s.endLine + 1);
-  });
-  const counts = new Map<number, Map<string, number[]>>();
-  const lengths = new Map<number, number[]>();
-  const add = (chunk: number, field: number, source: string) => {
-    let terms = counts.get(chunk);
-    if (!terms) counts.set(chunk, (terms = new Map()));
-    let len = lengths.get(chunk);
-    if (!len) lengths.set(chunk, (len = FIELDS.map(() => 0)));
-    eachToken(source, (t) => {
-      let c = terms!.get(t);
-      if (!c) terms!.set(t, (c = [0, 0, 0, 0, 0]));
-      c[field]!++;
-      len![field]!++;
-    });
-  };
-  for (let l = 1; l <= lines.length; ) {
-    let end = l;
-    while (end + 1 <= lines.length && owner[end + 1] === owner[l]) end++;
-    if (owner[l] !== DOC_LINE) add(owner[l]!, 3, text.slice(lines[l - 1]!, lines[end] ?? text.length));
-    l = end + 1;
-  }
-  symbols.forEach((s, i) => {
-    if (s.decl) return;
-    add(i, 0, s.name);
-    add(i, 1, `${s.container ?? ''} ${s.sig}`);
-    if (docs[i]?.text) add(i, 2, docs[i]!.text);
-  });
-  const chunks: ChunkTerms[] = [];
-  for (const [sym, terms] of counts) {
-    add(sym, 4, path);
-    const len = lengths.get(sym)!;
-    chunks.push({ sym, lengths: len, terms: [...terms.keys()], tfs: [...terms.values()].map(packTf) });
-  }
-  return chunks.sort((a, b) => a.sym - b.sym);
 }
 
 // ---------------------------------------------------------------------------------------------

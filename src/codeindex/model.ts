@@ -38,14 +38,19 @@ export type Field = (typeof FIELDS)[number];
 /** Bits per field in a packed term frequency (saturating): name, sig, doc, body, path. */
 export const FIELD_BITS = [4, 4, 5, 10, 4] as const;
 
-/** A chunk's terms as the parser hands them over: each term once, with its packed frequencies. */
-export type ChunkTerms = {
-  /** The symbol the chunk belongs to; -1 for the file's top-level code outside any symbol. */
-  sym: number;
-  /** Tokens per field. */
-  lengths: number[];
-  terms: string[];
-  tfs: number[];
+/** Where a set of terms sits in an Int32Array: `n` term numbers at `at`, then their `n` packed frequencies; tokens per field. */
+export type TermSpan = { lengths: number[]; at: number; n: number };
+
+/**
+ * A file's search terms as the parser hands them over: the file's own dictionary (terms joined by
+ * newlines), each chunk's and the whole file's spans numbered in it, all in one array.
+ */
+export type FileTerms = {
+  terms: string;
+  data: Int32Array;
+  /** `sym`: the symbol the chunk belongs to; -1 for the file's top-level code outside any symbol. */
+  chunks: (TermSpan & { sym: number })[];
+  whole: TermSpan;
 };
 
 export type ParseNote = 'no_grammar' | 'syntax_errors' | 'parse_failed' | 'generated';
@@ -63,7 +68,8 @@ export type FileRecord = {
   calls: CallRecord[];
   imports: ImportRecord[];
   bindings: Binding[];
-  chunks: ChunkTerms[];
+  /** The search terms, until the index has numbered them into its own dictionary. */
+  terms?: FileTerms;
   /** Why the symbols are missing or incomplete. */
   note?: ParseNote;
   /** A parser's message, for a parse that failed. */
@@ -77,12 +83,6 @@ export function packTf(counts: number[]): number {
   );
 }
 
-/** The count of field `f` in a packed term frequency. */
-export function unpackTf(packed: number, f: number): number {
-  return (packed >>> SHIFTS[f]!) & ((1 << FIELD_BITS[f]!) - 1);
-}
-
-const SHIFTS = [0, 4, 8, 13, 23];
 
 /** `Container.name` or `name`. */
 export const qualifiedName = (s: SymbolRecord): string => (s.container ? `${s.container}.${s.name}` : s.name);
@@ -115,37 +115,17 @@ export function typeName(written: string): string | undefined {
  */
 export type IndexedChunk = { sym: number; lengths: number[]; data: Int32Array; at: number; n: number };
 
-/** A parsed chunk's terms numbered by `idOf`. */
-export function numbered(chunk: ChunkTerms, idOf: (term: string) => number): IndexedChunk {
-  const n = chunk.terms.length;
-  const data = new Int32Array(n * 2);
-  chunk.terms.forEach((term, i) => {
-    data[i] = idOf(term);
-    data[n + i] = chunk.tfs[i]!;
-  });
-  return { sym: chunk.sym, lengths: chunk.lengths, data, at: 0, n };
-}
-
-/** The terms of a whole file: its chunks' frequencies added up (the path counted once). */
-export function fileTerms(chunks: IndexedChunk[]): IndexedChunk {
-  const counts = new Map<number, number[]>();
-  const lengths = FIELDS.map(() => 0);
-  for (const { lengths: lens, data, at, n } of chunks) {
-    lens.forEach((len, f) => (lengths[f] = f === 4 ? Math.max(lengths[f]!, len) : lengths[f]! + len));
-    for (let i = 0; i < n; i++) {
-      const id = data[at + i]!;
-      const tf = data[at + n + i]!;
-      let c = counts.get(id);
-      if (!c) counts.set(id, (c = [0, 0, 0, 0, 0]));
-      for (let f = 0; f < 5; f++) c[f] = f === 4 ? Math.max(c[f]!, unpackTf(tf, f)) : c[f]! + unpackTf(tf, f);
-    }
-  }
-  const n = counts.size;
-  const data = new Int32Array(n * 2);
-  let i = 0;
-  for (const [id, c] of counts) {
-    data[i] = id;
-    data[n + i++] = packTf(c);
-  }
-  return { sym: -1, lengths, data, at: 0, n };
+/**
+ * A parsed file's chunks and whole-file terms in the workspace's dictionary: the file's term
+ * numbers are replaced in place by `idOf`'s, and every chunk shares the file's array.
+ */
+export function numbered(terms: FileTerms, idOf: (term: string) => number): { chunks: IndexedChunk[]; whole: IndexedChunk } {
+  const ids = terms.terms ? terms.terms.split('\n').map(idOf) : [];
+  const { data } = terms;
+  const renumber = ({ at, n }: TermSpan) => {
+    for (let i = at; i < at + n; i++) data[i] = ids[data[i]!]!;
+  };
+  terms.chunks.forEach(renumber);
+  renumber(terms.whole);
+  return { chunks: terms.chunks.map(({ sym, lengths, at, n }) => ({ sym, lengths, data, at, n })), whole: { sym: -1, ...terms.whole, data } };
 }

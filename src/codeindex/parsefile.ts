@@ -3,7 +3,7 @@
 // Used by the parse workers and, for single files, by the main thread. Must not keep records.
 
 import { createHash } from 'node:crypto';
-import { lstat, readFile } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { createParser } from '../util/treesitter.js';
 import { extractFile, type Grammar } from './extract.js';
@@ -40,22 +40,30 @@ export type ParseJob = { path: string; lang: string };
 /** What became of one file: its record, or why it is not indexed (gone, too big, binary, unreadable). */
 export type ParseOutcome = { path: string; record: FileRecord } | { path: string; skipped: 'missing' | 'too_big' | 'binary' | 'unreadable'; detail?: string };
 
-/** Reads and parses `job.path` under `root`. Contract: never throws. */
+/**
+ * Reads and parses `job.path` under `root`. The reads are synchronous: a file is at most 1 MB, and
+ * a parse worker has nothing else to do meanwhile. Contract: never throws.
+ */
 export async function parseJob(root: string, job: ParseJob): Promise<ParseOutcome> {
   const abs = join(root, job.path);
   let bytes: Buffer;
-  let st: Awaited<ReturnType<typeof lstat>>;
+  let st: Stats;
+  let fd = -1;
   try {
-    // A symbolic link may lead out of the workspace: the index covers regular files only (as the listing does).
-    st = await lstat(abs);
+    // A symbolic link may lead out of the workspace: the index covers regular files only (as the
+    // listing does). Opened without following a link and without blocking on a FIFO, then checked.
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    st = fstatSync(fd);
     if (!st.isFile()) return { path: job.path, skipped: 'missing' };
     if (st.size > MAX_FILE_BYTES) return { path: job.path, skipped: 'too_big' };
     // Another name of a hard-linked file may be outside the workspace: the file tools refuse it, so does the index.
     if (st.nlink > 1) return { path: job.path, skipped: 'unreadable', detail: `${job.path} has ${st.nlink} hard links` };
-    bytes = await readFile(abs);
+    bytes = readFileSync(fd);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? { path: job.path, skipped: 'missing' } : { path: job.path, skipped: 'unreadable', detail: (err as Error).message };
+    return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' ? { path: job.path, skipped: 'missing' } : { path: job.path, skipped: 'unreadable', detail: (err as Error).message };
+  } finally {
+    if (fd >= 0) closeSync(fd);
   }
   if (bytes.length > MAX_FILE_BYTES) return { path: job.path, skipped: 'too_big' };
   if (bytes.subarray(0, 8192).includes(0)) return { path: job.path, skipped: 'binary' };

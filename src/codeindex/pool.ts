@@ -1,17 +1,21 @@
-// Parses many files at once: in worker threads (one per core) when the worker script is there
-// and the batch is big enough to pay for starting them, else in this thread, a file at a time
-// between turns of the event loop. Workers are terminated when the work is done or abandoned.
+// Parses many files at once: in parse worker processes (one per core) when the worker script is
+// there and the batch is big enough to pay for starting them, else in this thread, a file at a
+// time between turns of the event loop. Workers are processes, not threads, so that V8 may
+// optimise their grammars without this process waiting for that work at exit; each is killed as
+// soon as its work is done or abandoned, and ends by itself if this process goes away.
 // Must not keep records: each outcome goes to the caller as it arrives.
 
+import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { parseJob, type ParseJob, type ParseOutcome } from './parsefile.js';
 
 /** Below this many files, starting workers (and their grammars) costs more than it saves. */
 const WORKER_THRESHOLD = 24;
 const BATCH = 8;
+/** Batches a worker holds at once: the next is already there when it sends one back. */
+const IN_FLIGHT = 2;
 
 export type PoolOptions = {
   root: string;
@@ -41,38 +45,52 @@ export async function parseAll(jobs: ParseJob[], opts: PoolOptions): Promise<{ w
   }
   const queue = jobs.slice();
   const leftovers: ParseJob[] = [];
-  const workers: Worker[] = [];
-  const stop = () => workers.forEach((w) => void w.terminate());
+  const workers: ChildProcess[] = [];
+  const stop = () => workers.forEach((w) => w.kill('SIGKILL'));
   opts.signal?.addEventListener('abort', stop, { once: true });
-  await Promise.all(
-    Array.from({ length: threads }, () =>
-      new Promise<void>((resolve) => {
-        let inFlight: ParseJob[] = [];
-        const worker = new Worker(opts.workerFile!, { workerData: { root: opts.root } });
-        workers.push(worker);
-        const next = () => {
-          inFlight = opts.signal?.aborted ? [] : queue.splice(0, BATCH);
-          if (inFlight.length) worker.postMessage(inFlight);
-          else void worker.terminate();
-        };
-        worker.on('message', (outcomes: ParseOutcome[]) => {
-          for (const o of outcomes) opts.onOutcome(o);
-          next();
-        });
-        // A worker that dies hands its batch back; what no worker took is parsed here at the end.
-        worker.on('error', () => void 0);
-        worker.on('exit', () => {
-          leftovers.push(...inFlight);
-          inFlight = [];
-          resolve();
-        });
-        next();
-      }),
-    ),
-  );
+  await Promise.all(Array.from({ length: threads }, () => new Promise<void>((resolve) => workers.push(startWorker(opts, queue, leftovers, resolve)))));
   opts.signal?.removeEventListener('abort', stop);
+  // What a worker that died was holding, and what no worker took, is parsed here.
   if (!opts.signal?.aborted) await parseHere([...leftovers, ...queue], opts);
   return { workers: threads };
+}
+
+/** One worker process taking batches from `queue` until it is empty; `done` once it has ended. */
+function startWorker(opts: PoolOptions, queue: ParseJob[], leftovers: ParseJob[], done: () => void): ChildProcess {
+  const held: ParseJob[][] = [];
+  // Its own flags (none of this process's: a profiler or a loader hook is not for it), and no output.
+  const worker = fork(opts.workerFile!, [opts.root], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+  const give = () => {
+    const batch = opts.signal?.aborted ? [] : queue.splice(0, BATCH);
+    if (!batch.length) return;
+    held.push(batch);
+    worker.send(batch, (err) => err && worker.kill('SIGKILL'));
+  };
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    leftovers.push(...held.flat());
+    held.length = 0;
+    done();
+  };
+  worker.on('message', (outcomes: ParseOutcome[]) => {
+    // Its batches were handed back already (a failed send): they are parsed elsewhere.
+    if (ended) return;
+    held.shift();
+    for (const o of outcomes) opts.onOutcome(o);
+    give();
+    // Killed, not asked to exit: its optimising compiler may still be busy, and nothing it does now matters.
+    if (!held.length) worker.kill('SIGKILL');
+  });
+  // A worker that cannot start or dies hands its batches back.
+  worker.on('error', () => {
+    worker.kill('SIGKILL');
+    end();
+  });
+  worker.on('exit', end);
+  for (let i = 0; i < IN_FLIGHT; i++) give();
+  return worker;
 }
 
 async function parseHere(jobs: ParseJob[], opts: PoolOptions): Promise<void> {

@@ -5,7 +5,7 @@
 import { Bm25Index, Terms } from './bm25.js';
 import type { StoredFile } from './cache.js';
 import { CallGraph } from './graph.js';
-import { fileTerms, numbered, type FileRecord, type IndexedChunk } from './model.js';
+import { numbered, type FileRecord, type IndexedChunk } from './model.js';
 import type { ModuleConfig } from './modules.js';
 
 /** A file in the index: its record, its chunks (their terms numbered) and their documents, and the same for the whole file. */
@@ -60,10 +60,9 @@ export class IndexStore {
       this.files.delete(path);
     }
     if (record) {
-      const chunks = record.chunks.map((c) => numbered(c, (t) => this.terms.idOf(t)));
-      const whole = fileTerms(chunks);
+      const { chunks, whole } = record.terms ? numbered(record.terms, (t) => this.terms.idOf(t)) : { chunks: [], whole: { sym: -1, lengths: [0, 0, 0, 0, 0], data: new Int32Array(0), at: 0, n: 0 } };
       // The terms live on as numbers in the chunks; the strings would only double the memory.
-      record.chunks = [];
+      delete record.terms;
       const fileDoc = this.fileBm25.add(whole);
       this.fileOwners[fileDoc] = path;
       const entry: Entry = { record, chunks, docs: [], whole, fileDoc };

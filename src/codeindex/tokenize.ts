@@ -43,7 +43,15 @@ const WORD_CACHE_MAX = 200_000;
 function tokensOfWord(word: string): string[] {
   let tokens = wordCache.get(word);
   if (tokens) return tokens;
-  tokens = [];
+  tokens = splitWord(word);
+  if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
+  wordCache.set(word, tokens);
+  return tokens;
+}
+
+/** The tokens of one word (not remembered: a caller that keeps its own memo uses this). */
+export function splitWord(word: string): string[] {
+  const tokens: string[] = [];
   const parts = word.split(PARTS).filter((p) => p.length > 1);
   const lower = word.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
   if (parts.length > 1 && lower.length > 1) tokens.push(lower);
@@ -51,8 +59,6 @@ function tokensOfWord(word: string): string[] {
     const p = part.toLowerCase();
     if (!STOP.has(p)) tokens.push(stem(p));
   }
-  if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
-  wordCache.set(word, tokens);
   return tokens;
 }
 
@@ -62,16 +68,22 @@ function tokensOfWord(word: string): string[] {
  * words are skipped.
  */
 export function eachToken(text: string, emit: (token: string) => void): void {
-  const n = text.length;
-  for (let i = 0; i < n; ) {
+  eachWord(text, 0, text.length, (word) => {
+    for (const token of tokensOfWord(word)) emit(token);
+  });
+}
+
+/** Calls `emit` for each word of `text` between `from` and `to` (letters, digits, _ and $; at most 64 long). */
+export function eachWord(text: string, from: number, to: number, emit: (word: string) => void): void {
+  for (let i = from; i < to; ) {
     if (!isWordChar(text.charCodeAt(i))) {
       i++;
       continue;
     }
     let j = i + 1;
-    while (j < n && isWordChar(text.charCodeAt(j))) j++;
+    while (j < to && isWordChar(text.charCodeAt(j))) j++;
     // Base64 blobs and minified lines say nothing.
-    if (j - i <= 64) for (const token of tokensOfWord(text.slice(i, j))) emit(token);
+    if (j - i <= 64) emit(text.slice(i, j));
     i = j;
   }
 }

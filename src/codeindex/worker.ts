@@ -1,14 +1,22 @@
-// A parse worker: takes batches of files from the pool and sends back their records. Grammars are
-// loaded through the shared liftoff-only loader, once per worker. Must not write anything.
+// A parse worker: a process of its own, so that V8 may optimise the grammars (parsing is then
+// about a fifth cheaper) without the main process paying for that at exit. It takes batches of
+// files from the pool over IPC and sends back their records; it ends when the pool disconnects
+// or kills it. Must not write anything.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { optimiseGrammars } from '../util/treesitter.js';
 import { parseJob, type ParseJob } from './parsefile.js';
 
-const root = (workerData as { root: string }).root;
+optimiseGrammars();
+const root = process.argv[2]!;
 
-// The pool sends the next batch only after this one's results, so batches never overlap.
-parentPort?.on('message', async (jobs: ParseJob[]) => {
-  const outcomes = [];
-  for (const job of jobs) outcomes.push(await parseJob(root, job));
-  parentPort!.postMessage(outcomes);
+// Batches are parsed in the order they come; the pool keeps two in flight so this never waits.
+let queue = Promise.resolve();
+process.on('message', (jobs: ParseJob[]) => {
+  queue = queue.then(async () => {
+    const outcomes = [];
+    for (const job of jobs) outcomes.push(await parseJob(root, job));
+    process.send?.(outcomes);
+  });
 });
+// The pool went away (its process ended or was killed): nothing left to do.
+process.on('disconnect', () => process.exit(0));

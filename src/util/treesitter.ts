@@ -15,12 +15,22 @@ export type GrammarName = 'bash' | 'typescript' | 'tsx' | 'javascript' | 'python
 type Runtime = typeof import('@vscode/tree-sitter-wasm');
 
 let runtime: Promise<Runtime> | undefined;
+let optimise = false;
+
+/**
+ * Lets V8 optimise the grammars of this process (its default tiering). Only for a process of its
+ * own that parses a lot and is ended without waiting; must be called before the first grammar loads.
+ */
+export function optimiseGrammars(): void {
+  if (runtime) throw new Error('optimiseGrammars() after a grammar was loaded');
+  optimise = true;
+}
 const languages = new Map<GrammarName, Promise<Language>>();
 
 function loadRuntime(): Promise<Runtime> {
   runtime ??= (async () => {
     // Before the first WebAssembly compilation of the process; later compilations inherit it.
-    setFlagsFromString('--liftoff-only');
+    if (!optimise) setFlagsFromString('--liftoff-only');
     const mod = createRequire(import.meta.url)('@vscode/tree-sitter-wasm') as Runtime;
     await mod.Parser.init();
     return mod;

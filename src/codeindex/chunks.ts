@@ -1,0 +1,186 @@
+// The search terms of one file, counted where the file is parsed: every line belongs to exactly
+// one chunk (a symbol's lines, or the file's top-level code), each chunk's terms counted per
+// field (name, signature, doc, body, path), and the whole file's terms added up. The result is one
+// dictionary string and one Int32Array, so it crosses to the index's thread as two copies, not as
+// a million small objects. Pure apart from a memo of words it has seen; must not know about the
+// workspace's dictionary or the BM25 indexes.
+
+import { packTf, type FileTerms, type SymbolRecord, type TermSpan } from './model.js';
+import { eachWord, splitWord } from './tokenize.js';
+
+/** A symbol's doc comment and the line it starts on. */
+export type Doc = { text: string; from: number };
+
+/** Line owner meaning "tokenised elsewhere": a symbol's doc comment goes to its doc field only. */
+const DOC_LINE = -2;
+const PATH = 4;
+
+// Term numbers of this thread: each word's tokens as numbers, so a word seen before costs one lookup.
+const termIds = new Map<string, number>();
+const termNames: string[] = [];
+const wordIds = new Map<string, number[]>();
+const WORDS_KEPT = 200_000;
+
+function idsOfWord(word: string): number[] {
+  let ids = wordIds.get(word);
+  if (ids) return ids;
+  ids = splitWord(word).map((t) => {
+    let id = termIds.get(t);
+    if (id === undefined) {
+      id = termNames.length;
+      termIds.set(t, id);
+      termNames.push(t);
+    }
+    return id;
+  });
+  if (wordIds.size >= WORDS_KEPT) wordIds.clear();
+  wordIds.set(word, ids);
+  return ids;
+}
+
+/**
+ * Counts terms into slots: `begin()` starts a new set (a chunk), `add` counts a term in a field,
+ * `end()` hands back the set's terms and packed frequencies. A term's slot is found through arrays
+ * indexed by term number and stamped per set, so counting costs no Map per chunk.
+ */
+class Counter {
+  private stamp = new Int32Array(1024);
+  private slotOf = new Int32Array(1024);
+  private counts = new Int32Array(5 * 256);
+  private ids: number[] = [];
+  private current = 0;
+  readonly lengths = [0, 0, 0, 0, 0];
+  private static sets = 0;
+
+  begin(): void {
+    this.current = ++Counter.sets;
+    this.ids = [];
+    this.lengths.fill(0);
+  }
+
+  add(id: number, field: number, times = 1): void {
+    if (id >= this.stamp.length) this.grow(id);
+    let slot: number;
+    if (this.stamp[id] === this.current) slot = this.slotOf[id]!;
+    else {
+      slot = this.ids.length;
+      this.ids.push(id);
+      this.stamp[id] = this.current;
+      this.slotOf[id] = slot;
+      if (5 * slot + 5 > this.counts.length) {
+        const more = new Int32Array(this.counts.length * 2);
+        more.set(this.counts);
+        this.counts = more;
+      }
+      this.counts.fill(0, 5 * slot, 5 * slot + 5);
+    }
+    const at = 5 * slot + field;
+    this.counts[at] = field === PATH ? Math.max(this.counts[at]!, times) : this.counts[at]! + times;
+  }
+
+  /** The set's term numbers and their packed frequencies. */
+  end(): { ids: number[]; tfs: number[] } {
+    const tfs = this.ids.map((_, slot) => {
+      const c = this.counts;
+      const at = 5 * slot;
+      return packTf([c[at]!, c[at + 1]!, c[at + 2]!, c[at + 3]!, c[at + 4]!]);
+    });
+    return { ids: this.ids, tfs };
+  }
+
+  private grow(id: number): void {
+    const size = Math.max(id + 1, this.stamp.length * 2);
+    const stamp = new Int32Array(size);
+    stamp.set(this.stamp);
+    const slotOf = new Int32Array(size);
+    slotOf.set(this.slotOf);
+    this.stamp = stamp;
+    this.slotOf = slotOf;
+  }
+}
+
+const chunkCounter = new Counter();
+const fileCounter = new Counter();
+
+/** The file's chunks and whole-file terms, numbered in a dictionary of the file's own. */
+export function termsOf(path: string, text: string, lines: number[], symbols: SymbolRecord[], docs: Doc[]): FileTerms {
+  // Which chunk each line belongs to: a symbol's lines (inner symbols over outer), else the top level.
+  const owner = new Int32Array(lines.length + 2).fill(-1);
+  symbols.forEach((s, i) => {
+    if (s.decl) return;
+    owner.fill(DOC_LINE, docs[i]?.from ?? s.line, s.line);
+    owner.fill(i, s.line, s.endLine + 1);
+  });
+  // Each chunk's body as runs of lines: [from, to) offsets.
+  const runs = new Map<number, number[]>();
+  for (let l = 1; l <= lines.length; ) {
+    let end = l;
+    while (end + 1 <= lines.length && owner[end + 1] === owner[l]) end++;
+    if (owner[l] !== DOC_LINE) {
+      let list = runs.get(owner[l]!);
+      if (!list) runs.set(owner[l]!, (list = []));
+      list.push(lines[l - 1]!, lines[end] ?? text.length);
+    }
+    l = end + 1;
+  }
+  // The path's terms with their counts (a folder and a file may share a name).
+  const pathTerms = new Map<number, number>();
+  let pathLength = 0;
+  eachWord(path, 0, path.length, (word) => {
+    for (const id of idsOfWord(word)) {
+      pathTerms.set(id, (pathTerms.get(id) ?? 0) + 1);
+      pathLength++;
+    }
+  });
+  // A chunk for the top-level code (when it has lines) and for every symbol with a body.
+  const order = [...(runs.has(-1) ? [-1] : []), ...symbols.flatMap((s, i) => (s.decl ? [] : [i]))];
+
+  const local = new Map<number, number>();
+  const localOf = (id: number): number => {
+    let n = local.get(id);
+    if (n === undefined) local.set(id, (n = local.size));
+    return n;
+  };
+  const out: number[] = [];
+  const chunks: FileTerms['chunks'] = [];
+  fileCounter.begin();
+  for (const sym of order) {
+    chunkCounter.begin();
+    const count = (field: number, from: number, to: number, source = text) =>
+      eachWord(source, from, to, (word) => {
+        for (const id of idsOfWord(word)) {
+          chunkCounter.add(id, field);
+          fileCounter.add(id, field);
+          chunkCounter.lengths[field]!++;
+          fileCounter.lengths[field]!++;
+        }
+      });
+    const body = runs.get(sym) ?? [];
+    for (let r = 0; r < body.length; r += 2) count(3, body[r]!, body[r + 1]!);
+    if (sym >= 0) {
+      const s = symbols[sym]!;
+      count(0, 0, s.name.length, s.name);
+      const sig = `${s.container ?? ''} ${s.sig}`;
+      count(1, 0, sig.length, sig);
+      const doc = docs[sym]?.text;
+      if (doc) count(2, 0, doc.length, doc);
+    }
+    for (const [id, times] of pathTerms) chunkCounter.add(id, PATH, times);
+    chunkCounter.lengths[PATH] = pathLength;
+    chunks.push({ sym, lengths: chunkCounter.lengths.slice(), ...put(chunkCounter.end(), out, localOf) });
+  }
+  // The whole file: the chunks' counts added up, the path counted once.
+  if (chunks.length) for (const [id, times] of pathTerms) fileCounter.add(id, PATH, times);
+  fileCounter.lengths[PATH] = chunks.length ? pathLength : 0;
+  const whole: TermSpan = { lengths: fileCounter.lengths.slice(), ...put(fileCounter.end(), out, localOf) };
+  const names = [...local.keys()].map((id) => termNames[id]!);
+  return { terms: names.join('\n'), data: Int32Array.from(out), chunks: chunks.sort((a, b) => a.sym - b.sym), whole };
+}
+
+/** Appends a set's local term numbers, then its frequencies, to `out`; where they are. */
+function put(set: { ids: number[]; tfs: number[] }, out: number[], localOf: (id: number) => number): { at: number; n: number } {
+  const at = out.length;
+  for (const id of set.ids) out.push(localOf(id));
+  for (const tf of set.tfs) out.push(tf);
+  return { at, n: set.ids.length };
+}
