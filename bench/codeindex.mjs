@@ -13,10 +13,12 @@ import { callGraphAccuracy } from './codeindex-refs.mjs';
 const here = new URL('..', import.meta.url).pathname;
 const { rgPath: RG } = await import('@vscode/ripgrep');
 const pct = (xs, p) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+/** CPU time of this process and of its children that have ended (the parse workers), in ms. */
 const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * (1000 / CLOCK_TICKS);
 };
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 /** Test files, as the baselines' README counts them: left out of the localisation ranking. */
 const isTest = (p) => /\.(test|spec)\.[cm]?[jt]sx?$/.test(p);
 
@@ -91,13 +93,14 @@ async function timings(ci, root, stateDir, queries, row, label) {
   await cold.ready();
   const coldMs = performance.now() - t0;
   const coldCpu = cpuMs() - c0;
-  const st = cold.status();
   globalThis.gc?.();
   const heapMb = process.memoryUsage().heapUsed / 1024 / 1024;
   const rssMb = process.memoryUsage().rss / 1024 / 1024;
+  // The cache is written just after the index is ready (close() writes it if not yet).
   await cold.close();
+  const st = cold.status();
   row(`code index${label}: ${st.files} files, ${sizeOf(root).toFixed(1)} MB on disk`, `${st.symbols} symbols, ${st.calls} calls, ${st.edges} edges`, '', true);
-  row('  cold index (wall / CPU of all threads)', `${(coldMs / 1000).toFixed(2)} s / ${(coldCpu / 1000).toFixed(2)} s`, '≤ 5 s (20 MB)', coldMs <= 5000);
+  row('  cold index (wall / CPU of all processes)', `${(coldMs / 1000).toFixed(2)} s / ${(coldCpu / 1000).toFixed(2)} s`, '≤ 5 s (20 MB)', coldMs <= 5000);
   row('  heap after build (rss)', `${heapMb.toFixed(0)} MB (${rssMb.toFixed(0)} MB)`, '≤ 300 MB', heapMb <= 300);
   row('  cache on disk', `${(st.bytes / 1024 / 1024).toFixed(1)} MB`, '', true);
 
