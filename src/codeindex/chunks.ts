@@ -78,6 +78,15 @@ class Counter {
     this.counts[at] = field === PATH ? Math.max(this.counts[at]!, times) : this.counts[at]! + times;
   }
 
+  /** Adds this set's counts of the fields before the path into `into` (a chunk's into its file's). */
+  addTo(into: Counter): void {
+    const c = this.counts;
+    this.ids.forEach((id, slot) => {
+      for (let f = 0; f < PATH; f++) if (c[5 * slot + f]) into.add(id, f, c[5 * slot + f]);
+    });
+    for (let f = 0; f < PATH; f++) into.lengths[f]! += this.lengths[f]!;
+  }
+
   /** The set's term numbers and their packed frequencies. */
   end(): { ids: number[]; tfs: number[] } {
     const tfs = this.ids.map((_, slot) => {
@@ -148,12 +157,9 @@ export function termsOf(path: string, text: string, lines: number[], symbols: Sy
     chunkCounter.begin();
     const count = (field: number, from: number, to: number, source = text) =>
       eachWord(source, from, to, (word) => {
-        for (const id of idsOfWord(word)) {
-          chunkCounter.add(id, field);
-          fileCounter.add(id, field);
-          chunkCounter.lengths[field]!++;
-          fileCounter.lengths[field]!++;
-        }
+        const ids = idsOfWord(word);
+        for (const id of ids) chunkCounter.add(id, field);
+        chunkCounter.lengths[field]! += ids.length;
       });
     const body = runs.get(sym) ?? [];
     for (let r = 0; r < body.length; r += 2) count(3, body[r]!, body[r + 1]!);
@@ -165,6 +171,7 @@ export function termsOf(path: string, text: string, lines: number[], symbols: Sy
       const doc = docs[sym]?.text;
       if (doc) count(2, 0, doc.length, doc);
     }
+    chunkCounter.addTo(fileCounter);
     for (const [id, times] of pathTerms) chunkCounter.add(id, PATH, times);
     chunkCounter.lengths[PATH] = pathLength;
     chunks.push({ sym, lengths: chunkCounter.lengths.slice(), ...put(chunkCounter.end(), out, localOf) });
