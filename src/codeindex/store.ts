@@ -30,7 +30,7 @@ export class IndexStore {
   ) {
     this.bm25 = new Bm25Index(terms);
     this.fileBm25 = new Bm25Index(terms);
-    this.graph = new CallGraph((p) => this.files.get(p)?.record, modules);
+    this.graph = new CallGraph((p) => this.files.get(p)?.record, modules, () => [...this.files.values()].map((e) => e.record));
   }
 
   /** Puts the unchanged files of the cache in, all at once (the indexes are empty). */
