@@ -108,19 +108,23 @@ export class Bm25Index {
     this.df = Array.from(counts.subarray(1));
     for (let id = 0; id < n; id++) counts[id + 1]! += counts[id]!;
     this.offsets = counts.map((c) => c * 2);
-    this.data = new Int32Array(this.offsets[n]!);
+    const postings = (this.data = new Int32Array(this.offsets[n]!));
     const cursor = this.offsets.slice();
-    return chunks.map((c) => {
-      const doc = this.addLengths(c);
-      for (let i = 0; i < c.n; i++) {
-        const id = c.data[c.at + i]!;
-        const at = cursor[id]!;
-        this.data[at] = doc;
-        this.data[at + 1] = c.data[c.at + c.n + i]!;
-        cursor[id] = at + 2;
+    const docs: number[] = [];
+    // Plain locals in the loop: a million postings, each a read and two writes.
+    for (const chunk of chunks) {
+      const doc = this.addLengths(chunk);
+      const { data, at, n: count } = chunk;
+      for (let i = 0; i < count; i++) {
+        const id = data[at + i]!;
+        const p = cursor[id]!;
+        postings[p] = doc;
+        postings[p + 1] = data[at + count + i]!;
+        cursor[id] = p + 2;
       }
-      return doc;
-    });
+      docs.push(doc);
+    }
+    return docs;
   }
 
   /** Removes a document added from `chunk` (its postings stay as tombstones until compact()). */
