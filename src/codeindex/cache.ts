@@ -29,6 +29,13 @@ export function cacheFile(stateDir: string, root: string): string {
 const bytesOf = (ints: Int32Array): Buffer => Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength);
 
 /**
+ * The bytes as Int32s: a view where they are aligned (the writer pads the header so they are),
+ * else a copy. The view keeps the file's bytes, most of which the index keeps anyway.
+ */
+const int32s = (bytes: Buffer): Int32Array =>
+  bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4) : new Int32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+
+/**
  * Writes the snapshot: 0600 in a 0700 folder, through a temporary file renamed over the old one.
  * On disk: a header line (magic, version, the lengths of the three parts and their SHA-256), then
  * the parts packing.ts makes: the JSON head, the rows, the chunks' terms. Returns its size.
@@ -38,7 +45,9 @@ export function saveSnapshot(file: string, snapshot: Snapshot): number {
   const parts = [Buffer.from(JSON.stringify(head)), bytesOf(rows), bytesOf(chunkTerms)];
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part);
-  const header = Buffer.from(`${MAGIC} ${CACHE_VERSION} ${parts.map((p) => p.length).join(' ')} ${hash.digest('hex')}\n`);
+  const line = `${MAGIC} ${CACHE_VERSION} ${parts.map((p) => p.length).join(' ')} ${hash.digest('hex')}`;
+  // Spaces before the newline put the Int32 parts on 4-byte boundaries, for reading them in place.
+  const header = Buffer.from(`${line.padEnd(line.length + ((4 - ((line.length + 1 + parts[0]!.length) % 4)) % 4))}\n`);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
@@ -61,7 +70,7 @@ export function loadSnapshot(file: string, root: string): Loaded {
     return { corrupt: `cannot read it: ${(err as Error).message}` };
   }
   const nl = bytes.indexOf(10);
-  const header = nl > 0 && nl < 200 ? bytes.toString('utf8', 0, nl).split(' ') : [];
+  const header = nl > 0 && nl < 200 ? bytes.toString('utf8', 0, nl).trimEnd().split(' ') : [];
   if (header[0] !== MAGIC) return { corrupt: 'not a code index file' };
   if (header[1] !== String(CACHE_VERSION)) return { missing: true }; // an older format: rebuild without alarm
   const [jsonLength, rowsLength, termsLength] = header.slice(2, 5).map(Number) as [number, number, number];
@@ -73,8 +82,7 @@ export function loadSnapshot(file: string, root: string): Loaded {
     const head = JSON.parse(body.toString('utf8', 0, jsonLength)) as Head;
     if (!head || !Array.isArray(head.files) || !Array.isArray(head.terms) || !Array.isArray(head.strings)) return { corrupt: 'not a code index snapshot' };
     if (head.root !== root) return { corrupt: 'not this project' };
-    // Copies, aligned for the Int32 views whatever the JSON's length; the file's bytes are let go.
-    const ints = (from: number, length: number) => new Int32Array(body.buffer.slice(body.byteOffset + from, body.byteOffset + from + length));
+    const ints = (from: number, length: number) => int32s(body.subarray(from, from + length));
     const snapshot = unpack({ head, rows: ints(jsonLength, rowsLength), chunkTerms: ints(jsonLength + rowsLength, termsLength) });
     return { snapshot, bytes: bytes.length };
   } catch (err) {

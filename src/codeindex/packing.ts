@@ -130,8 +130,9 @@ export function unpack({ head, rows, chunkTerms: terms }: Packed): Snapshot {
     const sym = rows[p]!;
     const count = rows[p + 1]!;
     const l = claim(count + 1);
-    const lengths: number[] = [];
-    for (let i = 0; i < count; i++) lengths.push(rows[l + i]!);
+    // Sized up front: grown by push, each of these small arrays would take three times the room.
+    const lengths = new Array<number>(count);
+    for (let i = 0; i < count; i++) lengths[i] = rows[l + i]!;
     const n = rows[l + count]!;
     if (!(n >= 0 && termsAt + n * 2 <= terms.length)) throw new Error('a chunk outside the terms');
     const c = { sym, lengths, data: terms, at: termsAt, n };
@@ -150,8 +151,8 @@ export function unpack({ head, rows, chunkTerms: terms }: Packed): Snapshot {
     if (row[6] !== null) record.note = row[6] as FileRecord['note'];
     if (row[7] !== null) record.detail = row[7];
     if (!(nChunks >= 0)) throw new Error('a negative count');
-    const chunks: IndexedChunk[] = [];
-    for (let i = 0; i < nChunks; i++) chunks.push(chunk());
+    const chunks = new Array<IndexedChunk>(nChunks);
+    for (let i = 0; i < nChunks; i++) chunks[i] = chunk();
     return { record, chunks, whole: chunk() };
   });
   if (at !== rows.length || termsAt !== terms.length) throw new Error('rows left over');
@@ -186,13 +187,14 @@ function lazily<K extends 'calls' | 'imports' | 'bindings'>(record: FileRecord, 
   });
 }
 
-// Rows to records (ids already checked), optional fields left out when absent, as the parser leaves them out.
+// Rows to records (ids already checked), optional fields left out when absent, as the parser leaves
+// them out; arrays sized up front.
 
 const opt = (strings: string[], id: number): string | undefined => (id === -1 ? undefined : strings[id]);
 
 function symbolsOf({ rows, strings, from, to }: Span): SymbolRecord[] {
-  const out: SymbolRecord[] = [];
-  for (let p = from; p < to; p += SYMBOL.length) {
+  const out = new Array<SymbolRecord>((to - from) / SYMBOL.length);
+  for (let p = from, k = 0; p < to; p += SYMBOL.length, k++) {
     const s: SymbolRecord = { name: strings[rows[p]!]!, kind: strings[rows[p + 1]!] as SymbolKind, line: rows[p + 3]!, endLine: rows[p + 4]!, sig: strings[rows[p + 5]!]!, exported: rows[p + 7] === 1 };
     const container = opt(strings, rows[p + 2]!);
     if (container !== undefined) s.container = container;
@@ -200,38 +202,38 @@ function symbolsOf({ rows, strings, from, to }: Span): SymbolRecord[] {
     if (doc !== undefined) s.doc = doc;
     const decl = unflag(rows[p + 8]!);
     if (decl !== undefined) s.decl = decl;
-    out.push(s);
+    out[k] = s;
   }
   return out;
 }
 
 function callsOf({ rows, strings, from, to }: Span): CallRecord[] {
-  const out: CallRecord[] = [];
-  for (let p = from; p < to; p += CALL.length) {
+  const out = new Array<CallRecord>((to - from) / CALL.length);
+  for (let p = from, k = 0; p < to; p += CALL.length, k++) {
     const call: CallRecord = { name: strings[rows[p]!]!, line: rows[p + 1]!, from: rows[p + 3]! };
     const recv = opt(strings, rows[p + 2]!);
     if (recv !== undefined) call.recv = recv;
-    out.push(call);
+    out[k] = call;
   }
   return out;
 }
 
 function importsOf({ rows, strings, from, to }: Span): ImportRecord[] {
-  const out: ImportRecord[] = [];
-  for (let p = from; p < to; p += IMPORT.length) {
+  const out = new Array<ImportRecord>((to - from) / IMPORT.length);
+  for (let p = from, k = 0; p < to; p += IMPORT.length, k++) {
     const [local, name, source] = [strings[rows[p]!]!, strings[rows[p + 1]!]!, strings[rows[p + 2]!]!];
     const reexport = unflag(rows[p + 3]!);
-    out.push(reexport === undefined ? { local, name, from: source } : { local, name, from: source, reexport });
+    out[k] = reexport === undefined ? { local, name, from: source } : { local, name, from: source, reexport };
   }
   return out;
 }
 
 function bindingsOf({ rows, strings, from, to }: Span): Binding[] {
-  const out: Binding[] = [];
-  for (let p = from; p < to; p += BINDING.length) {
+  const out = new Array<Binding>((to - from) / BINDING.length);
+  for (let p = from, k = 0; p < to; p += BINDING.length, k++) {
     const b: Binding = { name: strings[rows[p]!]!, type: strings[rows[p + 1]!]!, scope: rows[p + 2]! };
     if (rows[p + 3] === 1) b.field = true;
-    out.push(b);
+    out[k] = b;
   }
   return out;
 }
