@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Terms } from './bm25.js';
-import { cacheFile, cacheSize, loadSnapshot, removeCache, saveSnapshot, type StoredFile } from './cache.js';
+import { cacheFile, cacheSize, loadSnapshot, removeCache, saveSnapshot, type Loaded, type StoredFile } from './cache.js';
 import { folderTimes, foldersChanged, listWorkspace, ripgrepPath, skipReason, type Listing } from './files.js';
 import { languageOf } from './languages.js';
 import type { FileRecord } from './model.js';
@@ -82,13 +82,16 @@ export class CodeIndex {
     try {
       this.setState('listing');
       this.rgPath = await ripgrepPath(this.opts.env);
-      const listing = await listWorkspace(this.root, this.rgPath);
+      const listed = listWorkspace(this.root, this.rgPath);
+      // The cache is read while ripgrep (another process) lists the workspace.
+      const loaded: Loaded = fresh ? { missing: true } : loadSnapshot(this.file, this.root);
+      const listing = await listed;
       if (this.opts.mode === 'auto' && listing.files.length < (this.opts.minFiles ?? 200)) {
         this.opts.onNotice?.({ code: 'too_few_files', n: listing.files.length });
         this.setState('off');
         return false;
       }
-      await this.build(listing, fresh);
+      await this.build(listing, loaded);
       return true;
     } catch (err) {
       this.opts.onNotice?.({ code: 'build_failed', detail: (err as Error).message });
@@ -97,22 +100,19 @@ export class CodeIndex {
     }
   }
 
-  private async build(listing: Listing, fresh: boolean): Promise<void> {
+  private async build(listing: Listing, loaded: Loaded): Promise<void> {
     this.folders = folderTimes(this.root, listing.folders);
     this.watch = new FolderWatch(this.root, listing.folders);
     this.lastFullCheck = Date.now();
     const cached = new Map<string, StoredFile>();
     let terms: string[] = [];
-    if (!fresh) {
-      const loaded = loadSnapshot(this.file, this.root);
-      if ('corrupt' in loaded) {
-        this.cacheProblem = loaded.corrupt;
-        this.opts.onNotice?.({ code: 'cache_corrupt', detail: loaded.corrupt });
-        removeCache(this.file);
-      } else if ('snapshot' in loaded) {
-        terms = loaded.snapshot.terms;
-        for (const f of loaded.snapshot.files) cached.set(f.record.path, f);
-      }
+    if ('corrupt' in loaded) {
+      this.cacheProblem = loaded.corrupt;
+      this.opts.onNotice?.({ code: 'cache_corrupt', detail: loaded.corrupt });
+      removeCache(this.file);
+    } else if ('snapshot' in loaded) {
+      terms = loaded.snapshot.terms;
+      for (const f of loaded.snapshot.files) cached.set(f.record.path, f);
     }
     // The cached chunks are numbered in the cached dictionary: it becomes this index's.
     this.data = new IndexStore(new Terms(terms), readModuleConfig(this.root, listing.manifests));
