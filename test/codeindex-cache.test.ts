@@ -1,12 +1,14 @@
 // The code index's cache file on its own: records and chunks read back exactly as written (every
-// optional field present or absent, the fields made on first read among them), a snapshot saved
-// again from what was read, and every way a file can be wrong: truncated, a byte flipped in any
-// part, another project's, an older format, rows that do not fit together. Real files, no mocks.
+// optional field present or absent, the fields made on first read among them), in path order with
+// their postings, a snapshot saved again from what was read, and every way a file can be wrong:
+// truncated, a byte flipped in any part, another project's, an older format, rows or postings
+// that do not fit together. Real files, no mocks.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { invert } from '../src/codeindex/bm25.js';
 import { CACHE_VERSION, cacheFile, loadSnapshot, saveSnapshot, type Snapshot, type StoredFile } from '../src/codeindex/cache.js';
 import type { FileRecord, IndexedChunk } from '../src/codeindex/model.js';
 
@@ -66,10 +68,12 @@ function files(): StoredFile[] {
 
 const snapshot = (): Snapshot => ({ root: ROOT, builtAt: 1733212345678, terms: ['store', 'session', 'hash', 'kei'], files: files() });
 
-/** What a test can compare: chunks by their own terms, whatever array they live in. */
-const plain = (s: Snapshot) => ({
+/** What a test can compare: files in path order (as the cache keeps them), chunks by their own terms whatever array they live in. */
+const plain = ({ postings: _, ...s }: Snapshot) => ({
   ...s,
-  files: s.files.map((f) => ({ record: { ...f.record }, chunks: f.chunks.map(terms), whole: terms(f.whole) })),
+  files: [...s.files]
+    .sort((a, b) => a.record.path.localeCompare(b.record.path))
+    .map((f) => ({ record: { ...f.record }, chunks: f.chunks.map(terms), whole: terms(f.whole) })),
 });
 const terms = (c: IndexedChunk) => ({ sym: c.sym, lengths: c.lengths, data: [...c.data.subarray(c.at, c.at + c.n * 2)] });
 
@@ -87,8 +91,11 @@ describe('the cache file', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(file, '..')).mode & 0o777).toBe(0o700);
     const first = loaded(file);
+    expect(first.files.map((f) => f.record.path)).toEqual(['lib/empty.py', 'src/store.ts']);
+    // The postings of the chunks and of the files, numbered in that order.
+    expect(first.postings).toEqual({ chunks: invert(first.files.flatMap((f) => f.chunks), 4), files: invert(first.files.map((f) => f.whole), 4) });
     // Calls, imports and bindings are made on first read, and look like any other field.
-    expect(Object.keys(first.files[0]!.record)).toEqual(expect.arrayContaining(['calls', 'imports', 'bindings']));
+    expect(Object.keys(first.files[1]!.record)).toEqual(expect.arrayContaining(['calls', 'imports', 'bindings']));
     // Saved again before anything is made: their rows are copied.
     saveSnapshot(file, first);
     expect(plain(first)).toEqual(plain(snapshot()));
@@ -96,10 +103,10 @@ describe('the cache file', () => {
     expect(plain(second)).toEqual(plain(snapshot()));
     // A field replaced before it was made, the others copied as rows.
     const third = loaded(file);
-    third.files[0]!.record.calls = [{ name: 'other', line: 2, from: -1 }];
+    third.files[1]!.record.calls = [{ name: 'other', line: 2, from: -1 }];
     saveSnapshot(file, third);
     const want = plain(snapshot());
-    want.files[0]!.record.calls = [{ name: 'other', line: 2, from: -1 }];
+    want.files[1]!.record.calls = [{ name: 'other', line: 2, from: -1 }];
     expect(plain(loaded(file))).toEqual(want);
   });
 
@@ -129,26 +136,32 @@ describe('the cache file', () => {
     expect(loadSnapshot(file, ROOT)).toEqual({ missing: true });
   });
 
-  it('rows that do not fit together are corrupt even under a matching checksum', () => {
+  it('rows or postings that do not fit together are corrupt even under a matching checksum', () => {
     const file = cacheFile(stateDir(), ROOT);
     saveSnapshot(file, snapshot());
     const good = readFileSync(file);
     const nl = good.indexOf(10);
     const fields = good.subarray(0, nl).toString().trim().split(' ');
-    const jsonLength = Number(fields[2]);
-    /** The file with one Int32 of the rows changed and the checksum made to match. */
-    const withRow = (index: number, value: number) => {
+    const lengths = fields.slice(2, -1).map(Number);
+    /** The file with one Int32 of an Int32 part changed and the checksum made to match. */
+    const withInt = (part: number, index: number, value: number) => {
       const bytes = Buffer.from(good);
-      bytes.writeInt32LE(value, nl + 1 + jsonLength + index * 4);
+      bytes.writeInt32LE(value, nl + 1 + lengths.slice(0, part + 1).reduce((a, b) => a + b, 0) + index * 4);
       const sum = createHash('sha256').update(bytes.subarray(nl + 1)).digest('hex');
-      writeFileSync(file, Buffer.concat([Buffer.from(`${fields.slice(0, 5).join(' ')} ${sum}`.padEnd(nl) + '\n'), bytes.subarray(nl + 1)]));
+      writeFileSync(file, Buffer.concat([Buffer.from(`${fields.slice(0, -1).join(' ')} ${sum}`.padEnd(nl) + '\n'), bytes.subarray(nl + 1)]));
       return loadSnapshot(file, ROOT);
     };
-    // The first file's counts come first: symbols, calls, imports, bindings, chunks; then its first symbol's name.
-    expect(withRow(0, 1000)).toEqual({ corrupt: 'unreadable: rows outside the block' });
-    expect(withRow(1, -1)).toEqual({ corrupt: 'unreadable: rows outside the block' });
-    expect(withRow(5, 99)).toEqual({ corrupt: 'unreadable: a string outside the table' });
-    // One chunk fewer: what follows is read out of step, and fails one way or another.
-    expect(withRow(4, 1)).toEqual({ corrupt: expect.stringMatching(/^unreadable: /) });
+    // The rows (part 0) start with the counts of the first file in path order (lib/empty.py):
+    // symbols, calls, imports, bindings, chunks; then its whole-file chunk, then src/store.ts's
+    // counts and its first symbol's name.
+    expect(withInt(0, 0, 1000)).toEqual({ corrupt: 'unreadable: rows outside the block' });
+    expect(withInt(0, 1, -1)).toEqual({ corrupt: 'unreadable: rows outside the block' });
+    expect(withInt(0, 5 + 8 + 5, 99)).toEqual({ corrupt: 'unreadable: a string outside the table' });
+    // One chunk more: what follows is read out of step, and fails one way or another.
+    expect(withInt(0, 4, 1)).toEqual({ corrupt: expect.stringMatching(/^unreadable: /) });
+    // Postings (parts 2 to 5: offsets and postings of the chunks, then of the files).
+    expect(withInt(2, 1, 3)).toEqual({ corrupt: 'unreadable: postings out of order' });
+    expect(withInt(3, 0, 7)).toEqual({ corrupt: 'unreadable: a posting of no document' });
+    expect(withInt(4, 4, 0)).toEqual({ corrupt: 'unreadable: postings that do not cover the terms' });
   });
 });

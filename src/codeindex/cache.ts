@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { FileRecord, IndexedChunk } from './model.js';
-import { pack, unpack, type Head } from './packing.js';
+import type { Postings } from './bm25.js';
+import { INT_PARTS, pack, unpack, type Head } from './packing.js';
 
 /** Bumped whenever records, the tokenizer or the queries change meaning: an old cache is rebuilt. */
 export const CACHE_VERSION = 4;
@@ -16,7 +17,8 @@ const MAGIC = 'feiyu-codeindex';
 /** A file as cached: its record, and its chunks and whole-file terms numbered in `Snapshot.terms`. */
 export type StoredFile = { record: FileRecord; chunks: IndexedChunk[]; whole: IndexedChunk };
 
-export type Snapshot = { root: string; builtAt: number; terms: string[]; files: StoredFile[] };
+/** Read from the cache, a snapshot also has the postings of its files' chunks and of the files, in the order of `files`. */
+export type Snapshot = { root: string; builtAt: number; terms: string[]; files: StoredFile[]; postings?: { chunks: Postings; files: Postings } };
 
 export type Loaded = { snapshot: Snapshot; bytes: number } | { missing: true } | { corrupt: string };
 
@@ -37,12 +39,12 @@ const int32s = (bytes: Buffer): Int32Array =>
 
 /**
  * Writes the snapshot: 0600 in a 0700 folder, through a temporary file renamed over the old one.
- * On disk: a header line (magic, version, the lengths of the three parts and their SHA-256), then
- * the parts packing.ts makes: the JSON head, the rows, the chunks' terms. Returns its size.
+ * On disk: a header line (magic, version, the lengths of the parts and their SHA-256), then the
+ * parts packing.ts makes: the JSON head, then Int32 parts. Returns its size.
  */
 export function saveSnapshot(file: string, snapshot: Snapshot): number {
-  const { head, rows, chunkTerms } = pack(snapshot);
-  const parts = [Buffer.from(JSON.stringify(head)), bytesOf(rows), bytesOf(chunkTerms)];
+  const { head, ints } = pack(snapshot);
+  const parts = [Buffer.from(JSON.stringify(head)), ...ints.map(bytesOf)];
   const hash = createHash('sha256');
   for (const part of parts) hash.update(part);
   const line = `${MAGIC} ${CACHE_VERSION} ${parts.map((p) => p.length).join(' ')} ${hash.digest('hex')}`;
@@ -70,20 +72,22 @@ export function loadSnapshot(file: string, root: string): Loaded {
     return { corrupt: `cannot read it: ${(err as Error).message}` };
   }
   const nl = bytes.indexOf(10);
-  const header = nl > 0 && nl < 200 ? bytes.toString('utf8', 0, nl).trimEnd().split(' ') : [];
+  const header = nl > 0 && nl < 300 ? bytes.toString('utf8', 0, nl).trimEnd().split(' ') : [];
   if (header[0] !== MAGIC) return { corrupt: 'not a code index file' };
   if (header[1] !== String(CACHE_VERSION)) return { missing: true }; // an older format: rebuild without alarm
-  const [jsonLength, rowsLength, termsLength] = header.slice(2, 5).map(Number) as [number, number, number];
+  const lengths = header.slice(2, -1).map(Number);
   const body = bytes.subarray(nl + 1);
-  const total = jsonLength + rowsLength + termsLength;
-  if (body.length !== total || rowsLength % 4 || termsLength % 4) return { corrupt: `truncated (${body.length} of ${total} bytes)` };
-  if (createHash('sha256').update(body).digest('hex') !== header[5]) return { corrupt: 'checksum mismatch' };
+  const total = lengths.reduce((n, l) => n + l, 0);
+  if (lengths.length !== 1 + INT_PARTS || lengths.some((l, i) => !(Number.isInteger(l) && l >= 0) || (i > 0 && l % 4))) return { corrupt: 'not a code index file' };
+  if (body.length !== total) return { corrupt: `truncated (${body.length} of ${total} bytes)` };
+  if (createHash('sha256').update(body).digest('hex') !== header.at(-1)) return { corrupt: 'checksum mismatch' };
   try {
-    const head = JSON.parse(body.toString('utf8', 0, jsonLength)) as Head;
+    const head = JSON.parse(body.toString('utf8', 0, lengths[0])) as Head;
     if (!head || !Array.isArray(head.files) || !Array.isArray(head.terms) || !Array.isArray(head.strings)) return { corrupt: 'not a code index snapshot' };
     if (head.root !== root) return { corrupt: 'not this project' };
-    const ints = (from: number, length: number) => int32s(body.subarray(from, from + length));
-    const snapshot = unpack({ head, rows: ints(jsonLength, rowsLength), chunkTerms: ints(jsonLength + rowsLength, termsLength) });
+    let at = lengths[0]!;
+    const ints = lengths.slice(1).map((length) => int32s(body.subarray(at, (at += length))));
+    const snapshot = unpack({ head, ints });
     return { snapshot, bytes: bytes.length };
   } catch (err) {
     return { corrupt: `unreadable: ${(err as Error).message}` };

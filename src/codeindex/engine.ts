@@ -124,7 +124,7 @@ export class CodeIndex {
       if (old && st && st.size === old.record.size && st.mtimeMs === old.record.mtimeMs) unchanged.push(old);
       else if (st) jobs.push({ path, lang: languageOf(path)! });
     }
-    this.data.load(unchanged);
+    this.data.load(unchanged, 'snapshot' in loaded ? loaded.snapshot : undefined);
     // What came from the cache is already saved.
     this.dirty = false;
     this.progress = { done: 0, total: jobs.length };

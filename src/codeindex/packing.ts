@@ -1,10 +1,13 @@
 // How a snapshot lies in the cache file: every string of the records once, in one table; each
 // file's scalars as a short JSON row; its symbols, calls, imports, bindings (rows.ts) and chunk
-// headers as integer rows in one Int32 block; its chunks' terms and frequencies in another.
-// Reading back makes the records' symbols and chunks and leaves the rest for first use (JSON.parse
-// of an object per call and symbol was most of a warm start). Must not touch the disk or judge
-// what is stale: cache.ts reads, writes and verifies the file.
+// headers as integer rows in one Int32 part; its chunks' terms and frequencies in another; and
+// the BM25 postings of the chunks and of the files, ready to search. Files go in path order, the
+// order a warm start loads them in. Reading back makes the records' symbols and chunks and leaves
+// the rest for first use (JSON.parse of an object per call and symbol, then inverting a million
+// terms, were most of a warm start). Must not touch the disk or judge what is stale: cache.ts
+// reads, writes and verifies the file.
 
+import { invert, type Postings } from './bm25.js';
 import type { Snapshot, StoredFile } from './cache.js';
 import type { FileRecord, IndexedChunk } from './model.js';
 import { LAYOUT, makeLazily, rowsOf, symbolsOf, unmadeRows, type Covers, type RowKind, type Span } from './rows.js';
@@ -23,8 +26,12 @@ type FileRow = (string | number | null)[];
 /** The JSON part of the file. */
 export type Head = { root: string; builtAt: number; terms: string[]; strings: string[]; files: FileRow[] };
 
-/** The snapshot as written: the JSON part, the rows, the chunks' terms. */
-export type Packed = { head: Head; rows: Int32Array; chunkTerms: Int32Array };
+/**
+ * The snapshot as written: the JSON part, then the Int32 parts: the rows, the chunks' terms, the
+ * chunks' postings (offsets, then postings), the files' postings (the same).
+ */
+export type Packed = { head: Head; ints: Int32Array[] };
+export const INT_PARTS = 6;
 
 /** An Int32Array that grows as it is written. */
 class Ints {
@@ -88,7 +95,8 @@ export function pack(snapshot: Snapshot): Packed {
   };
   const rows = new Ints();
   const terms = new Ints();
-  const files = snapshot.files.map(({ record: r, chunks, whole }): FileRow => {
+  const sorted = [...snapshot.files].sort((a, b) => (a.record.path < b.record.path ? -1 : a.record.path > b.record.path ? 1 : 0));
+  const files = sorted.map(({ record: r, chunks, whole }): FileRow => {
     const byKind = KINDS.map((kind) => {
       const unmade = unmadeRows(r, kind);
       return unmade ? copy(unmade, kind) : rowsOf(r, kind, str);
@@ -102,12 +110,19 @@ export function pack(snapshot: Snapshot): Packed {
     }
     return SCALARS.map((k) => (r[k] as string | number | undefined) ?? null);
   });
-  return { head: { root: snapshot.root, builtAt: snapshot.builtAt, terms: snapshot.terms, strings, files }, rows: rows.done(), chunkTerms: terms.done() };
+  const chunks = invert(sorted.flatMap((f) => f.chunks), snapshot.terms.length);
+  const wholes = invert(sorted.map((f) => f.whole), snapshot.terms.length);
+  return {
+    head: { root: snapshot.root, builtAt: snapshot.builtAt, terms: snapshot.terms, strings, files },
+    ints: [rows.done(), terms.done(), chunks.offsets, chunks.data, wholes.offsets, wholes.data],
+  };
 }
 
 /** Reads `packed` back. Throws on rows that do not fit together (the caller reports the cache as corrupt). */
-export function unpack({ head, rows, chunkTerms: terms }: Packed): Snapshot {
+export function unpack({ head, ints }: Packed): Snapshot {
   const { strings } = head;
+  if (ints.length !== INT_PARTS) throw new Error(`${ints.length} parts`);
+  const [rows, terms, chunkOffsets, chunkPostings, fileOffsets, filePostings] = ints as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
   let at = 0;
   let termsAt = 0;
   /** Claims the next `n` integers of the rows; throws when they are not there. */
@@ -158,5 +173,15 @@ export function unpack({ head, rows, chunkTerms: terms }: Packed): Snapshot {
     return { record: record as FileRecord, chunks, whole: chunk() };
   });
   if (at !== rows.length || termsAt !== terms.length) throw new Error('rows left over');
-  return { root: head.root, builtAt: head.builtAt, terms: head.terms, files };
+  const chunkCount = files.reduce((n, f) => n + f.chunks.length, 0);
+  const postings = { chunks: checked(chunkOffsets, chunkPostings, head.terms.length, chunkCount), files: checked(fileOffsets, filePostings, head.terms.length, files.length) };
+  return { root: head.root, builtAt: head.builtAt, terms: head.terms, files, postings };
+}
+
+/** Postings whose offsets cover the dictionary in order and whose documents are the `docs` read. */
+function checked(offsets: Int32Array, data: Int32Array, termCount: number, docs: number): Postings {
+  if (offsets.length !== termCount + 1 || offsets[0] !== 0 || offsets[termCount] !== data.length) throw new Error('postings that do not cover the terms');
+  for (let id = 0; id < termCount; id++) if (!(offsets[id + 1]! >= offsets[id]! && offsets[id + 1]! % 2 === 0)) throw new Error('postings out of order');
+  for (let i = 0; i < data.length; i += 2) if (!(data[i]! >= 0 && data[i]! < docs)) throw new Error('a posting of no document');
+  return { offsets, data };
 }
