@@ -77,20 +77,20 @@ const plain = ({ postings: _, ...s }: Snapshot) => ({
 });
 const terms = (c: IndexedChunk) => ({ sym: c.sym, lengths: c.lengths, data: [...c.data.subarray(c.at, c.at + c.n * 2)] });
 
-function loaded(file: string): Snapshot {
-  const result = loadSnapshot(file, ROOT);
+async function loaded(file: string): Promise<Snapshot> {
+  const result = await loadSnapshot(file, ROOT);
   if (!('snapshot' in result)) throw new Error(`not loaded: ${JSON.stringify(result)}`);
   return result.snapshot;
 }
 
 describe('the cache file', () => {
-  it('reads back every record and chunk as written, and saves again what it read', () => {
+  it('reads back every record and chunk as written, and saves again what it read', async () => {
     const file = cacheFile(stateDir(), ROOT);
     const bytes = saveSnapshot(file, snapshot());
     expect(statSync(file).size).toBe(bytes);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(file, '..')).mode & 0o777).toBe(0o700);
-    const first = loaded(file);
+    const first = await loaded(file);
     expect(first.files.map((f) => f.record.path)).toEqual(['lib/empty.py', 'src/store.ts']);
     // The postings of the chunks and of the files, numbered in that order.
     expect(first.postings).toEqual({ chunks: invert(first.files.flatMap((f) => f.chunks), 4), files: invert(first.files.map((f) => f.whole), 4) });
@@ -99,18 +99,18 @@ describe('the cache file', () => {
     // Saved again before anything is made: their rows are copied.
     saveSnapshot(file, first);
     expect(plain(first)).toEqual(plain(snapshot()));
-    const second = loaded(file);
+    const second = await loaded(file);
     expect(plain(second)).toEqual(plain(snapshot()));
     // A field replaced before it was made, the others copied as rows.
-    const third = loaded(file);
+    const third = await loaded(file);
     third.files[1]!.record.calls = [{ name: 'other', line: 2, from: -1 }];
     saveSnapshot(file, third);
     const want = plain(snapshot());
     want.files[1]!.record.calls = [{ name: 'other', line: 2, from: -1 }];
-    expect(plain(loaded(file))).toEqual(want);
+    expect(plain(await loaded(file))).toEqual(want);
   });
 
-  it('a file cut short, a byte flipped in any part, or another project is corrupt; an older format is missing', () => {
+  it('a file cut short, a byte flipped in any part, or another project is corrupt; an older format is missing', async () => {
     const file = cacheFile(stateDir(), ROOT);
     saveSnapshot(file, snapshot());
     const good = readFileSync(file);
@@ -121,22 +121,22 @@ describe('the cache file', () => {
       return loadSnapshot(file, ROOT);
     };
     for (const cut of [1, header.length - 1, header.length + 10, good.length - 4, good.length - 1]) {
-      expect(at(good.subarray(0, cut))).toEqual(cut < header.length ? { corrupt: 'not a code index file' } : { corrupt: `truncated (${cut - header.length} of ${good.length - header.length} bytes)` });
+      expect(await at(good.subarray(0, cut))).toEqual(cut < header.length ? { corrupt: 'not a code index file' } : { corrupt: `truncated (${cut - header.length} of ${good.length - header.length} bytes)` });
     }
-    expect(at(Buffer.concat([good, Buffer.from([0, 0, 0, 0])]))).toEqual({ corrupt: `truncated (${good.length - header.length + 4} of ${good.length - header.length} bytes)` });
+    expect(await at(Buffer.concat([good, Buffer.from([0, 0, 0, 0])]))).toEqual({ corrupt: `truncated (${good.length - header.length + 4} of ${good.length - header.length} bytes)` });
     for (const offset of [header.length + 5, header.length + jsonLength + 3, header.length + jsonLength + rowsLength + 2, good.length - 1]) {
       const flipped = Buffer.from(good);
       flipped[offset]! ^= 0x10;
-      expect(at(flipped)).toEqual({ corrupt: 'checksum mismatch' });
+      expect(await at(flipped)).toEqual({ corrupt: 'checksum mismatch' });
     }
     writeFileSync(file, good);
-    expect(loadSnapshot(file, '/work/other')).toEqual({ corrupt: 'not this project' });
-    expect(at(Buffer.from(good.toString('latin1').replace(`feiyu-codeindex ${CACHE_VERSION} `, `feiyu-codeindex ${CACHE_VERSION - 1} `), 'latin1'))).toEqual({ missing: true });
+    expect(await loadSnapshot(file, '/work/other')).toEqual({ corrupt: 'not this project' });
+    expect(await at(Buffer.from(good.toString('latin1').replace(`feiyu-codeindex ${CACHE_VERSION} `, `feiyu-codeindex ${CACHE_VERSION - 1} `), 'latin1'))).toEqual({ missing: true });
     rmSync(file);
-    expect(loadSnapshot(file, ROOT)).toEqual({ missing: true });
+    expect(await loadSnapshot(file, ROOT)).toEqual({ missing: true });
   });
 
-  it('rows or postings that do not fit together are corrupt even under a matching checksum', () => {
+  it('rows or postings that do not fit together are corrupt even under a matching checksum', async () => {
     const file = cacheFile(stateDir(), ROOT);
     saveSnapshot(file, snapshot());
     const good = readFileSync(file);
@@ -154,14 +154,14 @@ describe('the cache file', () => {
     // The rows (part 0) start with the counts of the first file in path order (lib/empty.py):
     // symbols, calls, imports, bindings, chunks; then its whole-file chunk, then src/store.ts's
     // counts and its first symbol's name.
-    expect(withInt(0, 0, 1000)).toEqual({ corrupt: 'unreadable: rows outside the block' });
-    expect(withInt(0, 1, -1)).toEqual({ corrupt: 'unreadable: rows outside the block' });
-    expect(withInt(0, 5 + 8 + 5, 99)).toEqual({ corrupt: 'unreadable: a string outside the table' });
+    expect(await withInt(0, 0, 1000)).toEqual({ corrupt: 'unreadable: rows outside the block' });
+    expect(await withInt(0, 1, -1)).toEqual({ corrupt: 'unreadable: rows outside the block' });
+    expect(await withInt(0, 5 + 8 + 5, 99)).toEqual({ corrupt: 'unreadable: a string outside the table' });
     // One chunk more: what follows is read out of step, and fails one way or another.
-    expect(withInt(0, 4, 1)).toEqual({ corrupt: expect.stringMatching(/^unreadable: /) });
+    expect(await withInt(0, 4, 1)).toEqual({ corrupt: expect.stringMatching(/^unreadable: /) });
     // Postings (parts 2 to 5: offsets and postings of the chunks, then of the files).
-    expect(withInt(2, 1, 3)).toEqual({ corrupt: 'unreadable: postings out of order' });
-    expect(withInt(3, 0, 7)).toEqual({ corrupt: 'unreadable: a posting of no document' });
-    expect(withInt(4, 4, 0)).toEqual({ corrupt: 'unreadable: postings that do not cover the terms' });
+    expect(await withInt(2, 1, 3)).toEqual({ corrupt: 'unreadable: postings out of order' });
+    expect(await withInt(3, 0, 7)).toEqual({ corrupt: 'unreadable: a posting of no document' });
+    expect(await withInt(4, 4, 0)).toEqual({ corrupt: 'unreadable: postings that do not cover the terms' });
   });
 });

@@ -4,7 +4,8 @@
 // Must not decide what is stale: the index compares records with the disk.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { FileRecord, IndexedChunk } from './model.js';
 import type { Postings } from './bm25.js';
@@ -62,15 +63,42 @@ export function saveSnapshot(file: string, snapshot: Snapshot): number {
   return header.length + parts.reduce((n, p) => n + p.length, 0);
 }
 
-/** Reads and verifies the snapshot for `root`. Contract: never throws. */
-export function loadSnapshot(file: string, root: string): Loaded {
-  let bytes: Buffer;
+/** The cache file's bytes, or why there are none. */
+export type Read = { bytes: Buffer } | { missing: true } | { corrupt: string };
+
+/**
+ * Reads the cache file in one read on the thread pool, so the caller's thread goes on meanwhile
+ * (reading 20 MB takes it about as long as verifying them). Contract: never rejects.
+ */
+export async function readCache(file: string): Promise<Read> {
+  let handle: FileHandle | undefined;
   try {
-    bytes = readFileSync(file);
+    handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    // Its own memory, at offset 0: the Int32 parts are read in place.
+    const bytes = Buffer.allocUnsafeSlow(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(bytes, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return { bytes: bytes.subarray(0, at) };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
     return { corrupt: `cannot read it: ${(err as Error).message}` };
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
+}
+
+/** Reads and verifies the snapshot for `root`. Contract: never rejects. */
+export const loadSnapshot = async (file: string, root: string): Promise<Loaded> => parseSnapshot(await readCache(file), root);
+
+/** Verifies the bytes read and reads the snapshot for `root` from them. Contract: never throws. */
+export function parseSnapshot(read: Read, root: string): Loaded {
+  if (!('bytes' in read)) return read;
+  const { bytes } = read;
   const nl = bytes.indexOf(10);
   const header = nl > 0 && nl < 300 ? bytes.toString('utf8', 0, nl).trimEnd().split(' ') : [];
   if (header[0] !== MAGIC) return { corrupt: 'not a code index file' };

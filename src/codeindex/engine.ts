@@ -6,14 +6,14 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Terms } from './bm25.js';
-import { cacheFile, cacheSize, loadSnapshot, removeCache, saveSnapshot, type Loaded, type StoredFile } from './cache.js';
+import { cacheFile, cacheSize, parseSnapshot, readCache, removeCache, saveSnapshot, type Loaded, type StoredFile } from './cache.js';
 import { folderTimes, foldersChanged, listWorkspace, ripgrepPath, skipReason, type Listing } from './files.js';
 import { languageOf } from './languages.js';
 import type { FileRecord } from './model.js';
 import { readModuleConfig } from './modules.js';
 import { IndexStore } from './store.js';
 import { FolderWatch } from './watch.js';
-import { hashOf, parseJob, type ParseOutcome } from './parsefile.js';
+import { hashOf, parseJob, type ParseJob, type ParseOutcome } from './parsefile.js';
 import { parseAll } from './pool.js';
 
 export type IndexState = 'listing' | 'building' | 'ready' | 'off' | 'failed';
@@ -81,17 +81,17 @@ export class CodeIndex {
   async start(fresh = false): Promise<boolean> {
     try {
       this.setState('listing');
+      // The cache is read on the thread pool, and verified as soon as it is here, while ripgrep
+      // (another process) lists the workspace.
+      const loading = fresh ? undefined : readCache(this.file).then((read) => parseSnapshot(read, this.root));
       this.rgPath = await ripgrepPath(this.opts.env);
-      const listed = listWorkspace(this.root, this.rgPath);
-      // The cache is read while ripgrep (another process) lists the workspace.
-      const loaded: Loaded = fresh ? { missing: true } : loadSnapshot(this.file, this.root);
-      const listing = await listed;
+      const listing = await listWorkspace(this.root, this.rgPath);
       if (this.opts.mode === 'auto' && listing.files.length < (this.opts.minFiles ?? 200)) {
         this.opts.onNotice?.({ code: 'too_few_files', n: listing.files.length });
         this.setState('off');
         return false;
       }
-      await this.build(listing, loaded);
+      await this.build(listing, loading);
       return true;
     } catch (err) {
       this.opts.onNotice?.({ code: 'build_failed', detail: (err as Error).message });
@@ -100,10 +100,19 @@ export class CodeIndex {
     }
   }
 
-  private async build(listing: Listing, loaded: Loaded): Promise<void> {
+  private async build(listing: Listing, loading?: Promise<Loaded>): Promise<void> {
     this.folders = folderTimes(this.root, listing.folders);
     this.watch = new FolderWatch(this.root, listing.folders);
     this.lastFullCheck = Date.now();
+    // Statted while the cache may still be on its way; compared with it once it is here (size -1: gone).
+    const sizes = new Float64Array(listing.files.length);
+    const mtimes = new Float64Array(listing.files.length);
+    listing.files.forEach((path, i) => {
+      const st = statSync(join(this.root, path), { throwIfNoEntry: false });
+      sizes[i] = st ? st.size : -1;
+      mtimes[i] = st ? st.mtimeMs : 0;
+    });
+    const loaded: Loaded = (await loading) ?? { missing: true };
     const cached = new Map<string, StoredFile>();
     let terms: string[] = [];
     if ('corrupt' in loaded) {
@@ -116,14 +125,13 @@ export class CodeIndex {
     }
     // The cached chunks are numbered in the cached dictionary: it becomes this index's.
     this.data = new IndexStore(new Terms(terms), readModuleConfig(this.root, listing.manifests));
-    const jobs = [];
+    const jobs: ParseJob[] = [];
     const unchanged: StoredFile[] = [];
-    for (const path of listing.files) {
+    listing.files.forEach((path, i) => {
       const old = cached.get(path);
-      const st = statSync(join(this.root, path), { throwIfNoEntry: false });
-      if (old && st && st.size === old.record.size && st.mtimeMs === old.record.mtimeMs) unchanged.push(old);
-      else if (st) jobs.push({ path, lang: languageOf(path)! });
-    }
+      if (old && sizes[i] === old.record.size && mtimes[i] === old.record.mtimeMs) unchanged.push(old);
+      else if (sizes[i]! >= 0) jobs.push({ path, lang: languageOf(path)! });
+    });
     this.data.load(unchanged, 'snapshot' in loaded ? loaded.snapshot : undefined);
     // What came from the cache is already saved.
     this.dirty = false;
