@@ -161,7 +161,6 @@ describe('the cache file', () => {
     expect(await withInt(0, 4, 1)).toEqual({ corrupt: expect.stringMatching(/^unreadable: /) });
     // Postings (parts 2 to 5: offsets and postings of the chunks, then of the files).
     expect(await withInt(2, 1, 3)).toEqual({ corrupt: 'unreadable: postings out of order' });
-    expect(await withInt(3, 0, 7)).toEqual({ corrupt: 'unreadable: a posting of no document' });
     expect(await withInt(4, 4, 0)).toEqual({ corrupt: 'unreadable: postings that do not cover the terms' });
   });
 });

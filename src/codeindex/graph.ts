@@ -41,8 +41,9 @@ export class CallGraph {
   /** Call sites by name: made on first use (a warm start from the cache needs none), kept up to date after. */
   private sitesByName?: Map<string, SymRef[]>;
   readonly modules: ModuleResolver;
-  /** Resolutions per record and call, valid until the next change to any record. */
+  /** Resolutions per record and call, valid until the next change to any record (then `stale` until the next look-up). */
   private resolved = new WeakMap<FileRecord, (Resolution | null | undefined)[]>();
+  private stale = false;
 
   /** `get` finds a record of the store, `all` lists them in the order they were added. */
   constructor(
@@ -61,7 +62,7 @@ export class CallGraph {
     });
     if (this.sitesByName) addSites(this.sitesByName, record);
     this.modules.track(record.path, true);
-    this.resolved = new WeakMap();
+    this.stale = true;
   }
 
   /** Call with the old record, before it leaves the store. */
@@ -77,7 +78,7 @@ export class CallGraph {
     drop(this.methods, record.symbols.filter((s) => s.kind === 'method').map((s) => s.name));
     if (this.sitesByName) drop(this.sitesByName, record.calls.map((c) => c.name));
     this.modules.track(record.path, false);
-    this.resolved = new WeakMap();
+    this.stale = true;
   }
 
   private sites(): Map<string, SymRef[]> {
@@ -95,6 +96,10 @@ export class CallGraph {
 
   /** What the `index`th call of `record` reaches; null when it leaves the workspace (a library, a builtin, a local). */
   resolveAt(record: FileRecord, index: number): Resolution | null {
+    if (this.stale) {
+      this.resolved = new WeakMap();
+      this.stale = false;
+    }
     let memo = this.resolved.get(record);
     if (!memo) this.resolved.set(record, (memo = []));
     let r = memo[index];
