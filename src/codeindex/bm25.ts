@@ -132,9 +132,23 @@ export class Bm25Index {
     const { offsets, data } = postings ?? invert(chunks, this.terms.list.length);
     this.offsets = offsets;
     this.data = data;
-    this.df = [];
-    for (let id = 0; id + 1 < offsets.length; id++) this.df.push((offsets[id + 1]! - offsets[id]!) / 2);
-    return chunks.map((c) => this.addLengths(c));
+    // Arrays made at their size: grown a push at a time, they would be copied again and again.
+    this.df = new Array<number>(offsets.length - 1);
+    for (let id = 0; id < this.df.length; id++) this.df[id] = (offsets[id + 1]! - offsets[id]!) / 2;
+    this.lengths = FIELDS.map((_, f) => {
+      const lens = new Array<number>(chunks.length);
+      for (let doc = 0; doc < chunks.length; doc++) {
+        const len = chunks[doc]!.lengths[f] ?? 0;
+        lens[doc] = len;
+        this.totals[f]! += len;
+      }
+      return lens;
+    });
+    this.live += chunks.length;
+    this.version++;
+    const docs = new Array<number>(chunks.length);
+    for (let doc = 0; doc < docs.length; doc++) docs[doc] = doc;
+    return docs;
   }
 
   /** Removes a document added from `chunk` (its postings stay as tombstones until compact()). */

@@ -108,7 +108,8 @@ export class CodeIndex {
     const sizes = new Float64Array(listing.files.length);
     const mtimes = new Float64Array(listing.files.length);
     listing.files.forEach((path, i) => {
-      const st = statSync(join(this.root, path), { throwIfNoEntry: false });
+      // Listed paths are plain relative ones: joined without path.join's normalising.
+      const st = statSync(`${this.root}/${path}`, { throwIfNoEntry: false });
       sizes[i] = st ? st.size : -1;
       mtimes[i] = st ? st.mtimeMs : 0;
     });
