@@ -81,11 +81,12 @@ export class CodeIndex {
   async start(fresh = false): Promise<boolean> {
     try {
       this.setState('listing');
+      this.rgPath = await ripgrepPath(this.opts.env);
+      const listed = listWorkspace(this.root, this.rgPath);
       // The cache is read on the thread pool, and verified as soon as it is here, while ripgrep
       // (another process) lists the workspace.
       const loading = fresh ? undefined : readCache(this.file).then((read) => parseSnapshot(read, this.root));
-      this.rgPath = await ripgrepPath(this.opts.env);
-      const listing = await listWorkspace(this.root, this.rgPath);
+      const listing = await listed;
       if (this.opts.mode === 'auto' && listing.files.length < (this.opts.minFiles ?? 200)) {
         this.opts.onNotice?.({ code: 'too_few_files', n: listing.files.length });
         this.setState('off');
