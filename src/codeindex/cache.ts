@@ -7,19 +7,13 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { FileRecord, IndexedChunk } from './model.js';
-import type { Postings } from './bm25.js';
-import { INT_PARTS, pack, unpack, type Head } from './packing.js';
+import { INT_PARTS, pack, unpack, type Head, type Snapshot } from './packing.js';
+
+export type { Snapshot, StoredFile } from './packing.js';
 
 /** Bumped whenever records, the tokenizer or the queries change meaning: an old cache is rebuilt. */
 export const CACHE_VERSION = 4;
 const MAGIC = 'feiyu-codeindex';
-
-/** A file as cached: its record, and its chunks and whole-file terms numbered in `Snapshot.terms`. */
-export type StoredFile = { record: FileRecord; chunks: IndexedChunk[]; whole: IndexedChunk };
-
-/** Read from the cache, a snapshot also has the postings of its files' chunks and of the files, in the order of `files`. */
-export type Snapshot = { root: string; builtAt: number; terms: string[]; files: StoredFile[]; postings?: { chunks: Postings; files: Postings } };
 
 export type Loaded = { snapshot: Snapshot; bytes: number } | { missing: true } | { corrupt: string };
 
@@ -71,8 +65,8 @@ const READ_PART = 2 << 20;
 
 /**
  * Reads the cache file on the thread pool, so the caller's thread goes on meanwhile, and hashes
- * each part as it arrives (reading 20 MB, then hashing them, each took the thread about as long
- * as the rest of verifying them). Contract: never rejects.
+ * each part as it arrives (reading 20 MB took the thread as long as hashing them, and the hashing
+ * waited for the whole file). Contract: never rejects.
  */
 export async function readCache(file: string): Promise<Read> {
   let handle: FileHandle | undefined;

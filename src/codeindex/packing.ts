@@ -8,9 +8,14 @@
 // reads, writes and verifies the file.
 
 import { invert, type Postings } from './bm25.js';
-import type { Snapshot, StoredFile } from './cache.js';
 import type { FileRecord, IndexedChunk } from './model.js';
 import { LAYOUT, makeLazily, rowsOf, symbolsOf, unmadeRows, type Covers, type RowKind, type Span } from './rows.js';
+
+/** A file as cached: its record, and its chunks and whole-file terms numbered in `Snapshot.terms`. */
+export type StoredFile = { record: FileRecord; chunks: IndexedChunk[]; whole: IndexedChunk };
+
+/** Read from the cache, a snapshot also has the postings of its files' chunks and of the files, in the order of `files`. */
+export type Snapshot = { root: string; builtAt: number; terms: string[]; files: StoredFile[]; postings?: { chunks: Postings; files: Postings } };
 
 /** A file record's fields: its scalars go in its JSON row, the rest in its Int32 rows and chunks. */
 const FILE: Covers<FileRecord, ['path', 'size', 'mtimeMs', 'hash', 'lang', 'lines', 'note', 'detail', 'symbols', 'calls', 'imports', 'bindings', 'chunks']> = [
