@@ -99,23 +99,26 @@ function bindingsOf({ rows, strings, from, to }: Span): Binding[] {
 type LazyKind = Exclude<RowKind, 'symbols'>;
 const MAKERS: { [K in LazyKind]: (span: Span) => FileRecord[K] } = { calls: callsOf, imports: importsOf, bindings: bindingsOf };
 
-/** Per cached record, each lazy field: its rows until first read, then its value. */
-const lazyFields = new WeakMap<FileRecord, { [K in LazyKind]: Span | FileRecord[K] }>();
+/** Each lazy field of a cached record: its rows until first read, then its value. */
+type Fields = { [K in LazyKind]: Span | FileRecord[K] };
+/** Where a cached record keeps its Fields: a property no one else sees (not enumerable, a symbol). */
+const FIELDS = Symbol('fields');
+const fieldsOf = (record: FileRecord): Fields | undefined => (record as FileRecord & { [FIELDS]?: Fields })[FIELDS];
 
 /**
- * Accessors shared by every cached record (no closures per record): an own, enumerable field
- * like any other to whoever reads, writes, spreads or compares the record.
+ * Accessors shared by every cached record (no closures per record, one shape for all): an own,
+ * enumerable field like any other to whoever reads, writes, spreads or compares the record.
  */
 const accessor = <K extends LazyKind>(kind: K): PropertyDescriptor => ({
   enumerable: true,
   configurable: true,
   get(this: FileRecord) {
-    const fields = lazyFields.get(this)!;
+    const fields = fieldsOf(this)!;
     const value = fields[kind];
     return Array.isArray(value) ? value : (fields[kind] = MAKERS[kind](value as Span));
   },
   set(this: FileRecord, value: FileRecord[K]) {
-    lazyFields.get(this)![kind] = value;
+    fieldsOf(this)![kind] = value;
   },
 });
 const ACCESSORS = { calls: accessor('calls'), imports: accessor('imports'), bindings: accessor('bindings') };
@@ -125,13 +128,12 @@ const ACCESSORS = { calls: accessor('calls'), imports: accessor('imports'), bind
  * needs none of them (the graph's call sites wait for a callers query).
  */
 export function makeLazily(record: FileRecord, spans: { [K in LazyKind]: Span }): void {
-  lazyFields.set(record, { ...spans });
-  Object.defineProperties(record, ACCESSORS);
+  Object.defineProperties(record, { [FIELDS]: { value: { ...spans } }, ...ACCESSORS });
 }
 
 /** The rows a cached record's field still stands for, or undefined once it is made (or for a parsed record). */
 export function unmadeRows(record: FileRecord, kind: RowKind): Span | undefined {
   if (kind === 'symbols') return undefined;
-  const value = lazyFields.get(record)?.[kind];
+  const value = fieldsOf(record)?.[kind];
   return value && !Array.isArray(value) ? (value as Span) : undefined;
 }
