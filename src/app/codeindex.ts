@@ -88,11 +88,12 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
   const onProgress = (p: Progress) => {
     listeners.forEach((l) => l(p));
     if (p.state !== 'ready' || !handle || !startedAt) return;
-    const s = handle.counts();
     const secs = (Date.now() - startedAt) / 1000;
-    // Only a build worth waiting for is announced; a warm start from the cache is quiet.
-    if (o.announce && p.total > 0 && secs >= 1) o.notify('codeindex_ready', { files: s.files, symbols: s.symbols, secs: secs.toFixed(1) });
     startedAt = 0;
+    // Only a build worth waiting for is announced; a warm start from the cache is quiet.
+    if (!(o.announce && p.total > 0 && secs >= 1)) return;
+    const s = handle.counts();
+    o.notify('codeindex_ready', { files: s.files, symbols: s.symbols, secs: secs.toFixed(1) });
   };
   let begun = false;
   let closed = false;

@@ -19,6 +19,31 @@ const SHIFTS = [0, 4, 8, 13, 23];
 
 export type Hit = { doc: number; score: number };
 
+/** Postings per term id, in one array: those of term `id` are [doc, packed, …] from offsets[id] to offsets[id + 1]. */
+export type Postings = { offsets: Int32Array; data: Int32Array };
+
+/** The postings of `chunks`, numbered 0, 1, … in their order, over a dictionary of `termCount` terms. */
+export function invert(chunks: IndexedChunk[], termCount: number): Postings {
+  const counts = new Int32Array(termCount + 1);
+  for (const { data, at, n } of chunks) for (let i = 0; i < n; i++) counts[data[at + i]! + 1]!++;
+  for (let id = 0; id < termCount; id++) counts[id + 1]! += counts[id]!;
+  const offsets = counts.map((c) => c * 2);
+  const postings = new Int32Array(offsets[termCount]!);
+  const cursor = offsets.slice();
+  // Plain locals in the loop: a million postings, each a read and two writes.
+  for (let doc = 0; doc < chunks.length; doc++) {
+    const { data, at, n } = chunks[doc]!;
+    for (let i = 0; i < n; i++) {
+      const id = data[at + i]!;
+      const p = cursor[id]!;
+      postings[p] = doc;
+      postings[p + 1] = data[at + n + i]!;
+      cursor[id] = p + 2;
+    }
+  }
+  return { offsets, data: postings };
+}
+
 /** The terms of the indexes of one workspace, numbered once, shared by the chunk and the file index. */
 export class Terms {
   private readonly ids = new Map<string, number>();
@@ -49,8 +74,8 @@ export class Bm25Index {
    * Postings per term id: [doc, packed, …] in one compact array (built in bulk from the cache or
    * by compaction) plus what was added since; removed documents stay until compaction.
    */
-  private offsets = new Int32Array(1);
-  private data = new Int32Array(0);
+  private offsets: Int32Array = new Int32Array(1);
+  private data: Int32Array = new Int32Array(0);
   private extra: (number[] | undefined)[] = [];
   /** Per term id: live documents holding it. */
   private df: number[] = [];
@@ -98,29 +123,32 @@ export class Bm25Index {
 
   /**
    * Adds many chunks at once into the compact arrays: the load from the cache, where growing a
-   * list per term would cost more than the rest of the load. Returns their document numbers.
+   * list per term would cost more than the rest of the load. With `postings` (the cache's, made
+   * by invert() from these same chunks in this order) they are taken as they are. Returns the
+   * chunks' document numbers.
    */
-  bulk(chunks: IndexedChunk[]): number[] {
+  bulk(chunks: IndexedChunk[], postings?: Postings): number[] {
     if (this.lengths[0]!.length) return chunks.map((c) => this.add(c));
-    const n = this.terms.list.length;
-    const counts = new Int32Array(n + 1);
-    for (const { data, at, n: count } of chunks) for (let i = 0; i < count; i++) counts[data[at + i]! + 1]!++;
-    this.df = Array.from(counts.subarray(1));
-    for (let id = 0; id < n; id++) counts[id + 1]! += counts[id]!;
-    this.offsets = counts.map((c) => c * 2);
-    this.data = new Int32Array(this.offsets[n]!);
-    const cursor = this.offsets.slice();
-    return chunks.map((c) => {
-      const doc = this.addLengths(c);
-      for (let i = 0; i < c.n; i++) {
-        const id = c.data[c.at + i]!;
-        const at = cursor[id]!;
-        this.data[at] = doc;
-        this.data[at + 1] = c.data[c.at + c.n + i]!;
-        cursor[id] = at + 2;
+    const { offsets, data } = postings ?? invert(chunks, this.terms.list.length);
+    this.offsets = offsets;
+    this.data = data;
+    // Arrays made at their size: grown a push at a time, they would be copied again and again.
+    this.df = new Array<number>(offsets.length - 1);
+    for (let id = 0; id < this.df.length; id++) this.df[id] = (offsets[id + 1]! - offsets[id]!) / 2;
+    this.lengths = FIELDS.map((_, f) => {
+      const lens = new Array<number>(chunks.length);
+      for (let doc = 0; doc < chunks.length; doc++) {
+        const len = chunks[doc]!.lengths[f] ?? 0;
+        lens[doc] = len;
+        this.totals[f]! += len;
       }
-      return doc;
+      return lens;
     });
+    this.live += chunks.length;
+    this.version++;
+    const docs = new Array<number>(chunks.length);
+    for (let doc = 0; doc < docs.length; doc++) docs[doc] = doc;
+    return docs;
   }
 
   /** Removes a document added from `chunk` (its postings stay as tombstones until compact()). */

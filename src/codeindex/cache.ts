@@ -4,30 +4,18 @@
 // Must not decide what is stale: the index compares records with the disk.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { CallRecord, FileRecord, IndexedChunk } from './model.js';
+import { INT_PARTS, pack, unpack, type Head, type Snapshot } from './packing.js';
+
+export type { Snapshot, StoredFile } from './packing.js';
 
 /** Bumped whenever records, the tokenizer or the queries change meaning: an old cache is rebuilt. */
-export const CACHE_VERSION = 3;
+export const CACHE_VERSION = 4;
 const MAGIC = 'feiyu-codeindex';
 
-/** A file as cached: its record, and its chunks and whole-file terms numbered in `Snapshot.terms`. */
-export type StoredFile = { record: FileRecord; chunks: IndexedChunk[]; whole: IndexedChunk };
-
-export type Snapshot = { root: string; builtAt: number; terms: string[]; files: StoredFile[] };
-
 export type Loaded = { snapshot: Snapshot; bytes: number } | { missing: true } | { corrupt: string };
-
-/**
- * On disk: a header line, the objects as JSON (read back faster than any other form of many small
- * objects), then every number (chunk terms and frequencies, call lines) as one Int32 block. A
- * chunk or a file's calls name where in that block they are; calls' names and receivers go as
- * one line each of two strings per file.
- */
-type PackedChunk = { sym: number; lengths: number[]; at: number; n: number };
-type PackedFile = { record: Omit<FileRecord, 'calls'>; names: string; recvs: string; callsAt: number; chunks: PackedChunk[]; whole: PackedChunk };
-type Packed = { root: string; builtAt: number; terms: string[]; files: PackedFile[] };
 
 /** Where the cache of the project at `root` lives: a folder per project under <state>/codeindex/. */
 export function cacheFile(stateDir: string, root: string): string {
@@ -35,94 +23,111 @@ export function cacheFile(stateDir: string, root: string): string {
   return join(stateDir, 'codeindex', id, 'index.bin');
 }
 
-function pack(snapshot: Snapshot): { packed: Packed; numbers: Int32Array } {
-  let total = 0;
-  for (const f of snapshot.files) total += f.record.calls.length * 2 + [...f.chunks, f.whole].reduce((n, c) => n + c.n * 2, 0);
-  const numbers = new Int32Array(total);
-  let at = 0;
-  const put = (c: IndexedChunk): PackedChunk => {
-    numbers.set(c.data.subarray(c.at, c.at + c.n * 2), at);
-    const packed = { sym: c.sym, lengths: c.lengths, at, n: c.n };
-    at += c.n * 2;
-    return packed;
-  };
-  const files = snapshot.files.map((f): PackedFile => {
-    const { calls, ...record } = f.record;
-    const callsAt = at;
-    for (const c of calls) {
-      numbers[at++] = c.line;
-      numbers[at++] = c.from;
-    }
-    const names = calls.map((c) => c.name).join('\n');
-    const recvs = calls.map((c) => c.recv ?? '').join('\n');
-    return { record, names, recvs, callsAt, chunks: f.chunks.map(put), whole: put(f.whole) };
-  });
-  return { packed: { root: snapshot.root, builtAt: snapshot.builtAt, terms: snapshot.terms, files }, numbers };
-}
+const bytesOf = (ints: Int32Array): Buffer => Buffer.from(ints.buffer, ints.byteOffset, ints.byteLength);
 
-function unpack(packed: Packed, numbers: Int32Array): Snapshot {
-  const take = (c: PackedChunk): IndexedChunk => {
-    if (!(c.at >= 0 && c.at + c.n * 2 <= numbers.length)) throw new Error('a chunk outside the numbers');
-    return { sym: c.sym, lengths: c.lengths, data: numbers, at: c.at, n: c.n };
-  };
-  const files = packed.files.map((f) => {
-    const names = f.names ? f.names.split('\n') : [];
-    const recvs = f.recvs.split('\n');
-    if (!(f.callsAt >= 0 && f.callsAt + names.length * 2 <= numbers.length)) throw new Error('calls outside the numbers');
-    const calls = names.map((name, i) => {
-      const call: CallRecord = { name, line: numbers[f.callsAt + i * 2]!, from: numbers[f.callsAt + i * 2 + 1]! };
-      if (recvs[i]) call.recv = recvs[i];
-      return call;
-    });
-    return { record: { ...f.record, calls } as FileRecord, chunks: f.chunks.map(take), whole: take(f.whole) };
-  });
-  return { root: packed.root, builtAt: packed.builtAt, terms: packed.terms, files };
-}
+/**
+ * The bytes as Int32s: a view where they are aligned (the writer pads the header so they are),
+ * else a copy. The view keeps the file's bytes, most of which the index keeps anyway.
+ */
+const int32s = (bytes: Buffer): Int32Array =>
+  bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4) : new Int32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
 
-/** Writes the snapshot: 0600 in a 0700 folder, through a temporary file renamed over the old one. Returns its size. */
+/**
+ * Writes the snapshot: 0600 in a 0700 folder, through a temporary file renamed over the old one.
+ * On disk: a header line (magic, version, the lengths of the parts and their SHA-256), then the
+ * parts packing.ts makes: the JSON head, then Int32 parts. Returns its size.
+ */
 export function saveSnapshot(file: string, snapshot: Snapshot): number {
-  const { packed, numbers } = pack(snapshot);
-  const json = Buffer.from(JSON.stringify(packed));
-  const block = Buffer.from(numbers.buffer, numbers.byteOffset, numbers.byteLength);
-  const sum = createHash('sha256').update(json).update(block).digest('hex');
-  const header = Buffer.from(`${MAGIC} ${CACHE_VERSION} ${json.length} ${block.length} ${sum}\n`);
+  const { head, ints } = pack(snapshot);
+  const parts = [Buffer.from(JSON.stringify(head)), ...ints.map(bytesOf)];
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  const line = `${MAGIC} ${CACHE_VERSION} ${parts.map((p) => p.length).join(' ')} ${hash.digest('hex')}`;
+  // Spaces before the newline put the Int32 parts on 4-byte boundaries, for reading them in place.
+  const header = Buffer.from(`${line.padEnd(line.length + ((4 - ((line.length + 1 + parts[0]!.length) % 4)) % 4))}\n`);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    writeFileSync(temp, Buffer.concat([header, json, block]), { mode: 0o600, flag: 'wx' });
+    writeFileSync(temp, Buffer.concat([header, ...parts]), { mode: 0o600, flag: 'wx' });
     renameSync(temp, file);
   } catch (err) {
     rmSync(temp, { force: true });
     throw err;
   }
-  return header.length + json.length + block.length;
+  return header.length + parts.reduce((n, p) => n + p.length, 0);
 }
 
-/** Reads and verifies the snapshot for `root`. Contract: never throws. */
-export function loadSnapshot(file: string, root: string): Loaded {
-  let bytes: Buffer;
+/** The cache file's bytes and the SHA-256 of all after the header line, or why there are none. */
+export type Read = { bytes: Buffer; sum: string } | { missing: true } | { corrupt: string };
+
+/** Read in parts, all asked for at once: each is hashed as it arrives while the others are read. */
+const READ_PART = 2 << 20;
+
+/**
+ * Reads the cache file on the thread pool, so the caller's thread goes on meanwhile, and hashes
+ * each part as it arrives (reading 20 MB took the thread as long as hashing them, and the hashing
+ * waited for the whole file). Contract: never rejects.
+ */
+export async function readCache(file: string): Promise<Read> {
+  let handle: FileHandle | undefined;
   try {
-    bytes = readFileSync(file);
+    handle = await open(file, 'r');
+    const { size } = await handle.stat();
+    // Its own memory, at offset 0: the Int32 parts are read in place.
+    const bytes = Buffer.allocUnsafeSlow(size);
+    const reads: Promise<number>[] = [];
+    for (let from = 0; from < size; from += READ_PART) reads.push(handle.read(bytes, from, Math.min(READ_PART, size - from), from).then((r) => r.bytesRead));
+    const hash = createHash('sha256');
+    let failure: unknown;
+    let at = 0;
+    let body = -1;
+    for (const [i, read] of reads.entries()) {
+      // Every read is awaited, even after one failed or came up short: none is left to fail unheard.
+      const count = await read.catch((err: unknown) => ((failure ??= err), 0));
+      if (at !== i * READ_PART) continue;
+      const from = at;
+      at += count;
+      const nl = body < 0 ? bytes.subarray(from, at).indexOf(10) : -1;
+      if (nl >= 0) body = from + nl + 1;
+      if (body >= 0) hash.update(bytes.subarray(Math.max(from, body), at));
+    }
+    if (failure) throw failure;
+    // The bytes end where a part came up short (a file cut while it was read): then it reads as truncated.
+    return { bytes: bytes.subarray(0, at), sum: hash.digest('hex') };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
     return { corrupt: `cannot read it: ${(err as Error).message}` };
+  } finally {
+    // Closed in the background: the caller need not wait another trip to the thread pool.
+    void handle?.close().catch(() => undefined);
   }
+}
+
+/** Reads and verifies the snapshot for `root`. Contract: never rejects. */
+export const loadSnapshot = async (file: string, root: string): Promise<Loaded> => parseSnapshot(await readCache(file), root);
+
+/** Verifies the bytes read and reads the snapshot for `root` from them. Contract: never throws. */
+export function parseSnapshot(read: Read, root: string): Loaded {
+  if (!('bytes' in read)) return read;
+  const { bytes } = read;
   const nl = bytes.indexOf(10);
-  const header = nl > 0 && nl < 200 ? bytes.toString('utf8', 0, nl).split(' ') : [];
+  const header = nl > 0 && nl < 300 ? bytes.toString('utf8', 0, nl).trimEnd().split(' ') : [];
   if (header[0] !== MAGIC) return { corrupt: 'not a code index file' };
   if (header[1] !== String(CACHE_VERSION)) return { missing: true }; // an older format: rebuild without alarm
-  const jsonLength = Number(header[2]);
-  const blockLength = Number(header[3]);
+  const lengths = header.slice(2, -1).map(Number);
   const body = bytes.subarray(nl + 1);
-  if (body.length !== jsonLength + blockLength || blockLength % 4) return { corrupt: `truncated (${body.length} of ${jsonLength + blockLength} bytes)` };
-  if (createHash('sha256').update(body).digest('hex') !== header[4]) return { corrupt: 'checksum mismatch' };
+  const total = lengths.reduce((n, l) => n + l, 0);
+  if (lengths.length !== 1 + INT_PARTS || lengths.some((l, i) => !(Number.isInteger(l) && l >= 0) || (i > 0 && l % 4))) return { corrupt: 'not a code index file' };
+  if (body.length !== total) return { corrupt: `truncated (${body.length} of ${total} bytes)` };
+  if (read.sum !== header.at(-1)) return { corrupt: 'checksum mismatch' };
   try {
-    const packed = JSON.parse(body.toString('utf8', 0, jsonLength)) as Packed;
-    if (!packed || !Array.isArray(packed.files) || !Array.isArray(packed.terms)) return { corrupt: 'not a code index snapshot' };
-    if (packed.root !== root) return { corrupt: 'not this project' };
-    // A copy, aligned for the Int32 view whatever the JSON's length.
-    const numbers = new Int32Array(body.buffer.slice(body.byteOffset + jsonLength, body.byteOffset + jsonLength + blockLength));
-    return { snapshot: unpack(packed, numbers), bytes: bytes.length };
+    const head = JSON.parse(body.toString('utf8', 0, lengths[0])) as Head;
+    if (!head || !Array.isArray(head.files) || !Array.isArray(head.terms) || !Array.isArray(head.strings)) return { corrupt: 'not a code index snapshot' };
+    if (head.root !== root) return { corrupt: 'not this project' };
+    let at = lengths[0]!;
+    const ints = lengths.slice(1).map((length) => int32s(body.subarray(at, (at += length))));
+    const snapshot = unpack({ head, ints });
+    return { snapshot, bytes: bytes.length };
   } catch (err) {
     return { corrupt: `unreadable: ${(err as Error).message}` };
   }

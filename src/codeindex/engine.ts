@@ -6,14 +6,14 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Terms } from './bm25.js';
-import { cacheFile, cacheSize, loadSnapshot, removeCache, saveSnapshot, type StoredFile } from './cache.js';
+import { cacheFile, cacheSize, parseSnapshot, readCache, removeCache, saveSnapshot, type Loaded, type StoredFile } from './cache.js';
 import { folderTimes, foldersChanged, listWorkspace, ripgrepPath, skipReason, type Listing } from './files.js';
 import { languageOf } from './languages.js';
 import type { FileRecord } from './model.js';
 import { readModuleConfig } from './modules.js';
 import { IndexStore } from './store.js';
 import { FolderWatch } from './watch.js';
-import { hashOf, parseJob, type ParseOutcome } from './parsefile.js';
+import { hashOf, parseJob, type ParseJob, type ParseOutcome } from './parsefile.js';
 import { parseAll } from './pool.js';
 
 export type IndexState = 'listing' | 'building' | 'ready' | 'off' | 'failed';
@@ -82,13 +82,17 @@ export class CodeIndex {
     try {
       this.setState('listing');
       this.rgPath = await ripgrepPath(this.opts.env);
-      const listing = await listWorkspace(this.root, this.rgPath);
+      const listed = listWorkspace(this.root, this.rgPath);
+      // The cache is read on the thread pool, and verified as soon as it is here, while ripgrep
+      // (another process) lists the workspace.
+      const loading = fresh ? undefined : readCache(this.file).then((read) => parseSnapshot(read, this.root));
+      const listing = await listed;
       if (this.opts.mode === 'auto' && listing.files.length < (this.opts.minFiles ?? 200)) {
         this.opts.onNotice?.({ code: 'too_few_files', n: listing.files.length });
         this.setState('off');
         return false;
       }
-      await this.build(listing, fresh);
+      await this.build(listing, loading);
       return true;
     } catch (err) {
       this.opts.onNotice?.({ code: 'build_failed', detail: (err as Error).message });
@@ -97,34 +101,40 @@ export class CodeIndex {
     }
   }
 
-  private async build(listing: Listing, fresh: boolean): Promise<void> {
+  private async build(listing: Listing, loading?: Promise<Loaded>): Promise<void> {
     this.folders = folderTimes(this.root, listing.folders);
     this.watch = new FolderWatch(this.root, listing.folders);
     this.lastFullCheck = Date.now();
+    // Statted while the cache may still be on its way; compared with it once it is here (size -1: gone).
+    const sizes = new Float64Array(listing.files.length);
+    const mtimes = new Float64Array(listing.files.length);
+    listing.files.forEach((path, i) => {
+      // Listed paths are plain relative ones: joined without path.join's normalising.
+      const st = statSync(`${this.root}/${path}`, { throwIfNoEntry: false });
+      sizes[i] = st ? st.size : -1;
+      mtimes[i] = st ? st.mtimeMs : 0;
+    });
+    const loaded: Loaded = (await loading) ?? { missing: true };
     const cached = new Map<string, StoredFile>();
     let terms: string[] = [];
-    if (!fresh) {
-      const loaded = loadSnapshot(this.file, this.root);
-      if ('corrupt' in loaded) {
-        this.cacheProblem = loaded.corrupt;
-        this.opts.onNotice?.({ code: 'cache_corrupt', detail: loaded.corrupt });
-        removeCache(this.file);
-      } else if ('snapshot' in loaded) {
-        terms = loaded.snapshot.terms;
-        for (const f of loaded.snapshot.files) cached.set(f.record.path, f);
-      }
+    if ('corrupt' in loaded) {
+      this.cacheProblem = loaded.corrupt;
+      this.opts.onNotice?.({ code: 'cache_corrupt', detail: loaded.corrupt });
+      removeCache(this.file);
+    } else if ('snapshot' in loaded) {
+      terms = loaded.snapshot.terms;
+      for (const f of loaded.snapshot.files) cached.set(f.record.path, f);
     }
     // The cached chunks are numbered in the cached dictionary: it becomes this index's.
     this.data = new IndexStore(new Terms(terms), readModuleConfig(this.root, listing.manifests));
-    const jobs = [];
+    const jobs: ParseJob[] = [];
     const unchanged: StoredFile[] = [];
-    for (const path of listing.files) {
+    listing.files.forEach((path, i) => {
       const old = cached.get(path);
-      const st = statSync(join(this.root, path), { throwIfNoEntry: false });
-      if (old && st && st.size === old.record.size && st.mtimeMs === old.record.mtimeMs) unchanged.push(old);
-      else if (st) jobs.push({ path, lang: languageOf(path)! });
-    }
-    this.data.load(unchanged);
+      if (old && sizes[i] === old.record.size && mtimes[i] === old.record.mtimeMs) unchanged.push(old);
+      else if (sizes[i]! >= 0) jobs.push({ path, lang: languageOf(path)! });
+    });
+    this.data.load(unchanged, 'snapshot' in loaded ? loaded.snapshot : undefined);
     // What came from the cache is already saved.
     this.dirty = false;
     this.progress = { done: 0, total: jobs.length };

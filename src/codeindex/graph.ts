@@ -38,14 +38,18 @@ export class CallGraph {
   private readonly defs = new Map<string, SymRef[]>();
   /** Methods by name, for calls on receivers of unknown type (the commonest look-up). */
   private readonly methods = new Map<string, SymRef[]>();
-  private readonly sites = new Map<string, SymRef[]>();
+  /** Call sites by name: made on first use (a warm start from the cache needs none), kept up to date after. */
+  private sitesByName?: Map<string, SymRef[]>;
   readonly modules: ModuleResolver;
-  /** Resolutions per record and call, valid until the next change to any record. */
+  /** Resolutions per record and call, valid until the next change to any record (then `stale` until the next look-up). */
   private resolved = new WeakMap<FileRecord, (Resolution | null | undefined)[]>();
+  private stale = false;
 
+  /** `get` finds a record of the store, `all` lists them in the order they were added. */
   constructor(
     private readonly get: (path: string) => FileRecord | undefined,
     config: ModuleConfig,
+    private readonly all: () => Iterable<FileRecord>,
   ) {
     this.modules = new ModuleResolver((p) => this.get(p) !== undefined, config);
   }
@@ -56,9 +60,9 @@ export class CallGraph {
       push(this.defs, s.name, { path: record.path, index });
       if (s.kind === 'method') push(this.methods, s.name, { path: record.path, index });
     });
-    record.calls.forEach((c, index) => push(this.sites, c.name, { path: record.path, index }));
+    if (this.sitesByName) addSites(this.sitesByName, record);
     this.modules.track(record.path, true);
-    this.resolved = new WeakMap();
+    this.stale = true;
   }
 
   /** Call with the old record, before it leaves the store. */
@@ -72,9 +76,17 @@ export class CallGraph {
     };
     drop(this.defs, record.symbols.map((s) => s.name));
     drop(this.methods, record.symbols.filter((s) => s.kind === 'method').map((s) => s.name));
-    drop(this.sites, record.calls.map((c) => c.name));
+    if (this.sitesByName) drop(this.sitesByName, record.calls.map((c) => c.name));
     this.modules.track(record.path, false);
-    this.resolved = new WeakMap();
+    this.stale = true;
+  }
+
+  private sites(): Map<string, SymRef[]> {
+    if (!this.sitesByName) {
+      this.sitesByName = new Map();
+      for (const record of this.all()) addSites(this.sitesByName, record);
+    }
+    return this.sitesByName;
   }
 
   /** Definitions named `name` anywhere. */
@@ -84,6 +96,10 @@ export class CallGraph {
 
   /** What the `index`th call of `record` reaches; null when it leaves the workspace (a library, a builtin, a local). */
   resolveAt(record: FileRecord, index: number): Resolution | null {
+    if (this.stale) {
+      this.resolved = new WeakMap();
+      this.stale = false;
+    }
     let memo = this.resolved.get(record);
     if (!memo) this.resolved.set(record, (memo = []));
     let r = memo[index];
@@ -301,7 +317,7 @@ export class CallGraph {
     if ((s.name === 'constructor' || s.name === '__init__' || s.name === 'new') && s.container) names.add(s.container);
     const edges: Edge[] = [];
     for (const name of names) {
-      for (const site of this.sites.get(name) ?? []) {
+      for (const site of this.sites().get(name) ?? []) {
         const record = this.get(site.path)!;
         const call = record.calls[site.index]!;
         const r = this.resolveAt(record, site.index);
@@ -325,6 +341,8 @@ export class CallGraph {
     return dedupe(edges);
   }
 }
+
+const addSites = (sites: Map<string, SymRef[]>, record: FileRecord) => record.calls.forEach((c, index) => push(sites, c.name, { path: record.path, index }));
 
 /**
  * Of several definitions, those under a folder the package name spells out: `@scope/pi-coding-agent`

@@ -69,11 +69,16 @@ export class ModuleResolver {
   track(path: string, present: boolean): void {
     const stem = stemOf(path);
     const key = stem.slice(stem.lastIndexOf('/') + 1);
-    const list = this.stems.get(key) ?? [];
-    const next = present ? (list.includes(path) ? list : [...list, path]) : list.filter((p) => p !== path);
-    if (next.length) this.stems.set(key, next);
-    else this.stems.delete(key);
-    this.folderCache.clear();
+    const list = this.stems.get(key);
+    // Grown in place: a warm start tracks every file, hundreds of them named index.ts.
+    if (present && !list) this.stems.set(key, [path]);
+    else if (present && !list!.includes(path)) list!.push(path);
+    else if (!present && list) {
+      const kept = list.filter((p) => p !== path);
+      if (kept.length) this.stems.set(key, kept);
+      else this.stems.delete(key);
+    }
+    if (this.folderCache.size) this.folderCache.clear();
   }
 
   /** The indexed file `spec` names from `from`, in `lang`'s terms; null when it is outside the workspace. */

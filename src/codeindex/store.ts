@@ -3,7 +3,7 @@
 // bulk from the cache. Must not touch the disk: the engine brings the records and decides when.
 
 import { Bm25Index, Terms } from './bm25.js';
-import type { StoredFile } from './cache.js';
+import type { Snapshot, StoredFile } from './cache.js';
 import { CallGraph } from './graph.js';
 import { numbered, type FileRecord, type IndexedChunk } from './model.js';
 import type { ModuleConfig } from './modules.js';
@@ -30,18 +30,31 @@ export class IndexStore {
   ) {
     this.bm25 = new Bm25Index(terms);
     this.fileBm25 = new Bm25Index(terms);
-    this.graph = new CallGraph((p) => this.files.get(p)?.record, modules);
+    this.graph = new CallGraph((p) => this.files.get(p)?.record, modules, () => [...this.files.values()].map((e) => e.record));
   }
 
-  /** Puts the unchanged files of the cache in, all at once (the indexes are empty). */
-  load(files: StoredFile[]): void {
-    const docs = this.bm25.bulk(files.flatMap((f) => f.chunks));
-    const fileDocs = this.fileBm25.bulk(files.map((f) => f.whole));
+  /**
+   * Puts the unchanged files of the cache in, all at once (the indexes are empty). With the
+   * cache's postings, every document of `cached` is taken as it is and those of files not among
+   * `files` (changed or gone) removed again; without, the postings are made from the chunks.
+   */
+  load(files: StoredFile[], cached?: Snapshot): void {
+    const postings = cached?.postings && inOrder(files, cached.files) ? cached.postings : undefined;
+    const all = postings ? cached!.files : files;
+    const docs = this.bm25.bulk(all.flatMap((f) => f.chunks), postings?.chunks);
+    const fileDocs = this.fileBm25.bulk(all.map((f) => f.whole), postings?.files);
+    const kept = new Set(files);
     let next = 0;
-    files.forEach((f, i) => {
-      const entry: Entry = { record: f.record, chunks: f.chunks, docs: docs.slice(next, (next += f.chunks.length)), whole: f.whole, fileDoc: fileDocs[i]! };
+    all.forEach((f, i) => {
+      const own = docs.slice(next, (next += f.chunks.length));
+      if (!kept.has(f)) {
+        own.forEach((doc, k) => this.bm25.remove(doc, f.chunks[k]!));
+        this.fileBm25.remove(fileDocs[i]!, f.whole);
+        return;
+      }
+      const entry: Entry = { record: f.record, chunks: f.chunks, docs: own, whole: f.whole, fileDoc: fileDocs[i]! };
       this.files.set(f.record.path, entry);
-      entry.docs.forEach((doc, k) => (this.owners[doc] = { path: f.record.path, sym: f.chunks[k]!.sym }));
+      own.forEach((doc, k) => (this.owners[doc] = { path: f.record.path, sym: f.chunks[k]!.sym }));
       this.fileOwners[entry.fileDoc] = f.record.path;
       this.graph.add(f.record);
     });
@@ -98,4 +111,11 @@ export class IndexStore {
   snapshot(): { terms: string[]; files: StoredFile[] } {
     return { terms: this.terms.list, files: [...this.files.values()].map(({ record, chunks, whole }) => ({ record, chunks, whole })) };
   }
+}
+
+/** True when `some` are among `all` in the same order (so documents numbered in `all`'s order keep theirs). */
+function inOrder(some: StoredFile[], all: StoredFile[]): boolean {
+  let i = 0;
+  for (const f of all) if (f === some[i]) i++;
+  return i === some.length;
 }
