@@ -43,8 +43,8 @@ export type EngineOptions = {
 const INLINE_UPDATE_MAX = 48;
 /** Even with the watch healthy, every file is statted at least this often (a missed event, a network disk). */
 const FULL_CHECK_MS = 30_000;
-/** File texts kept for showing context lines. */
-const TEXTS_KEPT = 64;
+/** File texts kept for showing context lines: up to this many characters in all, the files last shown kept first. */
+const TEXT_CHARS_KEPT = 4_000_000;
 const SAVE_DELAY_MS = 2000;
 
 const isFolder = (abs: string): boolean => statSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false;
@@ -66,6 +66,7 @@ export class CodeIndex {
   private watch?: FolderWatch;
   private lastFullCheck = 0;
   private readonly texts = new Map<string, { hash: string; text: string }>();
+  private textChars = 0;
   private rgPath = '';
   private dirty = false;
   private saveTimer?: NodeJS.Timeout;
@@ -296,18 +297,33 @@ export class CodeIndex {
   text(path: string): string | null {
     const record = this.data.files.get(path)?.record;
     const cached = this.texts.get(path);
-    if (record && cached?.hash === record.hash) return cached.text;
+    if (record && cached?.hash === record.hash) {
+      this.remember(path, cached);
+      return cached.text;
+    }
     try {
       const bytes = readFileSync(join(this.root, path));
       const text = bytes.toString('utf8');
-      if (record && hashOf(bytes) === record.hash) {
-        this.texts.delete(path);
-        this.texts.set(path, { hash: record.hash, text });
-        if (this.texts.size > TEXTS_KEPT) this.texts.delete(this.texts.keys().next().value!);
-      }
+      if (record && hashOf(bytes) === record.hash) this.remember(path, { hash: record.hash, text });
       return text;
     } catch {
       return null;
+    }
+  }
+
+  /** Keeps `entry` as the file last shown, letting go of the least recently shown past the budget. */
+  private remember(path: string, entry: { hash: string; text: string }): void {
+    const old = this.texts.get(path);
+    if (old) {
+      this.texts.delete(path);
+      this.textChars -= old.text.length;
+    }
+    this.texts.set(path, entry);
+    this.textChars += entry.text.length;
+    for (const [oldest, { text }] of this.texts) {
+      if (this.textChars <= TEXT_CHARS_KEPT || oldest === path) break;
+      this.texts.delete(oldest);
+      this.textChars -= text.length;
     }
   }
 
