@@ -123,6 +123,23 @@ describe('code_search', () => {
     await handle.close();
   });
 
+  it("adds a hit's callers under it, but not the callers of a name called from everywhere", async () => {
+    const files: Record<string, string> = {
+      'src/log.ts': '/** Prints one message on the console output. */\nexport function logLine(msg: string): void {\n  void msg;\n}\n',
+      'src/buffer.ts': "/** Writes the pending bytes out. */\nexport function flushBuffer(): void {\n  void 0;\n}\nexport function drainQueue(): void {\n  flushBuffer();\n}\n",
+    };
+    // 41 callers of logLine: a hub; its callers are found by code_refs, not added to a search.
+    for (let i = 0; i < 41; i++) files[`src/job${i}.ts`] = `import { logLine } from './log.js';\nexport function job${i}(): void {\n  logLine('job ${i}');\n}\n`;
+    const { handle, run } = await open(files);
+    expect((await run('code_search', { query: 'pending bytes', limit: 2 })).split('\n').filter((l) => !l.startsWith('  '))).toEqual([
+      'src/buffer.ts:2 function flushBuffer(): void',
+      'src/buffer.ts:5 function drainQueue(): void [calls flushBuffer]',
+    ]);
+    expect((await run('code_search', { query: 'console output message', limit: 3 })).split('\n').filter((l) => !l.startsWith('  '))).toEqual(['src/log.ts:2 function logLine(msg: string): void']);
+    expect((await run('code_refs', { symbol: 'logLine', direction: 'callers' })).split('\n').length).toBe(42);
+    await handle.close();
+  });
+
   it('finds an identifier at its definition, and in files the index does not parse', async () => {
     const { handle, run } = await open();
     expect((await run('code_search', { query: 'hashKey', limit: 1 })).split('\n')[0]).toBe('src/util/hash.ts:2 function hashKey(id: string): string');

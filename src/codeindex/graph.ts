@@ -89,6 +89,11 @@ export class CallGraph {
     return this.sitesByName;
   }
 
+  /** How many call sites call something named `name`. */
+  siteCount(name: string): number {
+    return this.sites().get(name)?.length ?? 0;
+  }
+
   /** Definitions named `name` anywhere. */
   definitions(name: string): SymRef[] {
     return this.defs.get(name) ?? [];

@@ -16,6 +16,11 @@ const RRF_K = 60;
 const GRAPH_DECAY = 0.5;
 /** How many of the top hits the call graph expands, one hop each way. */
 const EXPAND = 5;
+/**
+ * A hit whose name is called from more places than this is a hub (render, get, parse): its
+ * callers say little about the query, would crowd the list, and cost a resolution each.
+ */
+const HUB_SITES = 40;
 const CHANNEL_DEPTH = 100;
 /** Tests rank a little below the code they test (a fifth off their fused score). */
 const TEST_FACTOR = 0.8;
@@ -141,8 +146,11 @@ function neighbours(index: CodeIndex, hit: Hit): Hit[] {
   for (const e of index.data.graph.calleesOf(ref)) {
     if (CERTAIN.has(e.how)) for (const t of e.targets) out.push({ path: t.path, sym: t.index, score: 0, via: `called by ${name}` });
   }
-  for (const e of index.data.graph.callersOf(ref)) {
-    if (CERTAIN.has(e.how) && e.caller >= 0) out.push({ path: e.path, sym: e.caller, score: 0, via: `calls ${name}` });
+  const symbol = index.data.files.get(hit.path)!.record.symbols[hit.sym]!;
+  if (index.data.graph.siteCount(symbol.name) <= HUB_SITES) {
+    for (const e of index.data.graph.callersOf(ref)) {
+      if (CERTAIN.has(e.how) && e.caller >= 0) out.push({ path: e.path, sym: e.caller, score: 0, via: `calls ${name}` });
+    }
   }
   const seen = new Set<string>();
   return out.filter((h) => !index.pending.has(h.path) && !seen.has(keyOf(h)) && seen.add(keyOf(h)));
