@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openCodeIndex } from '../src/codeindex/index.js';
-import { currentTest, runningWith, waitFor } from './scope.js';
+import { alive, currentTest, runningWith, waitFor } from './scope.js';
 import { workspace } from './tools-helpers.js';
 
 const SRC = join(import.meta.dirname, '..', 'src');
@@ -59,22 +59,26 @@ describe('building', () => {
     }
   });
 
-  it('its workers end when the process that started them is killed', async () => {
+  it("a Ctrl+C at the terminal does not reach its workers (their own process group); they end when the process that started them is killed", async () => {
     const ctx = await workspace(chain(3000));
     const workerFile = await workerScript();
     const dir = dirname(workerFile);
     // A process of its own that builds the index and says when the first files came back.
     const entry = join(dir, 'builder.mjs');
     await build({
-      stdin: { contents: `import { openCodeIndex } from ${JSON.stringify(join(SRC, 'codeindex', 'index.ts'))};\nlet said = false;\nopenCodeIndex({ root: process.argv[2], stateDir: process.argv[3], env: process.env, mode: 'on', workerFile: process.argv[4], threads: 2, onProgress: (p) => { if (!said && p.done > 0) { said = true; console.log('building'); } } });\n`, resolveDir: SRC, loader: 'ts' },
+      stdin: { contents: `import { openCodeIndex } from ${JSON.stringify(join(SRC, 'codeindex', 'index.ts'))};\nprocess.on('SIGINT', () => console.log('interrupted'));\nlet said = false;\nopenCodeIndex({ root: process.argv[2], stateDir: process.argv[3], env: process.env, mode: 'on', workerFile: process.argv[4], threads: 2, onProgress: (p) => { if (!said && p.done > 0) { said = true; console.log('building'); } } });\n`, resolveDir: SRC, loader: 'ts' },
       outfile: entry, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
     });
-    const builder = spawn(process.execPath, [entry, ctx.root, join(ctx.root, '..', 'state'), workerFile], { env: { ...process.env, ...currentTest().env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    // In a process group of its own, as a terminal's foreground job is: a Ctrl+C goes to the whole group.
+    const builder = spawn(process.execPath, [entry, ctx.root, join(ctx.root, '..', 'state'), workerFile], { env: { ...process.env, ...currentTest().env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
     let out = '';
     builder.stdout.on('data', (d: Buffer) => (out += d.toString()));
     await waitFor(() => out.includes('building'), 'the build to start');
     const workers = runningWith(dir).filter((pid) => pid !== builder.pid);
     expect(workers.length).toBeGreaterThan(0);
+    process.kill(-builder.pid!, 'SIGINT');
+    await waitFor(() => out.includes('interrupted'), 'the builder to hear the Ctrl+C');
+    expect(workers.filter((pid) => alive(pid))).toEqual(workers);
     builder.kill('SIGKILL');
     await waitFor(() => workers.every((pid) => !runningWith(dir).includes(pid)), () => `the workers ${workers.join(', ')} to end`);
   });

@@ -58,8 +58,9 @@ export async function parseAll(jobs: ParseJob[], opts: PoolOptions): Promise<{ w
 /** One worker process taking batches from `queue` until it is empty; `done` once it has ended. */
 function startWorker(opts: PoolOptions, queue: ParseJob[], leftovers: ParseJob[], done: () => void): ChildProcess {
   const held: ParseJob[][] = [];
-  // Its own flags (none of this process's: a profiler or a loader hook is not for it), and no output.
-  const worker = fork(opts.workerFile!, [opts.root], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+  // Its own flags (none of this process's: a profiler or a loader hook is not for it), no output,
+  // and a process group of its own: a Ctrl+C at the terminal is feiyu's to handle, not the workers'.
+  const worker = fork(opts.workerFile!, [opts.root], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'], detached: true });
   const give = () => {
     const batch = opts.signal?.aborted ? [] : queue.splice(0, BATCH);
     if (!batch.length) return;
