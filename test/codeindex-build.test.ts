@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { largest } from '../src/codeindex/bm25.js';
 import { openCodeIndex } from '../src/codeindex/index.js';
 import { alive, currentTest, runningWith, waitFor } from './scope.js';
 import { workspace } from './tools-helpers.js';
@@ -125,5 +126,18 @@ describe('fusion of the channels', () => {
     expect(await heads('parseConfig')).toEqual(['src/config.ts:1 function parseConfig(text: string): object', 'src/main.ts:1 top-level code', 'src/main.ts:2 function boot(): object']);
     expect((await heads('parse the config values'))[0]).toBe('src/notes.ts:2 const parsing = "config"');
     await handle.close();
+  });
+});
+
+describe('the cut-off of a search', () => {
+  it('is the k-th largest score, ties and all, as a full sort would give', () => {
+    // A fixed pseudo-random sequence: many ties (scores in steps of 1/8), and sizes round the cut-off.
+    let seed = 7;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (const [n, k] of [[1, 1], [2, 1], [2, 2], [5, 3], [100, 100], [1000, 100], [20000, 100], [20000, 1]] as const) {
+      const values = Float64Array.from({ length: n }, () => Math.floor(next() * 64) / 8);
+      const sorted = values.slice().sort();
+      expect({ n, k, cut: largest(values, k) }).toEqual({ n, k, cut: sorted[n - k] });
+    }
   });
 });

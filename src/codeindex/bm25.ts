@@ -239,7 +239,7 @@ export class Bm25Index {
       finals[i] = scores[doc]! * (tokens >= TINY ? 1 : 0.5 + (0.5 * tokens) / TINY);
       scores[doc] = 0;
     });
-    const threshold = touched.length > limit ? finals.slice().sort()[touched.length - limit]! : -Infinity;
+    const threshold = touched.length > limit ? largest(finals, limit) : -Infinity;
     const hits: Hit[] = [];
     touched.forEach((doc, i) => {
       if (finals[i]! >= threshold) hits.push({ doc, score: finals[i]! });
@@ -272,4 +272,33 @@ export class Bm25Index {
     if (id !== undefined) this.each(id, (doc, tf) => out.push({ doc, tf }));
     return out;
   }
+}
+
+/**
+ * The `k`-th largest of `values` (k ≥ 1), by selection on a copy: sorting every touched document
+ * (tens of thousands for a common word) took most of a search.
+ */
+export function largest(values: Float64Array, k: number): number {
+  const a = values.slice();
+  const want = k - 1;
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! > pivot) i++;
+      while (a[j]! < pivot) j--;
+      if (i <= j) {
+        const x = a[i]!;
+        a[i++] = a[j]!;
+        a[j--] = x;
+      }
+    }
+    if (want <= j) hi = j;
+    else if (want >= i) lo = i;
+    else return a[want]!;
+  }
+  return a[want]!;
 }
