@@ -38,7 +38,9 @@ export function defaultWorkerFile(): string | undefined {
 
 /** Parses `jobs`; resolves when every outcome was delivered (or the signal aborted). Contract: never throws. */
 export async function parseAll(jobs: ParseJob[], opts: PoolOptions): Promise<{ workers: number }> {
-  const threads = Math.max(1, Math.min(opts.threads ?? availableParallelism(), Math.ceil(jobs.length / BATCH)));
+  // Each worker takes IN_FLIGHT batches at once: more workers than that covers would get nothing.
+  const threads = Math.max(1, Math.min(opts.threads ?? availableParallelism(), Math.ceil(jobs.length / (BATCH * IN_FLIGHT))));
+  if (opts.signal?.aborted) return { workers: 0 };
   if (jobs.length < WORKER_THRESHOLD || !opts.workerFile || !existsSync(opts.workerFile)) {
     await parseHere(jobs, opts);
     return { workers: 0 };
@@ -91,6 +93,8 @@ function startWorker(opts: PoolOptions, queue: ParseJob[], leftovers: ParseJob[]
   });
   worker.on('exit', end);
   for (let i = 0; i < IN_FLIGHT; i++) give();
+  // Given nothing (the others took every batch): it would wait for work forever, and so would the pool.
+  if (!held.length) worker.kill('SIGKILL');
   return worker;
 }
 
