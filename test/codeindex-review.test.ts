@@ -1,11 +1,12 @@
 // The code index's build and cache at their edges: more workers than batches, a close before the
 // build got going, files that are no regular file, a save racing a close. Real files and processes.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openCodeIndex } from '../src/codeindex/index.js';
-import { runningWith, waitFor } from './scope.js';
+import { currentTest, runningWith, waitFor } from './scope.js';
 import { workspace } from './tools-helpers.js';
 
 const SRC = join(import.meta.dirname, '..', 'src');
@@ -50,5 +51,30 @@ describe('parse workers', () => {
     void handle.ready().then(() => (ended = true));
     await waitFor(() => ended, 'the build to end');
     await waitFor(() => runningWith(dirname(workerFile)).length === 0, 'no parse worker left');
+  });
+});
+
+describe('files that stop being regular files', () => {
+  it('an empty file replaced by a FIFO is dropped on update, not read (a read would block the process for good)', async () => {
+    const ctx = await workspace({ ...chain(3), 'src/empty.ts': '' });
+    const dir = mkdtempSync(join(SRC, '..', 'node_modules', '.codeindex-test-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    // In a process of its own: a blocked read would stop this one's event loop, timeouts and all.
+    const entry = join(dir, 'fifo.mjs');
+    await build({
+      stdin: {
+        contents: `import { execFileSync } from 'node:child_process';\nimport { rmSync } from 'node:fs';\nimport { openCodeIndex } from ${JSON.stringify(join(SRC, 'codeindex', 'index.ts'))};\nconst [root, state] = process.argv.slice(2);\nconst handle = openCodeIndex({ root, stateDir: state, env: process.env, mode: 'on' });\nawait handle.ready();\nconst before = handle.counts().files;\nrmSync(root + '/src/empty.ts');\nexecFileSync('mkfifo', [root + '/src/empty.ts']);\nawait handle.update(['src/empty.ts']);\nconsole.log(JSON.stringify({ before, after: handle.counts().files }));\nawait handle.close();\n`,
+        resolveDir: SRC,
+        loader: 'ts',
+      },
+      outfile: entry, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
+    });
+    const child = spawn(process.execPath, [entry, ctx.root, join(ctx.root, '..', 'state')], { env: { ...process.env, ...currentTest().env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    let code: number | null = null;
+    child.on('exit', (c) => (code = c ?? -1));
+    await waitFor(() => code !== null, () => `the indexing process to end (it printed ${JSON.stringify(out)})`);
+    expect({ code, out: out.trim() }).toEqual({ code: 0, out: JSON.stringify({ before: 4, after: 3 }) });
   });
 });

@@ -3,7 +3,7 @@
 // changed files in workers), applies edits at once, and checks the disk before each query.
 // Must not format results or talk to the model: the tools do that.
 
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Terms } from './bm25.js';
 import { cacheFile, cacheSize, parseSnapshot, readCache, removeCache, saveSnapshot, type Loaded, type StoredFile } from './cache.js';
@@ -201,8 +201,9 @@ export class CodeIndex {
   private unchanged(path: string, old: FileRecord): boolean {
     try {
       const abs = join(this.root, path);
-      const st = statSync(abs);
-      if (st.size !== old.size) return false;
+      // Not through a link, and a regular file only: a FIFO's read would block this thread for good.
+      const st = lstatSync(abs);
+      if (!st.isFile() || st.size !== old.size) return false;
       if (st.mtimeMs === old.mtimeMs) return true;
       if (hashOf(readFileSync(abs)) !== old.hash) return false;
       old.mtimeMs = st.mtimeMs;
