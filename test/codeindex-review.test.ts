@@ -1,7 +1,7 @@
 // The code index's build and cache at their edges: more workers than batches, a close before the
 // build got going, files that are no regular file, a save racing a close. Real files and processes.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -78,3 +78,34 @@ describe('files that stop being regular files', () => {
     expect({ code, out: out.trim() }).toEqual({ code: 0, out: JSON.stringify({ before: 4, after: 3 }) });
   });
 });
+
+describe('closing', () => {
+  it('an index closed while it lists says nothing more and watches nothing (a rebuild would hear the old index say ready)', async () => {
+    const ctx = await workspace(chain(30));
+    const stateDir = join(ctx.root, '..', 'state');
+    // A warm cache: the next start has nothing to parse.
+    const first = openCodeIndex({ root: ctx.root, stateDir, env: process.env, mode: 'on' });
+    await first.ready();
+    await first.close();
+    const inotifyBefore = inotifyWatches();
+    const heard: string[] = [];
+    const handle = openCodeIndex({ root: ctx.root, stateDir, env: process.env, mode: 'on', onProgress: (p) => heard.push(p.state) });
+    await handle.close();
+    const afterClose = heard.length;
+    await handle.ready();
+    expect({ said: heard.slice(afterClose), watches: inotifyWatches() }).toEqual({ said: [], watches: inotifyBefore });
+  });
+});
+
+/** The inotify watches this process holds (every fs.watch shares libuv's one inotify descriptor). */
+function inotifyWatches(): number {
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fdinfo')) {
+    try {
+      n += readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').split('\n').filter((l) => l.startsWith('inotify wd:')).length;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return n;
+}

@@ -103,6 +103,8 @@ export class CodeIndex {
   }
 
   private async build(listing: Listing, loading?: Promise<Loaded>): Promise<void> {
+    // Closed while ripgrep listed: nothing to watch or say any more.
+    if (this.abort.signal.aborted) return;
     this.folders = folderTimes(this.root, listing.folders);
     this.watch = new FolderWatch(this.root, listing.folders);
     this.lastFullCheck = Date.now();
@@ -116,6 +118,11 @@ export class CodeIndex {
       mtimes[i] = st ? st.mtimeMs : 0;
     });
     const loaded: Loaded = (await loading) ?? { missing: true };
+    // Closed while the cache was read: close() found no watch to close yet.
+    if (this.abort.signal.aborted) {
+      this.watch.close();
+      return;
+    }
     const cached = new Map<string, StoredFile>();
     let terms: string[] = [];
     if ('corrupt' in loaded) {
