@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openCodeIndex } from '../src/codeindex/index.js';
+import { parseAll } from '../src/codeindex/pool.js';
 import { currentTest, runningWith, waitFor } from './scope.js';
 import { workspace } from './tools-helpers.js';
 
@@ -109,3 +110,20 @@ function inotifyWatches(): number {
   }
   return n;
 }
+
+describe('an abort', () => {
+  it('no outcome reaches the caller once the signal aborted, in workers as in this process', async () => {
+    const ctx = await workspace(chain(40));
+    const workerFile = await workerScript();
+    const jobs = Object.keys(chain(40)).map((path) => ({ path, lang: 'typescript' }));
+    const delivered: Record<string, number> = {};
+    for (const [how, file] of [['here', undefined], ['workers', workerFile]] as const) {
+      const abort = new AbortController();
+      let n = 0;
+      await parseAll(jobs, { root: ctx.root, workerFile: file, threads: 2, signal: abort.signal, onOutcome: () => (n++, abort.abort()) });
+      delivered[how] = n;
+    }
+    expect(delivered).toEqual({ here: 1, workers: 1 });
+    await waitFor(() => runningWith(dirname(workerFile)).length === 0, 'no parse worker left');
+  });
+});

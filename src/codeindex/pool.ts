@@ -81,7 +81,11 @@ function startWorker(opts: PoolOptions, queue: ParseJob[], leftovers: ParseJob[]
     // Its batches were handed back already (a failed send): they are parsed elsewhere.
     if (ended) return;
     held.shift();
-    for (const o of outcomes) opts.onOutcome(o);
+    // After an abort (the caller's, or one from an outcome just delivered) the caller hears nothing more.
+    for (const o of outcomes) {
+      if (opts.signal?.aborted) break;
+      opts.onOutcome(o);
+    }
     give();
     // Killed, not asked to exit: its optimising compiler may still be busy, and nothing it does now matters.
     if (!held.length) worker.kill('SIGKILL');
@@ -101,7 +105,10 @@ function startWorker(opts: PoolOptions, queue: ParseJob[], leftovers: ParseJob[]
 async function parseHere(jobs: ParseJob[], opts: PoolOptions): Promise<void> {
   for (const job of jobs) {
     if (opts.signal?.aborted) return;
-    opts.onOutcome(await parseJob(opts.root, job));
+    const outcome = await parseJob(opts.root, job);
+    // Aborted while this file was read (a close during the first grammar's load): not delivered.
+    if (opts.signal?.aborted) return;
+    opts.onOutcome(outcome);
     // Let the prompt and other work run between files.
     await new Promise((r) => setImmediate(r));
   }
