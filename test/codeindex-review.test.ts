@@ -1,7 +1,7 @@
 // The code index's build and cache at their edges: more workers than batches, a close before the
 // build got going, files that are no regular file, a save racing a close. Real files and processes.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -125,5 +125,27 @@ describe('an abort', () => {
     }
     expect(delivered).toEqual({ here: 1, workers: 1 });
     await waitFor(() => runningWith(dirname(workerFile)).length === 0, 'no parse worker left');
+  });
+});
+
+describe('worker flags', () => {
+  it("a worker takes none of this process's node options, NODE_OPTIONS included (a --require hook or --inspect-brk is not for it)", async () => {
+    const ctx = await workspace(chain(40));
+    const workerFile = await workerScript();
+    const hook = join(dirname(workerFile), 'hook.cjs');
+    const seen = join(dirname(workerFile), 'seen.txt');
+    writeFileSync(hook, `require('node:fs').appendFileSync(${JSON.stringify(seen)}, process.argv[1] + '\\n');\n`);
+    writeFileSync(seen, '');
+    const saved = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = `--require ${hook}`;
+    try {
+      const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on', workerFile, threads: 2 });
+      await handle.ready();
+      expect({ workers: handle.status().workers, hooked: readFileSync(seen, 'utf8') }).toEqual({ workers: 2, hooked: '' });
+      await handle.close();
+    } finally {
+      if (saved === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = saved;
+    }
   });
 });

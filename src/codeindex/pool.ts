@@ -62,7 +62,10 @@ function startWorker(opts: PoolOptions, queue: ParseJob[], leftovers: ParseJob[]
   const held: ParseJob[][] = [];
   // Its own flags (none of this process's: a profiler or a loader hook is not for it), no output,
   // and a process group of its own: a Ctrl+C at the terminal is feiyu's to handle, not the workers'.
-  const worker = fork(opts.workerFile!, [opts.root], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'], detached: true });
+  // NODE_OPTIONS too: it would give the worker this process's flags (a --require hook, --inspect-brk) all the same.
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const worker = fork(opts.workerFile!, [opts.root], { execArgv: [], env, serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'], detached: true });
   const give = () => {
     const batch = opts.signal?.aborted ? [] : queue.splice(0, BATCH);
     if (!batch.length) return;
