@@ -1,10 +1,11 @@
 // The code index's build and cache at their edges: more workers than batches, a close before the
 // build got going, files that are no regular file, a save racing a close. Real files and processes.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { cacheFile } from '../src/codeindex/cache.js';
 import { openCodeIndex } from '../src/codeindex/index.js';
 import { parseAll } from '../src/codeindex/pool.js';
 import { currentTest, runningWith, waitFor } from './scope.js';
@@ -147,5 +148,35 @@ describe('worker flags', () => {
       if (saved === undefined) delete process.env.NODE_OPTIONS;
       else process.env.NODE_OPTIONS = saved;
     }
+  });
+});
+
+describe('saving', () => {
+  it('an index closed as it turns ready saves once: the save deferred past ready does not run after close()', async () => {
+    const ctx = await workspace(chain(5));
+    const stateDir = join(ctx.root, '..', 'state');
+    // The cache's folder is a link to nowhere: there is no cache to read, and every save fails (and says so).
+    const folder = dirname(cacheFile(stateDir, ctx.root));
+    mkdirSync(dirname(folder), { recursive: true });
+    symlinkSync(join(stateDir, 'nowhere'), folder);
+    const notices: string[] = [];
+    let closing: Promise<void> | undefined;
+    const handle = openCodeIndex({
+      root: ctx.root,
+      stateDir,
+      env: process.env,
+      mode: 'on',
+      onNotice: (n) => notices.push(n.code),
+      onProgress: (p) => {
+        if (p.state === 'ready' && !closing) closing = handle.close();
+      },
+    });
+    await handle.ready();
+    await waitFor(() => closing !== undefined, 'the close');
+    await closing;
+    // One more turn of the event loop, where the deferred save would run.
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(notices).toEqual(['save_failed']);
   });
 });

@@ -167,7 +167,8 @@ export class CodeIndex {
     this.builtAt = Date.now();
     this.setState('ready');
     // Queries are answered from memory at once; the cache is written just after (close() writes it too).
-    if (this.dirty) setImmediate(() => this.dirty && this.save());
+    // Not once closed: close() has saved (or failed to, and said so) already.
+    if (this.dirty) setImmediate(() => this.dirty && !this.abort.signal.aborted && this.save());
   }
 
   private setState(state: IndexState): void {
