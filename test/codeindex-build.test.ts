@@ -2,35 +2,16 @@
 // its four tools cost per request, the outline's share of a long file, and how the exact
 // identifier channel and the word channels combine. Deterministic counts only; no timings.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { largest } from '../src/codeindex/bm25.js';
 import { openCodeIndex } from '../src/codeindex/index.js';
 import { alive, currentTest, runningWith, waitFor } from './scope.js';
+import { chain, SRC, workerScript } from './codeindex-helpers.js';
 import { workspace } from './tools-helpers.js';
-
-const SRC = join(import.meta.dirname, '..', 'src');
-/** The worker bundled as build.mjs does, somewhere its packages resolve from (under node_modules); its folder names its processes. */
-async function workerScript(): Promise<string> {
-  const dir = mkdtempSync(join(SRC, '..', 'node_modules', '.codeindex-test-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  const outfile = join(dir, 'codeindex-worker.js');
-  await build({ entryPoints: [join(SRC, 'codeindex', 'worker.ts')], outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' });
-  return outfile;
-}
-
-/** A chain of `n` modules, each calling the one before. */
-function chain(n: number): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < n; i++) {
-    const previous = i > 0 ? `import { task${i - 1} } from './m${i - 1}.js';\n` : '';
-    files[`src/m${i}.ts`] = `${previous}export function task${i}(n: number): number {\n  return ${i > 0 ? `task${i - 1}(n) + ` : ''}n;\n}\n`;
-  }
-  return files;
-}
 
 describe('building', () => {
   it('parses in worker processes, one per core at most, and ends them when done', async () => {

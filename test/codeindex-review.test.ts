@@ -1,33 +1,18 @@
 // The code index's build and cache at their edges: more workers than batches, a close before the
-// build got going, files that are no regular file, a save racing a close. Real files and processes.
+// build got going, files that are no regular file, a save racing a close, a quit during a build.
+// Real files and processes.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { linkCodeIndex } from '../src/app/codeindex.js';
 import { cacheFile } from '../src/codeindex/cache.js';
 import { openCodeIndex } from '../src/codeindex/index.js';
 import { parseAll } from '../src/codeindex/pool.js';
 import { currentTest, runningWith, waitFor } from './scope.js';
+import { chain, SRC, workerScript } from './codeindex-helpers.js';
 import { workspace } from './tools-helpers.js';
-
-const SRC = join(import.meta.dirname, '..', 'src');
-async function workerScript(): Promise<string> {
-  const dir = mkdtempSync(join(SRC, '..', 'node_modules', '.codeindex-test-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  const outfile = join(dir, 'codeindex-worker.js');
-  await build({ entryPoints: [join(SRC, 'codeindex', 'worker.ts')], outfile, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' });
-  return outfile;
-}
-
-function chain(n: number): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < n; i++) {
-    const previous = i > 0 ? `import { task${i - 1} } from './m${i - 1}.js';\n` : '';
-    files[`src/m${i}.ts`] = `${previous}export function task${i}(n: number): number {\n  return ${i > 0 ? `task${i - 1}(n) + ` : ''}n;\n}\n`;
-  }
-  return files;
-}
 
 describe('parse workers', () => {
   it('a build with fewer batches than workers can hold still ends (a worker given nothing is ended too)', async () => {
@@ -178,5 +163,20 @@ describe('saving', () => {
     await new Promise((r) => setImmediate(r));
     await new Promise((r) => setImmediate(r));
     expect(notices).toEqual(['save_failed']);
+  });
+});
+
+describe("feiyu's link to the index", () => {
+  it('quitting during a build stops it instead of waiting for it to finish', async () => {
+    // Parsed in this process (no worker script next to the sources): 3,000 files take seconds.
+    const ctx = await workspace(chain(3000));
+    const seen: { done: number; total: number; state: string }[] = [];
+    const link = linkCodeIndex({ setting: 'on', root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, addTools: () => undefined, onEvent: () => undefined, notify: () => undefined, announce: false })!;
+    link.onProgress((p) => seen.push({ done: p.done, total: p.total, state: p.state }));
+    link.start();
+    await waitFor(() => seen.some((p) => p.done > 0), 'the build to start');
+    await link.close();
+    const last = seen.at(-1)!;
+    expect({ state: last.state, stoppedEarly: last.done < last.total }).toEqual({ state: 'building', stoppedEarly: true });
   });
 });

@@ -108,9 +108,10 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
     await started;
     try {
       const { openCodeIndex } = await import('../codeindex/index.js');
+      if (closed) return;
       startedAt = Date.now();
       handle = openCodeIndex({ root: o.root, stateDir: o.stateDir, env: o.env, mode: o.setting === 'on' ? 'on' : 'auto', onProgress, onNotice });
-      if (await handle.enabled) offer();
+      if ((await handle.enabled) && !closed) offer();
     } catch (err) {
       off = 'failed_to_load';
       o.notify('codeindex_build_failed', { detail: (err as Error).message });
@@ -137,8 +138,10 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
       // Never started: nothing to wait for, and nothing to load just to close it.
       closed = true;
       if (!begun) return;
+      // A build under way is stopped first: waiting for it would hold feiyu's exit as long as it takes.
+      const closing = handle?.close();
       await settled;
-      await handle?.close();
+      await (closing ?? handle?.close());
     },
   };
 }

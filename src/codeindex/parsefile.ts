@@ -69,7 +69,12 @@ export async function parseJob(root: string, job: ParseJob): Promise<ParseOutcom
   if (bytes.subarray(0, 8192).includes(0)) return { path: job.path, skipped: 'binary' };
   const meta = { size: bytes.length, mtimeMs: st.mtimeMs, hash: hashOf(bytes) };
   const grammar = await grammarFor(job.lang);
-  return { path: job.path, record: extractFile(job.path, bytes.toString('utf8'), job.lang, grammar, meta) };
+  try {
+    return { path: job.path, record: extractFile(job.path, bytes.toString('utf8'), job.lang, grammar, meta) };
+  } catch (err) {
+    // A defect in extraction costs this file, not the build (nor a worker and its batch).
+    return { path: job.path, skipped: 'unreadable', detail: `could not be indexed: ${(err as Error).message}` };
+  }
 }
 
 export const hashOf = (bytes: Buffer): string => createHash('sha1').update(bytes).digest('hex');
