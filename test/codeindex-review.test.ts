@@ -42,6 +42,21 @@ describe('parse workers', () => {
 });
 
 describe('files that stop being regular files', () => {
+  it('a file reached through a linked folder is not indexed: the folder may be outside the workspace', async () => {
+    const ctx = await workspace(chain(3));
+    const outside = join(ctx.root, '..', 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'secret.ts'), 'export function leakedHelperFromOutside(): number {\n  return 42;\n}\n');
+    symlinkSync(outside, join(ctx.root, 'linked'));
+    const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
+    await handle.ready();
+    // As an edit through feiyu's tools would report it.
+    await handle.update(['linked/secret.ts']);
+    const found = await handle.tools.find((t) => t.name === 'code_symbol')!.run({ name: 'leakedHelperFromOutside' }, ctx);
+    expect({ files: handle.counts().files, leaked: found.output.includes('return 42') }).toEqual({ files: 3, leaked: false });
+    await handle.close();
+  });
+
   it('an empty file replaced by a FIFO is dropped on update, not read (a read would block the process for good)', async () => {
     const ctx = await workspace({ ...chain(3), 'src/empty.ts': '' });
     const dir = mkdtempSync(join(SRC, '..', 'node_modules', '.codeindex-test-'));

@@ -3,12 +3,23 @@
 // Used by the parse workers and, for single files, by the main thread. Must not keep records.
 
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { createParser } from '../util/treesitter.js';
 import { extractFile, type Grammar } from './extract.js';
 import { LANGUAGES } from './languages.js';
 import type { FileRecord } from './model.js';
+
+/** Whether this system shows an open descriptor's path (Linux /proc). */
+const FD_PATHS = existsSync('/proc/self/fd');
+
+const realRoots = new Map<string, string>();
+/** The workspace's real path (the engine is given one; a caller that is not still gets the check right). */
+function realRoot(root: string): string {
+  let real = realRoots.get(root);
+  if (real === undefined) realRoots.set(root, (real = realpathSync(root)));
+  return real;
+}
 
 /** Files above this size are not indexed (generated tables, bundles, data). */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -51,10 +62,13 @@ export async function parseJob(root: string, job: ParseJob): Promise<ParseOutcom
   let fd = -1;
   try {
     // A symbolic link may lead out of the workspace: the index covers regular files only (as the
-    // listing does). Opened without following a link and without blocking on a FIFO, then checked.
-    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    // listing does). Opened without following a link, without blocking on a FIFO and without
+    // taking a terminal, then checked: a link among the folders shows in the descriptor's path.
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY);
     st = fstatSync(fd);
     if (!st.isFile()) return { path: job.path, skipped: 'missing' };
+    const real = FD_PATHS ? readlinkSync(`/proc/self/fd/${fd}`) : abs;
+    if (real !== abs && real !== join(realRoot(root), job.path)) return { path: job.path, skipped: 'unreadable', detail: `${job.path} is reached through a symbolic link (${real})` };
     if (st.size > MAX_FILE_BYTES) return { path: job.path, skipped: 'too_big' };
     // Another name of a hard-linked file may be outside the workspace: the file tools refuse it, so does the index.
     if (st.nlink > 1) return { path: job.path, skipped: 'unreadable', detail: `${job.path} has ${st.nlink} hard links` };
