@@ -83,6 +83,8 @@ export function packTf(counts: number[]): number {
   );
 }
 
+/** The terms of a file that has none (a generated file, left out of the index). */
+export const NO_TERMS: FileTerms = { terms: '', data: new Int32Array(0), chunks: [], whole: { lengths: [0, 0, 0, 0, 0], at: 0, n: 0 } };
 
 /** `Container.name` or `name`. */
 export const qualifiedName = (s: SymbolRecord): string => (s.container ? `${s.container}.${s.name}` : s.name);

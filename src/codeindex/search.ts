@@ -141,12 +141,12 @@ export function innermost(symbols: SymbolRecord[], line: number): number {
 function neighbours(index: CodeIndex, hit: Hit): Hit[] {
   if (hit.sym < 0) return [];
   const ref: SymRef = { path: hit.path, index: hit.sym };
-  const name = qualifiedName(index.data.files.get(hit.path)!.record.symbols[hit.sym]!);
+  const symbol = index.data.files.get(hit.path)!.record.symbols[hit.sym]!;
+  const name = qualifiedName(symbol);
   const out: Hit[] = [];
   for (const e of index.data.graph.calleesOf(ref)) {
     if (CERTAIN.has(e.how)) for (const t of e.targets) out.push({ path: t.path, sym: t.index, score: 0, via: `called by ${name}` });
   }
-  const symbol = index.data.files.get(hit.path)!.record.symbols[hit.sym]!;
   if (index.data.graph.siteCount(symbol.name) <= HUB_SITES) {
     for (const e of index.data.graph.callersOf(ref)) {
       if (CERTAIN.has(e.how) && e.caller >= 0) out.push({ path: e.path, sym: e.caller, score: 0, via: `calls ${name}` });

@@ -5,7 +5,7 @@
 import { Bm25Index, Terms } from './bm25.js';
 import type { Snapshot, StoredFile } from './cache.js';
 import { CallGraph } from './graph.js';
-import { numbered, type FileRecord, type IndexedChunk } from './model.js';
+import { NO_TERMS, numbered, type FileRecord, type IndexedChunk } from './model.js';
 import type { ModuleConfig } from './modules.js';
 
 /** A file in the index: its record, its chunks (their terms numbered) and their documents, and the same for the whole file. */
@@ -73,7 +73,7 @@ export class IndexStore {
       this.files.delete(path);
     }
     if (record) {
-      const { chunks, whole } = record.terms ? numbered(record.terms, (t) => this.terms.idOf(t)) : { chunks: [], whole: { sym: -1, lengths: [0, 0, 0, 0, 0], data: new Int32Array(0), at: 0, n: 0 } };
+      const { chunks, whole } = numbered(record.terms ?? NO_TERMS, (t) => this.terms.idOf(t));
       // The terms live on as numbers in the chunks; the strings would only double the memory.
       delete record.terms;
       const fileDoc = this.fileBm25.add(whole);
