@@ -2,12 +2,13 @@
 // its four tools cost per request, the outline's share of a long file, and how the exact
 // identifier channel and the word channels combine. Deterministic counts only; no timings.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { largest } from '../src/codeindex/bm25.js';
+import { CodeIndex } from '../src/codeindex/engine.js';
 import { openCodeIndex } from '../src/codeindex/index.js';
 import { alive, currentTest, runningWith, waitFor } from './scope.js';
 import { chain, SRC, workerScript } from './codeindex-helpers.js';
@@ -26,6 +27,26 @@ describe('building', () => {
     const refs = await handle.tools.find((t) => t.name === 'code_refs')!.run({ symbol: 'task20', direction: 'callers' }, ctx);
     expect(refs.output).toBe(['callers of task20 (src/m20.ts:2):', '  src/m21.ts:3 task21'].join('\n'));
     await handle.close();
+  });
+
+  it('what workers send (rows, terms in their own dictionaries) makes the same index as parsing here', async () => {
+    // Real code: this project's sources, enough files for two workers.
+    const files = Object.fromEntries(readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.ts')).map((p) => [`src/${p}`, readFileSync(join(SRC, p), 'utf8')]));
+    const ctx = await workspace(files);
+    const built = async (workerFile?: string) => {
+      const index = new CodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', `state-${workerFile ? 'workers' : 'here'}`), env: process.env, mode: 'on', workerFile, threads: 2 });
+      await index.start();
+      const { data, workers } = index;
+      const name = (c: { data: Int32Array; at: number; n: number }) => Object.fromEntries(Array.from({ length: c.n }, (_, i) => [data.terms.list[c.data[c.at + i]!], c.data[c.at + c.n + i]]));
+      const byPath = [...data.files.values()].sort((a, b) => a.record.path.localeCompare(b.record.path));
+      const result = { workers, files: byPath.map(({ record, chunks, whole }) => ({ record: { ...record }, chunks: chunks.map((c) => ({ sym: c.sym, lengths: c.lengths, terms: name(c) })), whole: { lengths: whole.lengths, terms: name(whole) } })) };
+      await index.close();
+      return result;
+    };
+    const [here, sent] = [await built(), await built(await workerScript())];
+    expect(here.files.length).toBeGreaterThan(100);
+    expect({ ...sent, workers: 0 }).toEqual(here);
+    expect(sent.workers).toBe(2);
   });
 
   it('a worker that dies or cannot start hands its files back: they are parsed in this process', async () => {

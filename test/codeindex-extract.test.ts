@@ -5,9 +5,11 @@ import { extractFile } from '../src/codeindex/extract.js';
 import { jsImports, pythonImports, rustImports } from '../src/codeindex/languages.js';
 import { grammarFor } from '../src/codeindex/parsefile.js';
 import { identifiersOf, stem, tokenize } from '../src/codeindex/tokenize.js';
-import { qualifiedName, typeName, type FileRecord } from '../src/codeindex/model.js';
+import { qualifiedName, typeName, type FileRecord, type FileTerms } from '../src/codeindex/model.js';
 
 const meta = { size: 0, mtimeMs: 0, hash: '' };
+/** A file's terms by name, in the file's own numbering. */
+const termNames = (t: FileTerms): string[] => Array.from(t.ids, (id) => t.dictionary[id]!);
 
 async function parse(lang: string, path: string, text: string): Promise<FileRecord> {
   return extractFile(path, text, lang, await grammarFor(lang), meta);
@@ -168,7 +170,7 @@ describe('what a parse cannot give', () => {
 
   it('without a grammar the file is still searchable as text, and says why', async () => {
     const r = extractFile('src/a.ts', 'export function ok() { return searchable_word; }\n', 'typescript', { error: 'the typescript grammar did not load: gone' }, meta);
-    expect({ note: r.note, detail: r.detail, symbols: r.symbols, terms: r.terms!.terms.split('\n').includes('searchable_word') }).toEqual({
+    expect({ note: r.note, detail: r.detail, symbols: r.symbols, terms: termNames(r.terms!).includes('searchable_word') }).toEqual({
       note: 'no_grammar', detail: 'the typescript grammar did not load: gone', symbols: [], terms: true,
     });
   });
@@ -176,7 +178,7 @@ describe('what a parse cannot give', () => {
   it("counts each chunk's terms per field, and the whole file's as their sum with the path once", async () => {
     const text = ['// Loads the config.', 'export function loadConfig(path: string) {', '  return readConfig(path);', '}', 'const config = loadConfig("a");', ''].join('\n');
     const r = await parse('typescript', 'src/config/config.ts', text);
-    const names = r.terms!.terms.split('\n');
+    const names = termNames(r.terms!);
     // Each term with its [name, signature, doc, body, path] counts; the path's "config" twice (folder and file).
     const decode = ({ at, n }: { at: number; n: number }) =>
       Object.fromEntries(Array.from({ length: n }, (_, i) => {

@@ -1,9 +1,10 @@
 // The search terms of one file, counted where the file is parsed: every line belongs to exactly
 // one chunk (a symbol's lines, or the file's top-level code), each chunk's terms counted per
-// field (name, signature, doc, body, path), and the whole file's terms added up. The result is one
-// dictionary string and one Int32Array, so it crosses to the index's thread as two copies, not as
-// a million small objects. Pure apart from a memo of words it has seen; must not know about the
-// workspace's dictionary or the BM25 indexes.
+// field (name, signature, doc, body, path), and the whole file's terms added up. The result is two
+// Int32Arrays numbered in this thread's dictionary, so it crosses to the index's process as two
+// copies (and the terms new since the last file), not as a million small objects. Pure apart from
+// that dictionary and a memo of words it has seen; must not know about the workspace's dictionary
+// or the BM25 indexes.
 
 import { packTf, type FileTerms, type SymbolRecord, type TermSpan } from './model.js';
 import { eachWord, splitWord } from './tokenize.js';
@@ -16,8 +17,12 @@ const DOC_LINE = -2;
 const PATH = 4;
 
 // Term numbers of this thread: each word's tokens as numbers, so a word seen before costs one lookup.
+// The dictionary only grows (a parse worker sends each term once: termsSince).
 const termIds = new Map<string, number>();
 const termNames: string[] = [];
+
+/** The terms of this thread's dictionary from number `from` on. */
+export const termsSince = (from: number): string[] => termNames.slice(from);
 const wordIds = new Map<string, number[]>();
 const WORDS_KEPT = 200_000;
 
@@ -111,7 +116,7 @@ class Counter {
 const chunkCounter = new Counter();
 const fileCounter = new Counter();
 
-/** The file's chunks and whole-file terms, numbered in a dictionary of the file's own. */
+/** The file's chunks and whole-file terms, numbered in the file's terms, which are numbered in this thread's dictionary. */
 export function termsOf(path: string, text: string, lines: number[], symbols: SymbolRecord[], docs: Doc[]): FileTerms {
   // Which chunk each line belongs to: a symbol's lines (inner symbols over outer), else the top level.
   const owner = new Int32Array(lines.length + 2).fill(-1);
@@ -180,8 +185,7 @@ export function termsOf(path: string, text: string, lines: number[], symbols: Sy
   if (chunks.length) for (const [id, times] of pathTerms) fileCounter.add(id, PATH, times);
   fileCounter.lengths[PATH] = chunks.length ? pathLength : 0;
   const whole: TermSpan = { lengths: fileCounter.lengths.slice(), ...put(fileCounter.end(), out, localOf) };
-  const names = [...local.keys()].map((id) => termNames[id]!);
-  return { terms: names.join('\n'), data: Int32Array.from(out), chunks: chunks.sort((a, b) => a.sym - b.sym), whole };
+  return { ids: Int32Array.from(local.keys()), dictionary: termNames, data: Int32Array.from(out), chunks: chunks.sort((a, b) => a.sym - b.sym), whole };
 }
 
 /** Appends a set's local term numbers, then its frequencies, to `out`; where they are. */

@@ -42,11 +42,14 @@ export const FIELD_BITS = [4, 4, 5, 10, 4] as const;
 export type TermSpan = { lengths: number[]; at: number; n: number };
 
 /**
- * A file's search terms as the parser hands them over: the file's own dictionary (terms joined by
- * newlines), each chunk's and the whole file's spans numbered in it, all in one array.
+ * A file's search terms as the parser hands them over: its terms as numbers in the parsing
+ * thread's dictionary (`ids`: the file's term k is `dictionary[ids[k]]`), each chunk's and the
+ * whole file's spans numbered 0…k in the file's terms, all in one array. A dictionary only grows,
+ * so the index maps each of its numbers once, not each file's terms by name.
  */
 export type FileTerms = {
-  terms: string;
+  ids: Int32Array;
+  dictionary: readonly string[];
   data: Int32Array;
   /** `sym`: the symbol the chunk belongs to; -1 for the file's top-level code outside any symbol. */
   chunks: (TermSpan & { sym: number })[];
@@ -84,7 +87,7 @@ export function packTf(counts: number[]): number {
 }
 
 /** The terms of a file that has none (a generated file, left out of the index). */
-export const NO_TERMS: FileTerms = { terms: '', data: new Int32Array(0), chunks: [], whole: { lengths: [0, 0, 0, 0, 0], at: 0, n: 0 } };
+export const NO_TERMS: FileTerms = { ids: new Int32Array(0), dictionary: [], data: new Int32Array(0), chunks: [], whole: { lengths: [0, 0, 0, 0, 0], at: 0, n: 0 } };
 
 /** `Container.name` or `name`. */
 export const qualifiedName = (s: SymbolRecord): string => (s.container ? `${s.container}.${s.name}` : s.name);
@@ -119,11 +122,13 @@ export type IndexedChunk = { sym: number; lengths: number[]; data: Int32Array; a
 
 /**
  * A parsed file's chunks and whole-file terms in the workspace's dictionary: the file's term
- * numbers are replaced in place by `idOf`'s, and every chunk shares the file's array.
+ * numbers are replaced in place by the workspace's, and every chunk shares the file's array.
+ * `known` maps the numbers of `terms.dictionary` met so far (the caller keeps one per dictionary).
  */
-export function numbered(terms: FileTerms, idOf: (term: string) => number): { chunks: IndexedChunk[]; whole: IndexedChunk } {
-  const ids = terms.terms ? terms.terms.split('\n').map(idOf) : [];
-  const { data } = terms;
+export function numbered(terms: FileTerms, idOf: (term: string) => number, known: number[]): { chunks: IndexedChunk[]; whole: IndexedChunk } {
+  const { ids: theirs, dictionary, data } = terms;
+  const ids = new Int32Array(theirs.length);
+  for (let k = 0; k < theirs.length; k++) ids[k] = known[theirs[k]!] ??= idOf(dictionary[theirs[k]!]!);
   const renumber = ({ at, n }: TermSpan) => {
     for (let i = at; i < at + n; i++) data[i] = ids[data[i]!]!;
   };

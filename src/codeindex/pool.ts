@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseJob, type ParseJob, type ParseOutcome } from './parsefile.js';
+import { receive, type Sent } from './wire.js';
 
 /** Below this many files, starting workers (and their grammars) costs more than it saves. */
 const WORKER_THRESHOLD = 24;
@@ -80,10 +81,13 @@ function startWorker(opts: PoolOptions, queue: ParseJob[], leftovers: ParseJob[]
     held.length = 0;
     done();
   };
-  worker.on('message', (outcomes: ParseOutcome[]) => {
+  // The worker's dictionary as far as it has sent it.
+  const dictionary: string[] = [];
+  worker.on('message', (sent: Sent) => {
     // Its batches were handed back already (a failed send): they are parsed elsewhere.
     if (ended) return;
     held.shift();
+    const outcomes = receive(sent, dictionary);
     // After an abort (the caller's, or one from an outcome just delivered) the caller hears nothing more.
     for (const o of outcomes) {
       if (opts.signal?.aborted) break;

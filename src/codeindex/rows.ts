@@ -96,7 +96,7 @@ function bindingsOf({ rows, strings, from, to }: Span): Binding[] {
 // ---------------------------------------------------------------------------------------------
 // Fields made on first read
 
-type LazyKind = Exclude<RowKind, 'symbols'>;
+export type LazyKind = Exclude<RowKind, 'symbols'>;
 const MAKERS: { [K in LazyKind]: (span: Span) => FileRecord[K] } = { calls: callsOf, imports: importsOf, bindings: bindingsOf };
 
 /** Each lazy field of a cached record: its rows until first read, then its value. */

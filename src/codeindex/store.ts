@@ -22,6 +22,8 @@ export class IndexStore {
   readonly graph: CallGraph;
   /** Bumped on every change, so derived figures (edge counts) know when to recount. */
   generation = 0;
+  /** Per parsing thread's dictionary, the workspace's number of each of its terms met so far. */
+  private readonly known = new WeakMap<readonly string[], number[]>();
 
   /** `terms` is the dictionary the cached chunks are numbered in (empty for a fresh build). */
   constructor(
@@ -73,7 +75,10 @@ export class IndexStore {
       this.files.delete(path);
     }
     if (record) {
-      const { chunks, whole } = numbered(record.terms ?? NO_TERMS, (t) => this.terms.idOf(t));
+      const terms = record.terms ?? NO_TERMS;
+      let known = this.known.get(terms.dictionary);
+      if (!known) this.known.set(terms.dictionary, (known = []));
+      const { chunks, whole } = numbered(terms, (t) => this.terms.idOf(t), known);
       // The terms live on as numbers in the chunks; the strings would only double the memory.
       delete record.terms;
       const fileDoc = this.fileBm25.add(whole);

@@ -4,18 +4,24 @@
 // or kills it. Must not write anything.
 
 import { optimiseGrammars } from '../util/treesitter.js';
+import { termsSince } from './chunks.js';
 import { parseJob, type ParseJob } from './parsefile.js';
+import { send } from './wire.js';
 
 optimiseGrammars();
 const root = process.argv[2]!;
 
 // Batches are parsed in the order they come; the pool keeps two in flight so this never waits.
 let queue = Promise.resolve();
+/** How many terms of this worker's dictionary were sent. */
+let sentTerms = 0;
 process.on('message', (jobs: ParseJob[]) => {
   queue = queue.then(async () => {
     const outcomes = [];
     for (const job of jobs) outcomes.push(await parseJob(root, job));
-    process.send?.(outcomes);
+    const message = send(outcomes, sentTerms, termsSince);
+    sentTerms += message.terms.length;
+    process.send?.(message);
   });
 });
 // The pool went away (its process ended or was killed): nothing left to do.
