@@ -142,12 +142,20 @@ function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; 
     if (/:/.test(head)) return { kind: 'const', sig: clean(head, 80) };
     return { kind: 'const', sig: value ? clean(`= ${text.slice(value.startIndex, Math.min(value.endIndex, value.startIndex + 200))}`, 60) : '' };
   }
-  if (def.body) return { kind: def.kind, sig: clean(text.slice(afterName, def.body.startIndex), CALLABLE_KINDS.has(def.kind) ? 160 : 100) };
+  if (def.body) return { kind: def.kind, sig: clean(text.slice(afterName, headerEnd(def.body)), CALLABLE_KINDS.has(def.kind) ? 160 : 100) };
   const callable = def.kind === 'function' || def.kind === 'method';
   // Ruby and shell functions may be empty; elsewhere a function without a body only declares one.
   const declares = callable && spec.doc !== 'hash' && !/=>|\{/.test(text.slice(afterName, def.end));
-  const head = spec.doc === 'hash' ? text.slice(afterName, def.end).split(/[\n;]/)[0]! : text.slice(afterName, Math.min(def.end, afterName + 400));
+  // A C declarator in parentheses closes after the name: `typedef int (*cmp_fn)(const void *)`.
+  const head = spec.doc === 'hash' ? text.slice(afterName, def.end).split(/[\n;]/)[0]! : text.slice(afterName, Math.min(def.end, afterName + 400)).replace(/^\s*\)/, '');
   return declares ? { kind: def.kind, sig: clean(head, 160), decl: true } : { kind: def.kind, sig: clean(head, callable ? 160 : 80) };
+}
+
+/** Where a definition's header ends: before its body and any comments written between the two (`def f():  # note`). */
+function headerEnd(body: Node): number {
+  let first = body;
+  while (first.previousSibling?.type === 'comment') first = first.previousSibling;
+  return first.startIndex;
 }
 
 /** One line, whitespace collapsed, trailing openers dropped, at most `max` characters. */
