@@ -29,7 +29,7 @@ async function run(files: Record<string, string>, calls: [string, Record<string,
 }
 
 describe('definitions in real-world shapes', () => {
-  it('a comment between a header and its body is not part of the signature', async () => {
+  it('a comment between a header and its body is not part of the signature; a ruled comment line is no doc', async () => {
     const py = await parse('python', 'argparse.py', [
       'class HelpFormatter(object):  # formats help',
       '    def __init__(self, prog, width=None):',
@@ -42,6 +42,8 @@ describe('definitions in real-world shapes', () => {
       '    return user_function',
     ].join('\n'));
     expect(defs(py)).toEqual(['class HelpFormatter@1 (object)', 'method HelpFormatter.__init__@2 (self, prog, width=None)', 'function _recursive_repr@6 (user_function)']);
+    const ruled = await parse('python', 'argparse.py', ['class F:', '    # ===============================', '    # Section and indentation methods', '    # ===============================', '    def _indent(self):', '        pass'].join('\n'));
+    expect(ruled.symbols[1]).toMatchObject({ name: '_indent', doc: 'Section and indentation methods' });
     const c = await parse('cpp', 'a.c', 'int f(void) /* never fails */\n{\n  return 0;\n}\n');
     expect(defs(c)).toEqual(['function f@1 (void)']);
   });
@@ -57,6 +59,8 @@ describe('definitions in real-world shapes', () => {
       '    last = have ? (have--, (int)(*next++)) : -1)',
       '#define MAX_WBITS 15 /* 32K LZ77 window */',
       '#define STR_H',
+      '#define FLUSHCODE() \\',
+      '    do { left = 0; } while (0)',
     ].join('\n'));
     expect(defs(r)).toEqual([
       'function memcpy@1 (void *__restrict __dest, const void *__restrict __src, size_t __n) [decl]',
@@ -66,6 +70,7 @@ describe('definitions in real-world shapes', () => {
       'type node_ptr@5 ',
       'macro NEXT@6 ()',
       'const MAX_WBITS@8 = 15',
+      'macro FLUSHCODE@10 ()',
     ]);
   });
 });

@@ -160,7 +160,8 @@ function headerEnd(body: Node): number {
 
 /** One line, whitespace collapsed, trailing openers dropped, at most `max` characters. */
 function clean(s: string, max: number): string {
-  const flat = s.replace(/\s+/g, ' ').replace(/\s*(?:\{|=>|:|=|;|\bwhere\b)?\s*$/, '').replace(/^\s+/, '');
+  // A backslash ending a line (C macros, shell) only continues it.
+  const flat = s.replace(/\\\r?\n/g, ' ').replace(/\s+/g, ' ').replace(/\s*(?:\{|=>|:|=|;|\bwhere\b)?\s*$/, '').replace(/^\s+/, '');
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
@@ -204,7 +205,8 @@ function docOf(text: string, lines: number[], line: number, def: Def, spec: Lang
   }
   const doc = above
     .map((l) => l.replace(/^\/\*\*?|\*\/$|^\*\s?|^\/\/\/?!?\s?|^#\s?/g, '').trim())
-    .filter(Boolean)
+    // Rules drawn with `# =====` or `// -----` say nothing.
+    .filter((l) => /[\p{L}\p{N}]/u.test(l))
     .join('\n');
   return { text: doc, from: doc ? from : line };
 }
