@@ -142,17 +142,26 @@ function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; 
     if (/:/.test(head)) return { kind: 'const', sig: clean(head, 80) };
     return { kind: 'const', sig: value ? clean(`= ${text.slice(value.startIndex, Math.min(value.endIndex, value.startIndex + 200))}`, 60) : '' };
   }
-  if (def.body) return { kind: def.kind, sig: clean(text.slice(afterName, def.body.startIndex), CALLABLE_KINDS.has(def.kind) ? 160 : 100) };
+  if (def.body) return { kind: def.kind, sig: clean(text.slice(afterName, headerEnd(def.body)), CALLABLE_KINDS.has(def.kind) ? 160 : 100) };
   const callable = def.kind === 'function' || def.kind === 'method';
   // Ruby and shell functions may be empty; elsewhere a function without a body only declares one.
   const declares = callable && spec.doc !== 'hash' && !/=>|\{/.test(text.slice(afterName, def.end));
-  const head = spec.doc === 'hash' ? text.slice(afterName, def.end).split(/[\n;]/)[0]! : text.slice(afterName, Math.min(def.end, afterName + 400));
+  // A C declarator in parentheses closes after the name: `typedef int (*cmp_fn)(const void *)`.
+  const head = spec.doc === 'hash' ? text.slice(afterName, def.end).split(/[\n;]/)[0]! : text.slice(afterName, Math.min(def.end, afterName + 400)).replace(/^\s*\)/, '');
   return declares ? { kind: def.kind, sig: clean(head, 160), decl: true } : { kind: def.kind, sig: clean(head, callable ? 160 : 80) };
+}
+
+/** Where a definition's header ends: before its body and any comments written between the two (`def f():  # note`). */
+function headerEnd(body: Node): number {
+  let first = body;
+  while (first.previousSibling?.type === 'comment') first = first.previousSibling;
+  return first.startIndex;
 }
 
 /** One line, whitespace collapsed, trailing openers dropped, at most `max` characters. */
 function clean(s: string, max: number): string {
-  const flat = s.replace(/\s+/g, ' ').replace(/\s*(?:\{|=>|:|=|;|\bwhere\b)?\s*$/, '').replace(/^\s+/, '');
+  // A backslash ending a line (C macros, shell) only continues it.
+  const flat = s.replace(/\\\r?\n/g, ' ').replace(/\s+/g, ' ').replace(/\s*(?:\{|=>|:|=|;|\bwhere\b)?\s*$/, '').replace(/^\s+/, '');
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 
@@ -196,7 +205,8 @@ function docOf(text: string, lines: number[], line: number, def: Def, spec: Lang
   }
   const doc = above
     .map((l) => l.replace(/^\/\*\*?|\*\/$|^\*\s?|^\/\/\/?!?\s?|^#\s?/g, '').trim())
-    .filter(Boolean)
+    // Rules drawn with `# =====` or `// -----` say nothing.
+    .filter((l) => /[\p{L}\p{N}]/u.test(l))
     .join('\n');
   return { text: doc, from: doc ? from : line };
 }

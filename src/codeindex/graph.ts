@@ -145,7 +145,7 @@ export class CallGraph {
       // Type::new(), Util.go(): a static call on a type defined elsewhere.
       if (/^\p{Lu}/u.test(head)) {
         const anywhere = this.members(head, call.name);
-        if (anywhere.length) return anywhere.length === 1 ? { targets: anywhere, how: 'global' } : { targets: anywhere, how: 'ambiguous' };
+        if (anywhere.length) return { targets: anywhere, how: this.overloads(anywhere) ? 'global' : 'ambiguous' };
       }
     }
     const family = spec.imports === LANGUAGES.typescript!.imports ? 'es' : record.lang;
@@ -237,7 +237,7 @@ export class CallGraph {
       return same.length ? { targets: same, how: 'file' } : null;
     }
     if (!all.length) return null;
-    return { targets: all, how: all.length === 1 ? 'global' : 'ambiguous' };
+    return { targets: all, how: this.overloads(all) ? 'global' : 'ambiguous' };
   }
 
   /**
@@ -307,7 +307,16 @@ export class CallGraph {
     const methods = this.methods.get(name);
     if (!methods) return null;
     const found = methods.length === 1 ? methods : prefer(methods.map((ref) => ({ s: this.symbol(ref)!, ref })));
-    return { targets: found, how: found.length === 1 ? 'name' : 'ambiguous' };
+    return { targets: found, how: this.overloads(found) ? 'name' : 'ambiguous' };
+  }
+
+  /**
+   * True when `refs` are one definition or overloads of one (Java, C#, C++: the same name in the
+   * same class of the same file): a call reaching them is no less certain for there being several.
+   */
+  private overloads(refs: SymRef[]): boolean {
+    const first = this.symbol(refs[0]!);
+    return refs.every((r) => r.path === refs[0]!.path && this.symbol(r)?.container === first?.container);
   }
 
   symbol(ref: SymRef): SymbolRecord | undefined {

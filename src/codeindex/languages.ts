@@ -164,17 +164,27 @@ const CPP = `
 (function_definition declarator: [
   (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name) (destructor_name) @name (operator_name) @name])
   (pointer_declarator declarator: (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name)]))
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name)])))
   (reference_declarator (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name)]))
 ] body: (_) @body) @def.function
 (field_declaration declarator: (function_declarator declarator: (field_identifier) @name)) @def.method
-(declaration declarator: (function_declarator declarator: (identifier) @name)) @def.function
+(declaration declarator: [
+  (function_declarator declarator: (identifier) @name)
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+]) @def.function
 (class_specifier name: (type_identifier) @name body: (_) @body) @def.class
 (struct_specifier name: (type_identifier) @name body: (_) @body) @def.struct
 (union_specifier name: (type_identifier) @name body: (_) @body) @def.struct
 (enum_specifier name: (type_identifier) @name body: (_) @body) @def.enum
 (namespace_definition name: (_) @name body: (_) @body) @def.namespace
-(type_definition declarator: (type_identifier) @name) @def.type
-(preproc_function_def name: (identifier) @name) @def.macro
+(type_definition declarator: [
+  (type_identifier) @name
+  (pointer_declarator declarator: (type_identifier) @name)
+  (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
+]) @def.type
+(preproc_function_def name: (identifier) @name value: (_)? @body) @def.macro
+(preproc_def name: (identifier) @name value: (_) @value) @def.const
 (call_expression function: [(identifier) @callee (field_expression argument: (_) @recv field: (field_identifier) @callee) (qualified_identifier scope: (_) @recv name: (identifier) @callee) (template_function name: (identifier) @callee)]) @call
 `;
 

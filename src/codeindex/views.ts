@@ -2,7 +2,7 @@
 // bodies, one symbol's source, call-graph edges to a depth. Text for the model, built from
 // records. Must not refresh the index, parse files or decide fallbacks.
 
-import { numberLine } from '../content/filetype.js';
+import { numberLine, splitLines } from '../content/filetype.js';
 import { CERTAIN, type CallGraph, type Edge, type SymRef } from './graph.js';
 import { describeSymbol, qualifiedName, type FileRecord, type SymbolRecord } from './model.js';
 
@@ -108,7 +108,8 @@ export function outlineFiles(records: FileRecord[]): string {
 
 /** One symbol's source, numbered as read_file numbers lines, from its doc comment to its end. */
 export function symbolSource(path: string, s: SymbolRecord, text: string): string {
-  const lines = text.split('\n');
+  // Lines as read_file shows them: without a BOM or carriage returns, so edits can quote them.
+  const lines = splitLines(text.replace(/^\uFEFF/, ''));
   let from = s.line;
   while (from > 1 && /^\s*(\/\/|\/\*|\*|#(?!!)|@|\[)/.test(lines[from - 2] ?? '')) from--;
   const to = Math.min(s.endLine, from + SYMBOL_MAX_LINES - 1, lines.length);
