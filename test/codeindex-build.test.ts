@@ -112,6 +112,22 @@ describe('what it costs', () => {
     expect(encode(outline).length / encode(text).length).toBeLessThanOrEqual(0.1);
     await handle.close();
   });
+
+  it('a file of thousands of constants outlines as the first of their names and how many more there are', async () => {
+    // A table of key codes, as a header of constants is written.
+    const text = Array.from({ length: 3000 }, (_, i) => `export const KEY_${i.toString(16).toUpperCase()} = 0x${i.toString(16)};`).join('\n') + '\n';
+    const ctx = await workspace({ 'keys.ts': text });
+    const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
+    await handle.ready();
+    const outline = (await handle.tools.find((t) => t.name === 'code_outline')!.run({ path: 'keys.ts' }, ctx)).output.split('\n');
+    const shown = outline.length - 2;
+    expect({ head: outline.slice(0, 3), tail: outline.at(-1) }).toEqual({
+      head: ['keys.ts (3000 lines) [signatures shortened to fit; code_symbol shows one in full]', '1 const KEY_0', '2 const KEY_1'],
+      tail: `[… ${3000 - shown} more symbols not shown; code_search or read_file for the rest]`,
+    });
+    expect(encode(outline.join('\n')).length / encode(text).length).toBeLessThanOrEqual(0.1);
+    await handle.close();
+  });
 });
 
 describe('fusion of the channels', () => {

@@ -26,6 +26,8 @@ type Detail = 0 | 1 | 2 | 3;
 const OUTLINE_SHARE = 0.09;
 /** …unless it is this short anyway. */
 const OUTLINE_FLOOR = 1200;
+/** A names-only outline cut to its share still shows this many lines. */
+const OUTLINE_MIN_LINES = 40;
 
 /** The outline of one file: its imports on one line, then each symbol's line and signature, members indented. */
 export function outlineFile(record: FileRecord, detail: Detail = 0, brief = false): string[] {
@@ -88,11 +90,16 @@ const clipSig = (sig: string, max: number): string => (sig.length > max ? `${sig
 /** The outline of a single file at the fullest detail that fits its share. */
 function fitted(record: FileRecord): string[] {
   const budget = Math.max(OUTLINE_FLOOR, record.size * OUTLINE_SHARE);
-  for (const detail of [0, 1, 2, 3] as const) {
+  for (const detail of [0, 1, 2] as const) {
     const lines = outlineFile(record, detail);
-    if (detail === 3 || lines.join('\n').length <= budget) return lines;
+    if (lines.join('\n').length <= budget) return lines;
   }
-  return [];
+  // Names only, and if even they are too many (a header of thousands of constants), the first of them.
+  const names = outlineFile(record, 3);
+  let used = 0;
+  let shown = 0;
+  while (shown < names.length && (shown < OUTLINE_MIN_LINES || used + names[shown]!.length + 1 <= budget)) used += names[shown++]!.length + 1;
+  return shown === names.length ? names : [...names.slice(0, shown), `[… ${names.length - shown} more symbols not shown; code_search or read_file for the rest]`];
 }
 
 /** Outlines of several files, members left out past the first few files when the whole would be too long. */
