@@ -39,7 +39,7 @@ type Parsed = { symbols: SymbolRecord[]; docs: Doc[]; calls: CallRecord[]; impor
 /** A binding as captured: where it is, its name, and its type or constructor. */
 type Bound = { start: number; name: Node; type?: Node; ctor?: Node; alias?: Node; field: boolean };
 
-type Def = { kind: SymbolKind; start: number; end: number; name: Node; body?: Node; value?: Node; owner?: Node };
+type Def = { kind: SymbolKind; start: number; end: number; name: Node; body?: Node; value?: Node; owner?: Node; ret?: Node; params?: Node; tparams?: Node };
 
 function parse(text: string, lines: number[], spec: LanguageSpec, { parser, query }: LoadedGrammar): Parsed {
   const started = Date.now();
@@ -82,7 +82,7 @@ function collect(match: QueryMatch, found: Found, text: string, spec: LanguageSp
   } else if (main.name.startsWith('bind')) {
     if (parts['bind.name']) found.bound.push({ start: main.node.startIndex, name: parts['bind.name'], type: parts['bind.type'], ctor: parts['bind.new'], alias: parts['bind.alias'], field: main.name === 'bind.field' });
   } else if (parts.name) {
-    found.defs.push({ kind: main.name.slice(4) as SymbolKind, start: main.node.startIndex, end: main.node.endIndex, name: parts.name, body: parts.body, value: parts.value, owner: parts.owner });
+    found.defs.push({ kind: main.name.slice(4) as SymbolKind, start: main.node.startIndex, end: main.node.endIndex, name: parts.name, body: parts.body, value: parts.value, owner: parts.owner, ret: parts.ret, params: parts.params, tparams: parts.tparams });
   }
 }
 
@@ -142,13 +142,50 @@ function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; 
     if (/:/.test(head)) return { kind: 'const', sig: clean(head, 80) };
     return { kind: 'const', sig: value ? clean(`= ${text.slice(value.startIndex, Math.min(value.endIndex, value.startIndex + 200))}`, 60) : '' };
   }
-  if (def.body) return { kind: def.kind, sig: clean(text.slice(afterName, headerEnd(def.body)), CALLABLE_KINDS.has(def.kind) ? 160 : 100) };
+  if (def.body) return { kind: def.kind, sig: clean(header(def, text, headerEnd(def.body)), CALLABLE_KINDS.has(def.kind) ? 160 : 100) };
   const callable = def.kind === 'function' || def.kind === 'method';
   // Ruby and shell functions may be empty; elsewhere a function without a body only declares one.
   const declares = callable && spec.doc !== 'hash' && !/=>|\{/.test(text.slice(afterName, def.end));
   // A C declarator in parentheses closes after the name: `typedef int (*cmp_fn)(const void *)`.
-  const head = spec.doc === 'hash' ? text.slice(afterName, def.end).split(/[\n;]/)[0]! : text.slice(afterName, Math.min(def.end, afterName + 400)).replace(/^\s*\)/, '');
+  const head = spec.doc === 'hash' ? text.slice(afterName, def.end).split(/[\n;]/)[0]! : header(def, text, Math.min(def.end, afterName + 400)).replace(/^\s*\)/, '');
   return declares ? { kind: def.kind, sig: clean(head, 160), decl: true } : { kind: def.kind, sig: clean(head, callable ? 160 : 80) };
+}
+
+/**
+ * The header from after the name to `end`, with what Java, C# and C write before the name moved
+ * where TypeScript writes it: type parameters first, the return type after the parameter list
+ * (`V get(Object key)` → `(Object key): V`), before a `throws` or `where` clause.
+ */
+function header(def: Def, text: string, end: number): string {
+  const tparams = def.tparams ? text.slice(def.tparams.startIndex, def.tparams.endIndex) : '';
+  const ret = returnType(def, text);
+  const at = def.params?.endIndex ?? end;
+  if (!ret || at > end) return tparams + text.slice(def.name.endIndex, end);
+  return `${tparams}${text.slice(def.name.endIndex, at)}: ${ret}${text.slice(at, end)}`;
+}
+
+/**
+ * The return type a definition writes before its name, without the modifiers around it (`static`,
+ * `virtual`, `constexpr`, annotations are other nodes). A C or C++ function returns the pointers
+ * and references of the declarators around its function declarator too: `char **split(…)`.
+ */
+function returnType(def: Def, text: string): string | undefined {
+  const { ret, params } = def;
+  if (!ret || !params) return undefined;
+  const of = (n: Node) => text.slice(n.startIndex, n.endIndex);
+  if (params.type !== 'function_declarator') return of(ret).replace(/\s+/g, ' ');
+  // `auto f() -> int` says it after the parameters already.
+  if (params.children.some((c) => c?.type === 'trailing_return_type')) return undefined;
+  const decl = ret.parent!;
+  // `SQLITE_API int f(…)`: an export macro parses as the type and the real one as an error; better none than the macro.
+  if (decl.children.some((c) => c?.type === 'ERROR' && c.startIndex < params.startIndex)) return undefined;
+  // `const char *f()`: the qualifiers beside the type are its own, `constexpr` (a qualifier to the grammar) is not.
+  const words = decl.children.filter((c) => c && c.startIndex < params.startIndex && (c.startIndex === ret.startIndex || (c.type === 'type_qualifier' && /^(const|volatile)$/.test(of(c))))).map((c) => of(c!));
+  const pointers: string[] = [];
+  for (let n = params.parent; n && !n.equals(decl); n = n.parent) {
+    if (n.type === 'pointer_declarator' || n.type === 'reference_declarator') pointers.unshift(n.children.filter((c) => c && /^(\*|&&?|type_qualifier)$/.test(c.type)).map((c) => of(c!)).join(' '));
+  }
+  return [...words, ...pointers].join(' ').replace(/\s+/g, ' ').replace(/([*&]) (?=[*&])/g, '$1');
 }
 
 /** Where a definition's header ends: before its body and any comments written between the two (`def f():  # note`). */

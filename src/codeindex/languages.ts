@@ -22,7 +22,9 @@ export type LanguageSpec = {
   grammar: GrammarName;
   /**
    * Definitions are captured as @def.<kind> with @name (and @body, @value, @owner where the
-   * language has them); calls as @call with @callee (and @recv); imports as @import.
+   * language has them); calls as @call with @callee (and @recv); imports as @import. Where the
+   * return type is written before the name it is @ret, shown after @params (the parameter list,
+   * in C and C++ the whole function declarator), and type parameters before the name @tparams.
    */
   query: string;
   /** Parses the text of an @import capture. */
@@ -140,8 +142,8 @@ const JAVA = `
 (record_declaration name: (identifier) @name body: (_) @body) @def.class
 (interface_declaration name: (identifier) @name body: (_) @body) @def.interface
 (enum_declaration name: (identifier) @name body: (_) @body) @def.enum
-(method_declaration name: (identifier) @name body: (_)? @body) @def.method
-(constructor_declaration name: (identifier) @name body: (_) @body) @def.method
+(method_declaration type_parameters: (_)? @tparams type: (_) @ret name: (identifier) @name parameters: (_) @params body: (_)? @body) @def.method
+(constructor_declaration type_parameters: (_)? @tparams name: (identifier) @name body: (_) @body) @def.method
 (method_invocation object: (_)? @recv name: (identifier) @callee) @call
 (object_creation_expression type: [(type_identifier) @callee (generic_type (type_identifier) @callee)]) @call
 (import_declaration) @import
@@ -154,34 +156,34 @@ const CSHARP = `
 (interface_declaration name: (identifier) @name body: (_) @body) @def.interface
 (enum_declaration name: (identifier) @name body: (_) @body) @def.enum
 (namespace_declaration name: (_) @name body: (_) @body) @def.namespace
-(method_declaration name: (identifier) @name body: (_)? @body) @def.method
+(method_declaration returns: (_) @ret name: (identifier) @name parameters: (_) @params body: (_)? @body) @def.method
 (constructor_declaration name: (identifier) @name body: (_)? @body) @def.method
 (invocation_expression function: [(identifier) @callee (member_access_expression expression: (_) @recv name: [(identifier) @callee (generic_name (identifier) @callee)]) (generic_name (identifier) @callee)]) @call
 (object_creation_expression type: [(identifier) @callee (generic_name (identifier) @callee) (qualified_name name: (_) @callee)]) @call
 `;
 
 const CPP = `
-(function_definition declarator: [
-  (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name) (destructor_name) @name (operator_name) @name])
-  (pointer_declarator declarator: (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name)]))
-  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name)])))
-  (reference_declarator (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name)]))
+(function_definition type: (_)? @ret declarator: [
+  (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name) (destructor_name) @name (operator_name) @name]) @params
+  (pointer_declarator declarator: (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name)]) @params)
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name)]) @params))
+  (reference_declarator (function_declarator declarator: [(identifier) @name (field_identifier) @name (qualified_identifier scope: (_) @owner name: (_) @name)]) @params)
 ] body: (_) @body) @def.function
-(field_declaration declarator: (function_declarator declarator: (field_identifier) @name)) @def.method
-(declaration declarator: [
-  (function_declarator declarator: (identifier) @name)
-  (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
-  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+(field_declaration type: (_)? @ret declarator: (function_declarator declarator: (field_identifier) @name) @params) @def.method
+(declaration type: (_)? @ret declarator: [
+  (function_declarator declarator: (identifier) @name) @params
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @name) @params)
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name) @params))
 ]) @def.function
 (class_specifier name: (type_identifier) @name body: (_) @body) @def.class
 (struct_specifier name: (type_identifier) @name body: (_) @body) @def.struct
 (union_specifier name: (type_identifier) @name body: (_) @body) @def.struct
 (enum_specifier name: (type_identifier) @name body: (_) @body) @def.enum
 (namespace_definition name: (_) @name body: (_) @body) @def.namespace
-(type_definition declarator: [
+(type_definition type: (_) @ret declarator: [
   (type_identifier) @name
   (pointer_declarator declarator: (type_identifier) @name)
-  (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
+  (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))) @params
 ]) @def.type
 (preproc_function_def name: (identifier) @name value: (_)? @body) @def.macro
 (preproc_def name: (identifier) @name value: (_) @value) @def.const
