@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { extractFile } from '../src/codeindex/extract.js';
 import { jsImports, pythonImports, rustImports } from '../src/codeindex/languages.js';
 import { grammarFor } from '../src/codeindex/parsefile.js';
-import { identifiersOf, stem, tokenize } from '../src/codeindex/tokenize.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eachWord, identifiersOf, splitWord, stem, tokenize } from '../src/codeindex/tokenize.js';
+import { WordTable } from '../src/codeindex/words.js';
 import { qualifiedName, typeName, type FileRecord, type FileTerms } from '../src/codeindex/model.js';
 
 const meta = { size: 0, mtimeMs: 0, hash: '' };
@@ -249,5 +252,23 @@ describe('the tokenizer', () => {
     expect(identifiersOf('compaction')).toEqual(['compaction']);
     expect(identifiersOf('how is the prompt cached')).toEqual([]);
     expect(identifiersOf('handle clipboard fallback\\n\\nCloses #1722')).toEqual([]);
+  });
+});
+
+describe('the word table', () => {
+  it('counts the same terms as splitting every word, also when it fills up and starts again', () => {
+    // Real text: this project's own sources, with words over 64 characters, non-ASCII words and a range inside one.
+    const text = ['codeindex/chunks.ts', 'codeindex/search.ts', 'i18n/catalogue.ts'].map((f) => readFileSync(join(import.meta.dirname, '..', 'src', f), 'utf8')).join('\n') + ` ${'x'.repeat(65)} 飞鱼索引 naïveCafé überCount`;
+    const names: string[] = [];
+    const ids = new Map<string, number>();
+    const termsOf = (word: string) => splitWord(word).map((t) => ids.get(t) ?? (ids.set(t, names.push(t) - 1), names.length - 1));
+    const expected: string[] = [];
+    eachWord(text, 7, text.length - 3, (word) => expected.push(...splitWord(word).map((t) => `${t}@2`)));
+    for (const table of [new WordTable(termsOf), new WordTable(termsOf, 50)]) {
+      const got: string[] = [];
+      const n = table.count(text, 7, text.length - 3, { add: (id, field) => got.push(`${names[id]}@${field}`) }, 2);
+      expect({ n, got }).toEqual({ n: expected.length, got: expected });
+    }
+    expect(expected.length).toBeGreaterThan(2000);
   });
 });

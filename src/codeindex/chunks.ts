@@ -7,7 +7,8 @@
 // or the BM25 indexes.
 
 import { packTf, type FileTerms, type SymbolRecord, type TermSpan } from './model.js';
-import { eachWord, splitWord } from './tokenize.js';
+import { splitWord } from './tokenize.js';
+import { WordTable } from './words.js';
 
 /** A symbol's doc comment and the line it starts on. */
 export type Doc = { text: string; from: number };
@@ -16,20 +17,16 @@ export type Doc = { text: string; from: number };
 const DOC_LINE = -2;
 const PATH = 4;
 
-// Term numbers of this thread: each word's tokens as numbers, so a word seen before costs one lookup.
+// Term numbers of this thread, and each word's terms as numbers, so a word seen before costs one lookup.
 // The dictionary only grows (a parse worker sends each term once: termsSince).
 const termIds = new Map<string, number>();
 const termNames: string[] = [];
 
 /** The terms of this thread's dictionary from number `from` on. */
 export const termsSince = (from: number): string[] => termNames.slice(from);
-const wordIds = new Map<string, number[]>();
-const WORDS_KEPT = 200_000;
 
-function idsOfWord(word: string): number[] {
-  let ids = wordIds.get(word);
-  if (ids) return ids;
-  ids = splitWord(word).map((t) => {
+const words = new WordTable((word) =>
+  splitWord(word).map((t) => {
     let id = termIds.get(t);
     if (id === undefined) {
       id = termNames.length;
@@ -37,11 +34,8 @@ function idsOfWord(word: string): number[] {
       termNames.push(t);
     }
     return id;
-  });
-  if (wordIds.size >= WORDS_KEPT) wordIds.clear();
-  wordIds.set(word, ids);
-  return ids;
-}
+  }),
+);
 
 /**
  * Counts terms into slots: `begin()` starts a new set (a chunk), `add` counts a term in a field,
@@ -139,13 +133,7 @@ export function termsOf(path: string, text: string, lines: number[], symbols: Sy
   }
   // The path's terms with their counts (a folder and a file may share a name).
   const pathTerms = new Map<number, number>();
-  let pathLength = 0;
-  eachWord(path, 0, path.length, (word) => {
-    for (const id of idsOfWord(word)) {
-      pathTerms.set(id, (pathTerms.get(id) ?? 0) + 1);
-      pathLength++;
-    }
-  });
+  const pathLength = words.count(path, 0, path.length, { add: (id) => pathTerms.set(id, (pathTerms.get(id) ?? 0) + 1) }, PATH);
   // A chunk for the top-level code (when it has lines) and for every symbol with a body.
   const order = [...(runs.has(-1) ? [-1] : []), ...symbols.flatMap((s, i) => (s.decl ? [] : [i]))];
 
@@ -160,12 +148,7 @@ export function termsOf(path: string, text: string, lines: number[], symbols: Sy
   fileCounter.begin();
   for (const sym of order) {
     chunkCounter.begin();
-    const count = (field: number, from: number, to: number, source = text) =>
-      eachWord(source, from, to, (word) => {
-        const ids = idsOfWord(word);
-        for (const id of ids) chunkCounter.add(id, field);
-        chunkCounter.lengths[field]! += ids.length;
-      });
+    const count = (field: number, from: number, to: number, source = text) => (chunkCounter.lengths[field]! += words.count(source, from, to, chunkCounter, field));
     const body = runs.get(sym) ?? [];
     for (let r = 0; r < body.length; r += 2) count(3, body[r]!, body[r + 1]!);
     if (sym >= 0) {

@@ -91,7 +91,7 @@ export function eachWord(text: string, from: number, to: number, emit: (word: st
 const NON_ASCII_WORD = /[\p{L}\p{N}]/u;
 
 /** Letters, digits, _ and $ (a hand-written test: a regex per word is the slow part of indexing). */
-function isWordChar(c: number): boolean {
+export function isWordChar(c: number): boolean {
   if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
   return NON_ASCII_WORD.test(String.fromCharCode(c));
 }
