@@ -15,15 +15,12 @@ const inWord = (c: number): boolean => (c < 128 ? ASCII_WORD[c] === 1 : isWordCh
 export type TermSink = { add(id: number, field: number): void };
 
 export class WordTable {
-  // Open addressing: a slot holds a word's number + 1 (0: empty).
-  private slots = new Int32Array(1 << 16);
+  // Open addressing, at most half full: each slot is a pair [the word's hash, its number + 1] (0: empty),
+  // so a probe reads one place in memory before the word itself.
+  private slots = new Int32Array(2 << 16);
   private words = 0;
-  // Per word: its hash, its characters (in `chars`) and its term numbers (in `ids`).
-  private hashes = new Int32Array(1 << 12);
-  private starts = new Int32Array(1 << 12);
-  private lengths = new Uint8Array(1 << 12);
-  private idStarts = new Int32Array(1 << 12);
-  private idCounts = new Uint8Array(1 << 12);
+  // Per word, side by side: where its characters start in `chars`, its length, where its term numbers start in `ids`, how many.
+  private meta = new Int32Array(4 << 12);
   private chars = new Uint16Array(1 << 16);
   private charsUsed = 0;
   private ids = new Int32Array(1 << 14);
@@ -52,9 +49,9 @@ export class WordTable {
       } while (i < to && inWord((c = text.charCodeAt(i))));
       // Base64 blobs and minified lines say nothing.
       if (i - start > MAX_WORD) continue;
-      const w = this.find(text, start, i - start, h);
-      const at = this.idStarts[w]!;
-      const k = this.idCounts[w]!;
+      const m = 4 * this.find(text, start, i - start, h);
+      const at = this.meta[m + 2]!;
+      const k = this.meta[m + 3]!;
       for (let j = 0; j < k; j++) sink.add(this.ids[at + j]!, field);
       n += k;
     }
@@ -63,17 +60,17 @@ export class WordTable {
 
   /** The number of the word at `start` (adding it when new). */
   private find(text: string, start: number, length: number, hash: number): number {
-    const mask = this.slots.length - 1;
+    const mask = (this.slots.length >> 1) - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const s = this.slots[slot]!;
+      const s = this.slots[2 * slot + 1]!;
       if (s === 0) return this.add(text, start, length, hash, slot);
-      const w = s - 1;
-      if (this.hashes[w] === hash && this.lengths[w] === length && this.same(w, text, start, length)) return w;
+      if (this.slots[2 * slot] === hash && this.same(s - 1, text, start, length)) return s - 1;
     }
   }
 
   private same(w: number, text: string, start: number, length: number): boolean {
-    const at = this.starts[w]!;
+    if (this.meta[4 * w + 1] !== length) return false;
+    const at = this.meta[4 * w]!;
     for (let k = 0; k < length; k++) if (this.chars[at + k] !== text.charCodeAt(start + k)) return false;
     return true;
   }
@@ -85,53 +82,44 @@ export class WordTable {
     }
     const ids = this.termsOf(text.slice(start, start + length));
     const w = this.words++;
-    if (w >= this.hashes.length) this.growWords();
+    this.meta = room(this.meta, 4 * w + 4);
     this.chars = room(this.chars, this.charsUsed + length);
     this.ids = room(this.ids, this.idsUsed + ids.length);
     for (let k = 0; k < length; k++) this.chars[this.charsUsed + k] = text.charCodeAt(start + k);
     this.ids.set(ids, this.idsUsed);
-    this.hashes[w] = hash;
-    this.starts[w] = this.charsUsed;
-    this.lengths[w] = length;
-    this.idStarts[w] = this.idsUsed;
-    this.idCounts[w] = ids.length;
+    this.meta.set([this.charsUsed, length, this.idsUsed, ids.length], 4 * w);
     this.charsUsed += length;
     this.idsUsed += ids.length;
-    this.slots[slot] = w + 1;
-    // At most half full, so a probe ends soon.
-    if (this.words * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    this.slots[2 * slot] = hash;
+    this.slots[2 * slot + 1] = w + 1;
+    if (this.words * 4 > this.slots.length) this.rehash(this.slots.length * 2);
     return w;
   }
 
-  private growWords(): void {
-    const size = this.hashes.length * 2;
-    this.hashes = grown(this.hashes, size);
-    this.starts = grown(this.starts, size);
-    this.lengths = grown(this.lengths, size);
-    this.idStarts = grown(this.idStarts, size);
-    this.idCounts = grown(this.idCounts, size);
-  }
-
+  /** Into `size / 2` slots, each word where its hash puts it. */
   private rehash(size: number): void {
+    const old = this.slots;
     const slots = new Int32Array(size);
-    const mask = size - 1;
-    for (let w = 0; w < this.words; w++) {
-      let slot = this.hashes[w]! & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = w + 1;
+    const mask = (size >> 1) - 1;
+    for (let o = 0; o < old.length; o += 2) {
+      if (old[o + 1] === 0) continue;
+      let slot = old[o]! & mask;
+      while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+      slots[2 * slot] = old[o]!;
+      slots[2 * slot + 1] = old[o + 1]!;
     }
     this.slots = slots;
   }
 
   private clear(): void {
-    this.slots = new Int32Array(1 << 16);
+    this.slots = new Int32Array(2 << 16);
     this.words = 0;
     this.charsUsed = 0;
     this.idsUsed = 0;
   }
 }
 
-type Typed = Int32Array | Uint16Array | Uint8Array;
+type Typed = Int32Array | Uint16Array;
 
 /** `array`, or a copy twice as big (or more) when `need` does not fit. */
 function room<T extends Typed>(array: T, need: number): T {
