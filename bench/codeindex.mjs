@@ -14,9 +14,9 @@ const here = new URL('..', import.meta.url).pathname;
 const { rgPath: RG } = await import('@vscode/ripgrep');
 const pct = (xs, p) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 /** CPU time of this process and of its children that have ended (the parse workers), in ms. */
-const cpuMs = () => {
+const cpuParts = () => {
   const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * (1000 / CLOCK_TICKS);
+  return { self: (Number(f[11]) + Number(f[12])) * (1000 / CLOCK_TICKS), children: (Number(f[13]) + Number(f[14])) * (1000 / CLOCK_TICKS) };
 };
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 /** Test files, as the baselines' README counts them: left out of the localisation ranking. */
@@ -90,11 +90,12 @@ async function timings(ci, root, stateDir, queries, row, label) {
   const open = () => ci.openCodeIndex({ root, stateDir, env: process.env, mode: 'on', workerFile: WORKER });
   // Cold: nothing cached.
   let t0 = performance.now();
-  const c0 = cpuMs();
+  const c0 = cpuParts();
   const cold = open();
   await cold.ready();
   const coldMs = performance.now() - t0;
-  const coldCpu = cpuMs() - c0;
+  const c1 = cpuParts();
+  const [coldSelf, coldWorkers] = [c1.self - c0.self, c1.children - c0.children];
   globalThis.gc?.();
   const heapMb = process.memoryUsage().heapUsed / 1024 / 1024;
   const rssMb = process.memoryUsage().rss / 1024 / 1024;
@@ -102,7 +103,7 @@ async function timings(ci, root, stateDir, queries, row, label) {
   await cold.close();
   const st = cold.status();
   row(`code index${label}: ${st.files} files, ${sizeOf(root).toFixed(1)} MB on disk`, `${st.symbols} symbols, ${st.calls} calls, ${st.edges} edges`, '', true);
-  row('  cold index (wall / CPU of all processes)', `${(coldMs / 1000).toFixed(2)} s / ${(coldCpu / 1000).toFixed(2)} s`, '≤ 5 s (20 MB)', coldMs <= 5000);
+  row('  cold index (wall / CPU of all processes: this one + the workers)', `${(coldMs / 1000).toFixed(2)} s / ${((coldSelf + coldWorkers) / 1000).toFixed(2)} s (${(coldSelf / 1000).toFixed(2)} + ${(coldWorkers / 1000).toFixed(2)})`, '≤ 5 s (20 MB)', coldMs <= 5000);
   row("  heap after build (the bench process's rss)", `${heapMb.toFixed(0)} MB (${rssMb.toFixed(0)} MB)`, '≤ 300 MB', heapMb <= 300);
   row('  cache on disk', `${(st.bytes / 1024 / 1024).toFixed(1)} MB`, '', true);
 
