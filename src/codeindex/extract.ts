@@ -97,7 +97,8 @@ function symbolsOf(defs: Def[], text: string, lines: number[], spec: LanguageSpe
   // anything inside a function or a constant is local to it and not a symbol of its own.
   const open: { def: Def; kind: SymbolKind; name: string; symbol: boolean }[] = [];
   for (const def of defs) {
-    while (open.length && open.at(-1)!.def.end <= def.start) open.pop();
+    // One declaration may define several names (`const a, b = 1, 2`): each is a sibling, not inside the first.
+    while (open.length && (open.at(-1)!.def.end <= def.start || sameDeclaration(open.at(-1)!.def, def))) open.pop();
     const parent = open.at(-1);
     const name = text.slice(def.name.startIndex, def.name.endIndex);
     const local = parent && (!(TYPE_KINDS.has(parent.kind) || SCOPE_KINDS.has(parent.kind)) || !parent.symbol);
@@ -123,6 +124,9 @@ function symbolsOf(defs: Def[], text: string, lines: number[], spec: LanguageSpe
   return { symbols, docs, spans };
 }
 
+/** Another name the same declaration defines (one node matched twice for one name is not). */
+const sameDeclaration = (a: Def, b: Def): boolean => a.start === b.start && a.end === b.end && a.name.startIndex !== b.name.startIndex;
+
 /** The kind a definition really has (a constant holding a function is a function) and its signature. */
 function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; sig: string; decl?: boolean } {
   const afterName = def.name.endIndex;
@@ -134,13 +138,17 @@ function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; 
   }
   if (def.kind === 'type' && value && spec.grammar === 'go') {
     const kind = value.type === 'struct_type' ? 'struct' : value.type === 'interface_type' ? 'interface' : 'type';
-    return { kind, sig: kind === 'type' ? clean(text.slice(afterName, def.end), 80) : '' };
+    // A struct or interface shows its type parameters only (`Tree[T any]`), its fields are in its source.
+    return { kind, sig: clean(text.slice(afterName, kind === 'type' ? def.end : value.startIndex), 80) };
   }
   if (def.kind === 'impl') return { kind: 'impl', sig: def.owner ? `: ${clean(text.slice(def.owner.startIndex, def.owner.endIndex), 80)}` : '' };
   if (def.kind === 'const') {
     const head = text.slice(afterName, value ? value.startIndex : def.end);
     if (/:/.test(head)) return { kind: 'const', sig: clean(head, 80) };
-    return { kind: 'const', sig: value ? clean(`= ${text.slice(value.startIndex, Math.min(value.endIndex, value.startIndex + 200))}`, 60) : '' };
+    // Go writes the type bare between the names and the value: `a, b ConnState = iota`.
+    const type = head.replace(/^(\s*,\s*[\p{L}\p{N}_]+)+/u, '').replace(/=\s*$/, '').trim();
+    const shown = value ? `= ${text.slice(value.startIndex, Math.min(value.endIndex, value.startIndex + 200))}` : '';
+    return { kind: 'const', sig: clean(type && shown ? `${type} ${shown}` : type || shown, type ? 80 : 60) };
   }
   if (def.body) return { kind: def.kind, sig: clean(header(def, text, headerEnd(def.body)), CALLABLE_KINDS.has(def.kind) ? 160 : 100) };
   const callable = def.kind === 'function' || def.kind === 'method';

@@ -108,13 +108,17 @@ const PYTHON = `
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @bind.name) right: (identifier) @bind.alias (#eq? @_self "self")) @bind.field
 `;
 
+// Go: a const or var spec may define several names, of which the grammar's `name` field holds only
+// the first (its other names are its only identifier children); `_` defines nothing.
 const GO = `
 (function_declaration name: (identifier) @name body: (_)? @body) @def.function
 (method_declaration receiver: (parameter_list (parameter_declaration type: [(type_identifier) @owner (pointer_type (type_identifier) @owner) (generic_type type: (type_identifier) @owner) (pointer_type (generic_type type: (type_identifier) @owner))])) name: (field_identifier) @name body: (_)? @body) @def.method
 (type_spec name: (type_identifier) @name type: (_) @value) @def.type
+(type_alias name: (type_identifier) @name type: (_) @value) @def.type
 (method_elem name: (field_identifier) @name) @def.method
-(source_file (const_declaration (const_spec name: (identifier) @name) @def.const))
-(source_file (var_declaration (var_spec name: (identifier) @name) @def.const))
+(source_file (const_declaration (const_spec (identifier) @name value: (_)? @value) @def.const) (#not-eq? @name "_"))
+(source_file (var_declaration (var_spec (identifier) @name value: (_)? @value) @def.const) (#not-eq? @name "_"))
+(source_file (var_declaration (var_spec_list (var_spec (identifier) @name value: (_)? @value) @def.const)) (#not-eq? @name "_"))
 (call_expression function: [(identifier) @callee (selector_expression operand: (_) @recv field: (field_identifier) @callee)]) @call
 (import_spec) @import
 `;
