@@ -1,10 +1,13 @@
 // The code index on the shapes real Go, Ruby and Rust code takes. Each case is what a real file
 // showed: Go's standard library (net/http, runtime), Ruby's (net/http, csv, set), and crates
 // Debian ships as source (regex, serde, syn).
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile } from '../src/codeindex/extract.js';
+import { openCodeIndex } from '../src/codeindex/index.js';
 import { grammarFor } from '../src/codeindex/parsefile.js';
 import { qualifiedName, type FileRecord } from '../src/codeindex/model.js';
+import { workspace } from './tools-helpers.js';
 
 const meta = { size: 0, mtimeMs: 0, hash: '' };
 
@@ -14,6 +17,16 @@ async function parse(lang: string, path: string, text: string): Promise<FileReco
 
 /** `kind Container.name@line sig`, the way a reader checks a definition list. */
 const defs = (r: FileRecord) => r.symbols.map((s) => `${s.kind} ${qualifiedName(s)}@${s.line} ${s.sig}${s.decl ? ' [decl]' : ''}`);
+
+async function run(files: Record<string, string>, calls: [string, Record<string, unknown>][]): Promise<string[]> {
+  const ctx = await workspace(files);
+  const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
+  await handle.ready();
+  const out: string[] = [];
+  for (const [tool, args] of calls) out.push((await handle.tools.find((t) => t.name === tool)!.run(args, ctx)).output);
+  await handle.close();
+  return out;
+}
 
 describe('Go', () => {
   it('package-level var blocks, aliases, several names in one spec; types and values in the signature; no blank identifier', async () => {
@@ -53,5 +66,55 @@ describe('Go', () => {
       'struct Tree@19 [T any]',
       'type Size@20 int',
     ]);
+  });
+});
+
+describe('Ruby', () => {
+  const response = [
+    'module Net',
+    '  class HTTPResponse',
+    '    # The HTTP result code string.',
+    '    attr_reader :code, :message',
+    '    def read_body(dest = nil, &block)',
+    '      read_body_0 dest',
+    '    end',
+    '    def read_body_0(dest)',
+    '      dest',
+    '    end',
+    '  end',
+    'end',
+    'class Net::HTTPOK < Net::HTTPSuccess',
+    '  def self.body_permitted?',
+    '    true',
+    '  end',
+    'end',
+  ].join('\n');
+
+  it('a class named by its path (class Net::HTTPOK) is HTTPOK in Net; attributes are methods; a superclass is shown apart', async () => {
+    const r = await parse('ruby', 'net/http/response.rb', response);
+    expect(defs(r)).toEqual([
+      'module Net@1 ',
+      'class Net.HTTPResponse@2 ',
+      'method HTTPResponse.code@4 attr_reader',
+      'method HTTPResponse.message@4 attr_reader',
+      'method HTTPResponse.read_body@5 (dest = nil, &block)',
+      'method HTTPResponse.read_body_0@8 (dest)',
+      'class Net.HTTPOK@13 < Net::HTTPSuccess',
+      'method HTTPOK.body_permitted?@14 ',
+    ]);
+    expect(r.symbols[2]!.doc).toBe('The HTTP result code string.');
+    const [outline, symbol] = await run({ 'net/http/response.rb': response }, [['code_outline', { path: 'net/http/response.rb' }], ['code_symbol', { name: 'HTTPOK' }]]);
+    expect(outline).toBe([
+      'net/http/response.rb (17 lines)',
+      '1 module Net',
+      '2 class Net.HTTPResponse',
+      '  4 code attr_reader',
+      '  4 message attr_reader',
+      '  5 read_body(dest = nil, &block)',
+      '  8 read_body_0(dest)',
+      '13 class Net.HTTPOK < Net::HTTPSuccess',
+      '  14 body_permitted?',
+    ].join('\n'));
+    expect(symbol.split('\n')[0]).toBe('net/http/response.rb:13-17 class Net.HTTPOK < Net::HTTPSuccess');
   });
 });

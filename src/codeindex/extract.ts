@@ -100,7 +100,8 @@ function symbolsOf(defs: Def[], text: string, lines: number[], spec: LanguageSpe
     // One declaration may define several names (`const a, b = 1, 2`): each is a sibling, not inside the first.
     while (open.length && (open.at(-1)!.def.end <= def.start || sameDeclaration(open.at(-1)!.def, def))) open.pop();
     const parent = open.at(-1);
-    const name = text.slice(def.name.startIndex, def.name.endIndex);
+    // A Ruby attribute is named by a symbol: `attr_reader :code` defines `code`.
+    const name = text.slice(def.name.startIndex, def.name.endIndex).replace(/^:/, '');
     const local = parent && (!(TYPE_KINDS.has(parent.kind) || SCOPE_KINDS.has(parent.kind)) || !parent.symbol);
     const shaped = shape(def, text, spec);
     open.push({ def, kind: shaped.kind, name, symbol: !local });
@@ -141,6 +142,7 @@ function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; 
     // A struct or interface shows its type parameters only (`Tree[T any]`), its fields are in its source.
     return { kind, sig: clean(text.slice(afterName, kind === 'type' ? def.end : value.startIndex), 80) };
   }
+  if (def.kind === 'method' && value?.type === 'identifier') return { kind: 'method', sig: text.slice(value.startIndex, value.endIndex) }; // attr_reader
   if (def.kind === 'impl') return { kind: 'impl', sig: def.owner ? `: ${clean(text.slice(def.owner.startIndex, def.owner.endIndex), 80)}` : '' };
   if (def.kind === 'const') {
     const head = text.slice(afterName, value ? value.startIndex : def.end);

@@ -194,11 +194,13 @@ const CPP = `
 (call_expression function: [(identifier) @callee (field_expression argument: (_) @recv field: (field_identifier) @callee) (qualified_identifier scope: (_) @recv name: (identifier) @callee) (template_function name: (identifier) @callee)]) @call
 `;
 
+// Ruby: `class Net::HTTPOK` defines HTTPOK in Net; `attr_reader :code` defines the method code (@value: how).
 const RUBY = `
 (method name: (_) @name body: (_)? @body) @def.method
 (singleton_method name: (_) @name body: (_)? @body) @def.method
-(class name: (_) @name body: (_)? @body) @def.class
-(module name: (_) @name body: (_)? @body) @def.module
+(class name: [(constant) @name (scope_resolution scope: (_) @owner name: (_) @name)] body: (_)? @body) @def.class
+(module name: [(constant) @name (scope_resolution scope: (_) @owner name: (_) @name)] body: (_)? @body) @def.module
+(call method: (identifier) @value arguments: (argument_list (simple_symbol) @name) (#match? @value "^attr_(reader|writer|accessor)$")) @def.method
 (call receiver: (_)? @recv method: (identifier) @callee) @call
 `;
 
