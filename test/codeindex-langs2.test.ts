@@ -118,3 +118,33 @@ describe('Ruby', () => {
     expect(symbol.split('\n')[0]).toBe('net/http/response.rb:13-17 class Net.HTTPOK < Net::HTTPSuccess');
   });
 });
+
+describe('Rust', () => {
+  it('an impl for a reference holds its methods; a macro shows its first rule; a long doc comment shows its first line', async () => {
+    const doc = ['/// Returns the capture groups corresponding to the leftmost-first match.', '///', ...Array.from({ length: 45 }, (_, i) => `/// example line ${i}`)];
+    const r = await parse('rust', 'src/de/mod.rs', [
+      "impl<'a> Expected for &'a str {",
+      '    fn fmt(&self, formatter: &mut fmt::Formatter) -> fmt::Result {',
+      '        formatter.write_str(self)',
+      '    }',
+      '}',
+      'macro_rules! forward_to_deserialize_any {',
+      '    (<$visitor:ident: Visitor<$lifetime:tt>> $($func:ident)*) => {',
+      '        $(forward_to_deserialize_any_helper!{$func<$lifetime, $visitor>})*',
+      '    };',
+      '    ($($func:ident)*) => {};',
+      '}',
+      ...doc,
+      "pub fn captures<'t>(text: &'t str) -> Option<Captures<'t>> {",
+      '    None',
+      '}',
+    ].join('\n'));
+    expect(defs(r)).toEqual([
+      'impl str@1 : Expected',
+      'method str.fmt@2 (&self, formatter: &mut fmt::Formatter) -> fmt::Result',
+      'macro forward_to_deserialize_any@6 (<$visitor:ident: Visitor<$lifetime:tt>> $($func:ident)*)',
+      "function captures@59 <'t>(text: &'t str) -> Option<Captures<'t>>",
+    ]);
+    expect(r.symbols[3]!.doc).toBe('Returns the capture groups corresponding to the leftmost-first match.');
+  });
+});

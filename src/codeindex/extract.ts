@@ -143,6 +143,7 @@ function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; 
     return { kind, sig: clean(text.slice(afterName, kind === 'type' ? def.end : value.startIndex), 80) };
   }
   if (def.kind === 'method' && value?.type === 'identifier') return { kind: 'method', sig: text.slice(value.startIndex, value.endIndex) }; // attr_reader
+  if (def.kind === 'macro' && value) return { kind: 'macro', sig: clean(text.slice(value.startIndex, value.endIndex), 100) }; // macro_rules!: its first rule
   if (def.kind === 'impl') return { kind: 'impl', sig: def.owner ? `: ${clean(text.slice(def.owner.startIndex, def.owner.endIndex), 80)}` : '' };
   if (def.kind === 'const') {
     const head = text.slice(afterName, value ? value.startIndex : def.end);
@@ -235,7 +236,8 @@ function docOf(text: string, lines: number[], line: number, def: Def, spec: Lang
   }
   const above: string[] = [];
   let from = line;
-  for (let l = line - 1; l >= 1 && above.length < 40; l--) {
+  // Up to the start of a long block (Rust and Ruby docs run to hundreds of lines of examples), keeping its first 40.
+  for (let l = line - 1; l >= 1 && above.length < 1000; l--) {
     const raw = text.slice(lines[l - 1]!, (lines[l] ?? text.length + 1) - 1).trim();
     if (spec.doc === 'slash' && raw.endsWith('*/')) {
       const block: string[] = [raw];
@@ -251,6 +253,7 @@ function docOf(text: string, lines: number[], line: number, def: Def, spec: Lang
     } else if (!/^@/.test(raw) || above.length) break; // decorators and annotations may sit between doc and definition
   }
   const doc = above
+    .slice(0, 40)
     .map((l) => l.replace(/^\/\*\*?|\*\/$|^\*\s?|^\/\/\/?!?\s?|^#\s?/g, '').trim())
     // Rules drawn with `# =====` or `// -----` say nothing.
     .filter((l) => /[\p{L}\p{N}]/u.test(l))

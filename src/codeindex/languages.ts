@@ -130,12 +130,12 @@ const RUST = `
 (enum_item name: (type_identifier) @name body: (_) @body) @def.enum
 (union_item name: (type_identifier) @name) @def.struct
 (trait_item name: (type_identifier) @name body: (_) @body) @def.trait
-(impl_item trait: (_)? @owner type: [(type_identifier) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name)] body: (_) @body) @def.impl
+(impl_item trait: (_)? @owner type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name) (reference_type type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name)])] body: (_) @body) @def.impl
 (mod_item name: (identifier) @name body: (_) @body) @def.module
 (type_item name: (type_identifier) @name) @def.type
 (const_item name: (identifier) @name) @def.const
 (static_item name: (identifier) @name) @def.const
-(macro_definition name: (identifier) @name) @def.macro
+(macro_definition name: (identifier) @name . (macro_rule left: (_) @value)?) @def.macro
 (call_expression function: [(identifier) @callee (field_expression value: (_) @recv field: (field_identifier) @callee) (scoped_identifier path: (_) @recv name: (identifier) @callee) (generic_function function: (identifier) @callee)]) @call
 (macro_invocation macro: (identifier) @callee) @call
 (use_declaration) @import
