@@ -69,6 +69,28 @@ describe('Go', () => {
   });
 });
 
+describe('Go calls', () => {
+  it('a call on the receiver or a typed parameter goes to the method of that type, not to every method of the name', async () => {
+    const [callers] = await run({
+      'http/server.go': [
+        'package http',
+        '',
+        'type Server struct{ Addr string }',
+        'type conn struct{ server *Server }',
+        '',
+        'func (srv *Server) newConn(addr string) *conn { return &conn{server: srv} }',
+        'func (srv *Server) Serve(addr string) error {',
+        '\tc := srv.newConn(addr)',
+        '\treturn nil',
+        '}',
+        'func serveOne(s *Server, c conn) { s.newConn("x") }',
+      ].join('\n'),
+      'http/transport.go': ['package http', '', 'type Transport struct{}', '', 'func (t *Transport) newConn(addr string) {}'].join('\n'),
+    }, [['code_refs', { symbol: 'Server.newConn', direction: 'callers' }]]);
+    expect(callers).toBe(['callers of Server.newConn (http/server.go:6):', '  http/server.go:8 Server.Serve', '  http/server.go:11 serveOne'].join('\n'));
+  });
+});
+
 describe('Ruby', () => {
   const response = [
     'module Net',

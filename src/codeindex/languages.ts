@@ -109,7 +109,8 @@ const PYTHON = `
 `;
 
 // Go: a const or var spec may define several names, of which the grammar's `name` field holds only
-// the first (its other names are its only identifier children); `_` defines nothing.
+// the first (its other names are its only identifier children); `_` defines nothing. Receivers and
+// parameters bind their names to their types (`func (srv *Server)` → srv.newConn() is Server's).
 const GO = `
 (function_declaration name: (identifier) @name body: (_)? @body) @def.function
 (method_declaration receiver: (parameter_list (parameter_declaration type: [(type_identifier) @owner (pointer_type (type_identifier) @owner) (generic_type type: (type_identifier) @owner) (pointer_type (generic_type type: (type_identifier) @owner))])) name: (field_identifier) @name body: (_)? @body) @def.method
@@ -121,6 +122,7 @@ const GO = `
 (source_file (var_declaration (var_spec_list (var_spec (identifier) @name value: (_)? @value) @def.const)) (#not-eq? @name "_"))
 (call_expression function: [(identifier) @callee (selector_expression operand: (_) @recv field: (field_identifier) @callee)]) @call
 (import_spec) @import
+(parameter_declaration name: (identifier) @bind.name type: [(type_identifier) @bind.type (pointer_type (type_identifier) @bind.type) (generic_type type: (type_identifier) @bind.type) (pointer_type (generic_type type: (type_identifier) @bind.type))]) @bind
 `;
 
 const RUST = `
