@@ -89,6 +89,25 @@ describe('Go calls', () => {
     }, [['code_refs', { symbol: 'Server.newConn', direction: 'callers' }]]);
     expect(callers).toBe(['callers of Server.newConn (http/server.go:6):', '  http/server.go:8 Server.Serve', '  http/server.go:11 serveOne'].join('\n'));
   });
+
+  it('a method a struct gets from one it embeds is still found, marked uncertain', async () => {
+    const [callers] = await run({
+      'bufio/bufio.go': ['package bufio', '', 'type Writer struct{ n int }', '', 'func (b *Writer) Flush() error { return nil }'].join('\n'),
+      'http/response.go': [
+        'package http',
+        '',
+        'type response struct {',
+        '	*bufio.Writer',
+        '	status int',
+        '}',
+        '',
+        'func (w *response) finish() {',
+        '	w.Flush()',
+        '}',
+      ].join('\n'),
+    }, [['code_refs', { symbol: 'Writer.Flush', direction: 'callers' }]]);
+    expect(callers).toBe(['callers of Writer.Flush (bufio/bufio.go:5):', '  http/response.go:9 response.finish (ambiguous)'].join('\n'));
+  });
 });
 
 describe('Ruby', () => {
