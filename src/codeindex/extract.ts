@@ -97,9 +97,11 @@ function symbolsOf(defs: Def[], text: string, lines: number[], spec: LanguageSpe
   // anything inside a function or a constant is local to it and not a symbol of its own.
   const open: { def: Def; kind: SymbolKind; name: string; symbol: boolean }[] = [];
   for (const def of defs) {
-    while (open.length && open.at(-1)!.def.end <= def.start) open.pop();
+    // One declaration may define several names (`const a, b = 1, 2`): each is a sibling, not inside the first.
+    while (open.length && (open.at(-1)!.def.end <= def.start || sameDeclaration(open.at(-1)!.def, def))) open.pop();
     const parent = open.at(-1);
-    const name = text.slice(def.name.startIndex, def.name.endIndex);
+    // A Ruby attribute is named by a symbol: `attr_reader :code` defines `code`.
+    const name = text.slice(def.name.startIndex, def.name.endIndex).replace(/^:/, '');
     const local = parent && (!(TYPE_KINDS.has(parent.kind) || SCOPE_KINDS.has(parent.kind)) || !parent.symbol);
     const shaped = shape(def, text, spec);
     open.push({ def, kind: shaped.kind, name, symbol: !local });
@@ -123,6 +125,9 @@ function symbolsOf(defs: Def[], text: string, lines: number[], spec: LanguageSpe
   return { symbols, docs, spans };
 }
 
+/** Another name the same declaration defines (one node matched twice for one name is not). */
+const sameDeclaration = (a: Def, b: Def): boolean => a.start === b.start && a.end === b.end && a.name.startIndex !== b.name.startIndex;
+
 /** The kind a definition really has (a constant holding a function is a function) and its signature. */
 function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; sig: string; decl?: boolean } {
   const afterName = def.name.endIndex;
@@ -134,13 +139,19 @@ function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; 
   }
   if (def.kind === 'type' && value && spec.grammar === 'go') {
     const kind = value.type === 'struct_type' ? 'struct' : value.type === 'interface_type' ? 'interface' : 'type';
-    return { kind, sig: kind === 'type' ? clean(text.slice(afterName, def.end), 80) : '' };
+    // A struct or interface shows its type parameters only (`Tree[T any]`), its fields are in its source.
+    return { kind, sig: clean(text.slice(afterName, kind === 'type' ? def.end : value.startIndex), 80) };
   }
+  if (def.kind === 'method' && value?.type === 'identifier') return { kind: 'method', sig: text.slice(value.startIndex, value.endIndex) }; // attr_reader
+  if (def.kind === 'macro' && value) return { kind: 'macro', sig: clean(text.slice(value.startIndex, value.endIndex), 100) }; // macro_rules!: its first rule
   if (def.kind === 'impl') return { kind: 'impl', sig: def.owner ? `: ${clean(text.slice(def.owner.startIndex, def.owner.endIndex), 80)}` : '' };
   if (def.kind === 'const') {
     const head = text.slice(afterName, value ? value.startIndex : def.end);
     if (/:/.test(head)) return { kind: 'const', sig: clean(head, 80) };
-    return { kind: 'const', sig: value ? clean(`= ${text.slice(value.startIndex, Math.min(value.endIndex, value.startIndex + 200))}`, 60) : '' };
+    // Go writes the type bare between the names and the value: `a, b ConnState = iota`.
+    const type = head.replace(/^(\s*,\s*[\p{L}\p{N}_]+)+/u, '').replace(/=\s*$/, '').trim();
+    const shown = value ? `= ${text.slice(value.startIndex, Math.min(value.endIndex, value.startIndex + 200))}` : '';
+    return { kind: 'const', sig: clean(type && shown ? `${type} ${shown}` : type || shown, type ? 80 : 60) };
   }
   if (def.body) return { kind: def.kind, sig: clean(header(def, text, headerEnd(def.body)), CALLABLE_KINDS.has(def.kind) ? 160 : 100) };
   const callable = def.kind === 'function' || def.kind === 'method';
@@ -225,7 +236,8 @@ function docOf(text: string, lines: number[], line: number, def: Def, spec: Lang
   }
   const above: string[] = [];
   let from = line;
-  for (let l = line - 1; l >= 1 && above.length < 40; l--) {
+  // Up to the start of a long block (Rust and Ruby docs run to hundreds of lines of examples), keeping its first 40.
+  for (let l = line - 1; l >= 1 && above.length < 1000; l--) {
     const raw = text.slice(lines[l - 1]!, (lines[l] ?? text.length + 1) - 1).trim();
     if (spec.doc === 'slash' && raw.endsWith('*/')) {
       const block: string[] = [raw];
@@ -241,6 +253,7 @@ function docOf(text: string, lines: number[], line: number, def: Def, spec: Lang
     } else if (!/^@/.test(raw) || above.length) break; // decorators and annotations may sit between doc and definition
   }
   const doc = above
+    .slice(0, 40)
     .map((l) => l.replace(/^\/\*\*?|\*\/$|^\*\s?|^\/\/\/?!?\s?|^#\s?/g, '').trim())
     // Rules drawn with `# =====` or `// -----` say nothing.
     .filter((l) => /[\p{L}\p{N}]/u.test(l))

@@ -186,7 +186,8 @@ export class CallGraph {
         if (r) return r;
       }
     }
-    if (classes.some((c) => ['interface', 'trait'].includes(this.symbol(c)!.kind))) {
+    // An interface's method is any implementation's; a struct's may be one it embeds (Go): uncertain.
+    if (classes.some((c) => ['interface', 'trait', 'struct'].includes(this.symbol(c)!.kind))) {
       const any = this.byName(member);
       return any && { targets: any.targets, how: 'ambiguous' };
     }

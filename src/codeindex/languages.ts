@@ -108,15 +108,21 @@ const PYTHON = `
 (assignment left: (attribute object: (identifier) @_self attribute: (identifier) @bind.name) right: (identifier) @bind.alias (#eq? @_self "self")) @bind.field
 `;
 
+// Go: a const or var spec may define several names, of which the grammar's `name` field holds only
+// the first (its other names are its only identifier children); `_` defines nothing. Receivers and
+// parameters bind their names to their types (`func (srv *Server)` → srv.newConn() is Server's).
 const GO = `
 (function_declaration name: (identifier) @name body: (_)? @body) @def.function
 (method_declaration receiver: (parameter_list (parameter_declaration type: [(type_identifier) @owner (pointer_type (type_identifier) @owner) (generic_type type: (type_identifier) @owner) (pointer_type (generic_type type: (type_identifier) @owner))])) name: (field_identifier) @name body: (_)? @body) @def.method
 (type_spec name: (type_identifier) @name type: (_) @value) @def.type
+(type_alias name: (type_identifier) @name type: (_) @value) @def.type
 (method_elem name: (field_identifier) @name) @def.method
-(source_file (const_declaration (const_spec name: (identifier) @name) @def.const))
-(source_file (var_declaration (var_spec name: (identifier) @name) @def.const))
+(source_file (const_declaration (const_spec (identifier) @name value: (_)? @value) @def.const) (#not-eq? @name "_"))
+(source_file (var_declaration (var_spec (identifier) @name value: (_)? @value) @def.const) (#not-eq? @name "_"))
+(source_file (var_declaration (var_spec_list (var_spec (identifier) @name value: (_)? @value) @def.const)) (#not-eq? @name "_"))
 (call_expression function: [(identifier) @callee (selector_expression operand: (_) @recv field: (field_identifier) @callee)]) @call
 (import_spec) @import
+(parameter_declaration name: (identifier) @bind.name type: [(type_identifier) @bind.type (pointer_type (type_identifier) @bind.type) (generic_type type: (type_identifier) @bind.type) (pointer_type (generic_type type: (type_identifier) @bind.type))]) @bind
 `;
 
 const RUST = `
@@ -126,12 +132,12 @@ const RUST = `
 (enum_item name: (type_identifier) @name body: (_) @body) @def.enum
 (union_item name: (type_identifier) @name) @def.struct
 (trait_item name: (type_identifier) @name body: (_) @body) @def.trait
-(impl_item trait: (_)? @owner type: [(type_identifier) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name)] body: (_) @body) @def.impl
+(impl_item trait: (_)? @owner type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name) (reference_type type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name)])] body: (_) @body) @def.impl
 (mod_item name: (identifier) @name body: (_) @body) @def.module
 (type_item name: (type_identifier) @name) @def.type
 (const_item name: (identifier) @name) @def.const
 (static_item name: (identifier) @name) @def.const
-(macro_definition name: (identifier) @name) @def.macro
+(macro_definition name: (identifier) @name . (macro_rule left: (_) @value)?) @def.macro
 (call_expression function: [(identifier) @callee (field_expression value: (_) @recv field: (field_identifier) @callee) (scoped_identifier path: (_) @recv name: (identifier) @callee) (generic_function function: (identifier) @callee)]) @call
 (macro_invocation macro: (identifier) @callee) @call
 (use_declaration) @import
@@ -190,11 +196,13 @@ const CPP = `
 (call_expression function: [(identifier) @callee (field_expression argument: (_) @recv field: (field_identifier) @callee) (qualified_identifier scope: (_) @recv name: (identifier) @callee) (template_function name: (identifier) @callee)]) @call
 `;
 
+// Ruby: `class Net::HTTPOK` defines HTTPOK in Net; `attr_reader :code` defines the method code (@value: how).
 const RUBY = `
 (method name: (_) @name body: (_)? @body) @def.method
 (singleton_method name: (_) @name body: (_)? @body) @def.method
-(class name: (_) @name body: (_)? @body) @def.class
-(module name: (_) @name body: (_)? @body) @def.module
+(class name: [(constant) @name (scope_resolution scope: (_) @owner name: (_) @name)] body: (_)? @body) @def.class
+(module name: [(constant) @name (scope_resolution scope: (_) @owner name: (_) @name)] body: (_)? @body) @def.module
+(call method: (identifier) @value arguments: (argument_list (simple_symbol) @name) (#match? @value "^attr_(reader|writer|accessor)$")) @def.method
 (call receiver: (_)? @recv method: (identifier) @callee) @call
 `;
 

@@ -94,7 +94,7 @@ export const qualifiedName = (s: SymbolRecord): string => (s.container ? `${s.co
 
 /** `kind name(signature)` of a symbol, as one line. */
 export function describeSymbol(s: SymbolRecord): string {
-  const sig = s.sig && (/^[(<:[]/.test(s.sig) ? s.sig : ` ${s.sig}`);
+  const sig = s.sig && (/^(?:[(:[]|<(?!\s))/.test(s.sig) ? s.sig : ` ${s.sig}`);
   return `${s.kind} ${qualifiedName(s)}${sig}`;
 }
 

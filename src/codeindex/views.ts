@@ -44,7 +44,7 @@ export function outlineFile(record: FileRecord, detail: Detail = 0, brief = fals
     if (brief && s.container) continue;
     const member = s.container !== undefined && s.kind === 'method';
     const sig = shorten(s.kind, s.sig, detail);
-    const glue = sig && (/^[(<:[]/.test(sig) ? sig : ` ${sig}`);
+    const glue = sig && (/^(?:[(:[]|<(?!\s))/.test(sig) ? sig : ` ${sig}`);
     // Functions and methods show by their parentheses once space is short; other kinds keep their word.
     const kind = member || (detail && s.kind === 'function') ? '' : `${s.kind} `;
     out.push(`${member ? '  ' : ''}${s.line} ${kind}${member ? s.name : qualifiedName(s)}${glue}`);
