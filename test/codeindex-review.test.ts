@@ -195,3 +195,34 @@ describe("feiyu's link to the index", () => {
     expect({ state: last.state, stoppedEarly: last.done < last.total }).toEqual({ state: 'building', stoppedEarly: true });
   });
 });
+
+describe('the count of call edges (/index)', () => {
+  it('is made between turns of the event loop, and comes out as the count made at once', async () => {
+    // One file calling one function 12,000 times: three slices of call sites.
+    const body = Array.from({ length: 12_000 }, () => '  f();').join('\n');
+    const ctx = await workspace({ 'src/calls.ts': `export function f() {}\nexport function g() {\n${body}\n}\n` });
+    const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
+    await handle.ready();
+    let turns = 0;
+    const tick = (): void => void setImmediate(() => (turns++, counted || tick()));
+    let counted = false;
+    tick();
+    await handle.countEdges();
+    counted = true;
+    expect({ edges: handle.status().edges, turned: turns > 0 }).toEqual({ edges: 12_000, turned: true });
+    await handle.close();
+  });
+
+  it('a rebuild counts again, even when the new index has had as many changes as the old one', async () => {
+    const files = chain(40);
+    const ctx = await workspace(files);
+    const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
+    await handle.ready();
+    expect(handle.status().edges).toBe(39);
+    // Changed behind the index's back: task20 no longer calls task19.
+    writeFileSync(join(ctx.root, 'src/m20.ts'), 'export function task20(n: number): number {\n  return n;\n}\n');
+    await handle.rebuild();
+    expect(handle.status().edges).toBe(38);
+    await handle.close();
+  });
+});

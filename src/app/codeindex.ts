@@ -26,6 +26,8 @@ export type CodeIndexLink = {
   settled: Promise<void>;
   /** Null while loading or when off (see `off`). */
   status(): CodeIndexStatus | null;
+  /** Counts the call edges for status() without holding up the process (about a second at 20 MB). */
+  countEdges(): Promise<void>;
   off(): CodeIndexOff | null;
   rebuild(): Promise<void>;
   /** Progress while building: done and total files. */
@@ -121,6 +123,7 @@ export function linkCodeIndex(o: LinkOptions): CodeIndexLink | null {
     start: () => begin(),
     settled,
     status: () => (handle && !off ? handle.status() : null),
+    countEdges: () => (handle && !off ? handle.countEdges() : Promise.resolve()),
     off: () => off,
     async rebuild() {
       begin();

@@ -41,6 +41,7 @@ export async function indexCommand(arg: string, s: Session): Promise<void> {
     ui.note(t('index.rebuilding'));
     await link.rebuild();
   }
+  await link.countEdges();
   const status = link.status();
   const why = OFF[link.off() ?? (status ? '' : 'failed_to_load')];
   if (why || !status) return ui.line(t(why ?? 'index.off_failed'));
