@@ -2,16 +2,131 @@
 // annotation types and records (java.base/java/util), classes nested in classes (CPython's
 // argparse.py, Ruby's csv.rb), and comments above a definition that are no doc (Go's runtime
 // pragmas, Ruby's magic comments, license headers).
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile } from '../src/codeindex/extract.js';
+import { openCodeIndex } from '../src/codeindex/index.js';
 import { grammarFor } from '../src/codeindex/parsefile.js';
 import type { FileRecord } from '../src/codeindex/model.js';
+import { workspace } from './tools-helpers.js';
 
 const meta = { size: 0, mtimeMs: 0, hash: '' };
 
 async function parse(lang: string, path: string, text: string): Promise<FileRecord> {
   return extractFile(path, text, lang, await grammarFor(lang), meta);
 }
+
+async function run(files: Record<string, string>, calls: [string, Record<string, unknown>][]): Promise<string[]> {
+  const ctx = await workspace(files);
+  const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
+  await handle.ready();
+  const out: string[] = [];
+  for (const [tool, args] of calls) out.push((await handle.tools.find((t) => t.name === tool)!.run(args, ctx)).output);
+  await handle.close();
+  return out;
+}
+
+const ARGPARSE = [
+  'class HelpFormatter(object):',
+  '    """Formatter for generating usage messages and argument help strings."""',
+  '',
+  '    def __init__(self, prog, indent_increment=2):',
+  '        self._root_section = self._Section(self, None)',
+  '',
+  '    class _Section(object):',
+  '',
+  '        def __init__(self, formatter, parent, heading=None):',
+  '            self.formatter = formatter',
+  '',
+  '        def format_help(self):',
+  '            return self.formatter._join_parts([])',
+  '',
+  '    def format_help(self):',
+  '        help = self._root_section.format_help()',
+  '        return help',
+  '',
+  '',
+  'class _SubParsersAction(Action):',
+  '',
+  '    class _ChoicesPseudoAction(Action):',
+  '',
+  '        def __init__(self, name, aliases, help):',
+  '            pass',
+  '',
+].join('\n');
+
+describe('nested classes', () => {
+  it("a nested class's members are named through the classes around them: code_symbol takes the full name and the short one, the outline nests them", async () => {
+    const out = await run({ 'argparse.py': ARGPARSE }, [
+      ['code_outline', { path: 'argparse.py' }],
+      ['code_symbol', { name: 'HelpFormatter._Section.__init__' }],
+      ['code_symbol', { name: '_Section.__init__' }],
+      ['code_symbol', { name: 'Other._Section.__init__' }],
+      ['code_refs', { symbol: 'HelpFormatter._Section.format_help', direction: 'callers' }],
+    ]);
+    expect(out[0]).toBe([
+      'argparse.py (25 lines)',
+      '1 class HelpFormatter(object)',
+      '  4 __init__(self, prog, indent_increment=2)',
+      '  7 class _Section(object)',
+      '    9 __init__(self, formatter, parent, heading=None)',
+      '    12 format_help(self)',
+      '  15 format_help(self)',
+      '20 class _SubParsersAction(Action)',
+      '  22 class _ChoicesPseudoAction(Action)',
+      '    24 __init__(self, name, aliases, help)',
+    ].join('\n'));
+    const source = [
+      'argparse.py:9-10 method HelpFormatter._Section.__init__(self, formatter, parent, heading=None)',
+      '     9\t        def __init__(self, formatter, parent, heading=None):',
+      '    10\t            self.formatter = formatter',
+    ].join('\n');
+    expect(out[1]).toBe(source);
+    expect(out[2]).toBe(source);
+    expect(out[3]).toBe('no symbol Other._Section.__init__ found; try code_search');
+    expect(out[4]).toBe(['callers of HelpFormatter._Section.format_help (argparse.py:12):', '  argparse.py:16 HelpFormatter.format_help (ambiguous)'].join('\n'));
+  });
+
+  it("Ruby: the outer class's methods after a nested class are not shown as the nested class's", async () => {
+    const [outline] = await run({
+      'csv.rb': [
+        '# frozen_string_literal: true',
+        '',
+        'class CSV',
+        '  # The error thrown when the parser encounters illegal CSV formatting.',
+        '  class MalformedCSVError < RuntimeError',
+        '    attr_reader :line_number',
+        '',
+        '    def initialize(message, line_number)',
+        '      @line_number = line_number',
+        '      super("#{message} in line #{line_number}.")',
+        '    end',
+        '  end',
+        '',
+        '  class << self',
+        '    def instance(data = $stdout, **options)',
+        '      new(data, **options)',
+        '    end',
+        '  end',
+        '',
+        '  def initialize(data, col_sep: ",")',
+        '    @io = data',
+        '  end',
+        'end',
+        '',
+      ].join('\n'),
+    }, [['code_outline', { path: 'csv.rb' }]]);
+    expect(outline).toBe([
+      'csv.rb (23 lines)',
+      '3 class CSV',
+      '  5 class MalformedCSVError < RuntimeError',
+      '    6 line_number attr_reader',
+      '    8 initialize(message, line_number)',
+      '  15 instance(data = $stdout, **options)',
+      '  20 initialize(data, col_sep: ",")',
+    ].join('\n'));
+  });
+});
 
 describe('comments that are no doc', () => {
   it('Go: pragmas above a function are skipped, the doc above them still counts; build constraints and the license header are no doc; a line comment ending in */ is a line comment', async () => {
