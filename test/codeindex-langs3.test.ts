@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { extractFile } from '../src/codeindex/extract.js';
 import { openCodeIndex } from '../src/codeindex/index.js';
 import { grammarFor } from '../src/codeindex/parsefile.js';
-import type { FileRecord } from '../src/codeindex/model.js';
+import { qualifiedName, type FileRecord } from '../src/codeindex/model.js';
 import { workspace } from './tools-helpers.js';
 
 const meta = { size: 0, mtimeMs: 0, hash: '' };
@@ -15,6 +15,9 @@ const meta = { size: 0, mtimeMs: 0, hash: '' };
 async function parse(lang: string, path: string, text: string): Promise<FileRecord> {
   return extractFile(path, text, lang, await grammarFor(lang), meta);
 }
+
+/** `kind Container.name@line sig`, the way a reader checks a definition list. */
+const defs = (r: FileRecord) => r.symbols.map((s) => `${s.kind} ${qualifiedName(s)}@${s.line} ${s.sig}${s.decl ? ' [decl]' : ''}`);
 
 async function run(files: Record<string, string>, calls: [string, Record<string, unknown>][]): Promise<string[]> {
   const ctx = await workspace(files);
@@ -25,6 +28,147 @@ async function run(files: Record<string, string>, calls: [string, Record<string,
   await handle.close();
   return out;
 }
+
+const HASHMAP = [
+  'package java.util;',
+  '',
+  'public class HashMap<K,V> extends AbstractMap<K,V> implements Map<K,V> {',
+  '    @java.io.Serial',
+  '    private static final long serialVersionUID = 362498820763181265L;',
+  '',
+  '    /**',
+  '     * The default initial capacity - MUST be a power of two.',
+  '     */',
+  '    static final int DEFAULT_INITIAL_CAPACITY = 1 << 4; // aka 16',
+  '',
+  '    static final int TREEIFY_THRESHOLD = 8, UNTREEIFY_THRESHOLD = 6;',
+  '',
+  '    static final Comparator<Object> NATURAL = new Comparator<>() {',
+  '        public int compare(Object a, Object b) { return 0; }',
+  '    };',
+  '',
+  '    transient Node<K,V>[] table;',
+  '    final float loadFactor;',
+  '',
+  '    static class Node<K,V> implements Map.Entry<K,V> {',
+  '        final int hash;',
+  '        Node(int hash) { this.hash = hash; }',
+  '        public final K getKey() { return null; }',
+  '    }',
+  '',
+  '    public int size() { return 0; }',
+  '}',
+  '',
+].join('\n');
+
+describe('Java', () => {
+  it('static final fields are constants with type and value; instance fields are not symbols; what a constant holds is local to it', async () => {
+    const r = await parse('java', 'java/util/HashMap.java', HASHMAP);
+    expect(defs(r)).toEqual([
+      'class HashMap@3 <K,V> extends AbstractMap<K,V> implements Map<K,V>',
+      'const HashMap.serialVersionUID@4 : long = 362498820763181265L',
+      'const HashMap.DEFAULT_INITIAL_CAPACITY@10 : int = 1 << 4',
+      'const HashMap.TREEIFY_THRESHOLD@12 : int = 8',
+      'const HashMap.UNTREEIFY_THRESHOLD@12 : int = 6',
+      'const HashMap.NATURAL@14 : Comparator<Object> = new Comparator<>() { public int compare(Object a, Object b) { return 0; } }',
+      'class HashMap.Node@21 <K,V> implements Map.Entry<K,V>',
+      'method Node.Node@23 (int hash)',
+      'method Node.getKey@24 (): K',
+      'method HashMap.size@27 (): int',
+    ]);
+    expect(r.symbols[2]).toEqual({ name: 'DEFAULT_INITIAL_CAPACITY', kind: 'const', container: 'HashMap', line: 10, endLine: 10, sig: ': int = 1 << 4', doc: 'The default initial capacity - MUST be a power of two.', exported: true });
+    expect(r.symbols[1]!.exported).toBe(false);
+  });
+
+  it('interface fields are constants; annotation types and their elements; compact constructors; enum constants are not symbols (as in TypeScript, Rust, C#)', async () => {
+    const r = await parse('java', 'java/lang/annotation/Retention.java', [
+      'package java.lang.annotation;',
+      '',
+      '@Documented',
+      '@Retention(RetentionPolicy.RUNTIME)',
+      '@Target(ElementType.ANNOTATION_TYPE)',
+      'public @interface Retention {',
+      '    RetentionPolicy value();',
+      '    String since() default "";',
+      '}',
+      '',
+      'interface Spliterator<T> {',
+      '    public static final int ORDERED    = 0x00000010;',
+      '    int DISTINCT   = 0x00000001;',
+      '    boolean tryAdvance(Consumer<? super T> action);',
+      '}',
+      '',
+      'record KeyValue<K, V>(K key, V value) {',
+      '    KeyValue {',
+      '        Objects.requireNonNull(key);',
+      '    }',
+      '}',
+      '',
+      'enum TimeUnit {',
+      '    NANOSECONDS(TimeUnit.NANO_SCALE),',
+      '    SECONDS(TimeUnit.SECOND_SCALE);',
+      '    private static final long NANO_SCALE = 1L;',
+      '    private final long scale;',
+      '    TimeUnit(long s) { this.scale = s; }',
+      '}',
+      '',
+    ].join('\n'));
+    expect(defs(r)).toEqual([
+      'interface Retention@3 ',
+      'method Retention.value@7 (): RetentionPolicy [decl]',
+      'method Retention.since@8 (): String default "" [decl]',
+      'interface Spliterator@11 <T>',
+      'const Spliterator.ORDERED@12 : int = 0x00000010',
+      'const Spliterator.DISTINCT@13 : int = 0x00000001',
+      'method Spliterator.tryAdvance@14 (Consumer<? super T> action): boolean [decl]',
+      'class KeyValue@17 <K, V>(K key, V value)',
+      'method KeyValue.KeyValue@18 ',
+      'enum TimeUnit@23 ',
+      'const TimeUnit.NANO_SCALE@26 : long = 1L',
+      'method TimeUnit.TimeUnit@28 (long s)',
+    ]);
+  });
+
+  it('outlines constants and nested classes under the class that holds them', async () => {
+    const [outline] = await run({ 'java/util/HashMap.java': HASHMAP }, [['code_outline', { path: 'java/util/HashMap.java' }]]);
+    expect(outline).toBe([
+      'java/util/HashMap.java (28 lines)',
+      '3 class HashMap<K,V> extends AbstractMap<K,V> implements Map<K,V>',
+      '  10 const DEFAULT_INITIAL_CAPACITY: int = 1 << 4',
+      '  12 const TREEIFY_THRESHOLD: int = 8',
+      '  12 const UNTREEIFY_THRESHOLD: int = 6',
+      '  14 const NATURAL: Comparator<Object> = new Comparator<>() { public int compare(Object a, Object b) { return 0; } }',
+      '  21 class Node<K,V> implements Map.Entry<K,V>',
+      '    23 Node(int hash)',
+      '    24 getKey(): K',
+      '  27 size(): int',
+    ].join('\n'));
+  });
+});
+
+describe('C#', () => {
+  it('const and static readonly fields are constants; other fields are not symbols', async () => {
+    const r = await parse('csharp', 'src/Http/HttpVersion.cs', [
+      'namespace System.Net',
+      '{',
+      '    public static class HttpVersion',
+      '    {',
+      '        public const int MaxHeaderLength = 8192;',
+      '        public static readonly Version Version11 = new Version(1, 1);',
+      '        private static int s_count;',
+      '        private readonly string _name;',
+      '    }',
+      '}',
+      '',
+    ].join('\n'));
+    expect(defs(r)).toEqual([
+      'namespace System.Net@1 ',
+      'class System.Net.HttpVersion@3 ',
+      'const HttpVersion.MaxHeaderLength@5 : int = 8192',
+      'const HttpVersion.Version11@6 : Version = new Version(1, 1)',
+    ]);
+  });
+});
 
 const ARGPARSE = [
   'class HelpFormatter(object):',

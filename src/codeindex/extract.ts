@@ -146,6 +146,11 @@ function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; 
   if (def.kind === 'method' && value?.type === 'identifier') return { kind: 'method', sig: text.slice(value.startIndex, value.endIndex) }; // attr_reader
   if (def.kind === 'macro' && value) return { kind: 'macro', sig: clean(text.slice(value.startIndex, value.endIndex), 100) }; // macro_rules!: its first rule
   if (def.kind === 'impl') return { kind: 'impl', sig: def.owner ? `: ${clean(text.slice(def.owner.startIndex, def.owner.endIndex), 80)}` : '' };
+  if (def.kind === 'const' && def.ret) {
+    // Java and C# write the type before the name: `static final int MAX = 1 << 30` → `: int = 1 << 30`.
+    const shown = value ? ` = ${text.slice(value.startIndex, Math.min(value.endIndex, value.startIndex + 200))}` : '';
+    return { kind: 'const', sig: clean(`: ${text.slice(def.ret.startIndex, def.ret.endIndex)}${shown}`, 100) };
+  }
   if (def.kind === 'const') {
     const head = text.slice(afterName, value ? value.startIndex : def.end);
     if (/:/.test(head)) return { kind: 'const', sig: clean(head, 80) };
