@@ -129,8 +129,9 @@ describe('Java', () => {
     ]);
   });
 
-  it('outlines constants and nested classes under the class that holds them', async () => {
-    const [outline] = await run({ 'java/util/HashMap.java': HASHMAP }, [['code_outline', { path: 'java/util/HashMap.java' }]]);
+  it('outlines constants and nested classes under the class that holds them; a member is found by its name with the package', async () => {
+    const [outline, symbol] = await run({ 'java/util/HashMap.java': HASHMAP }, [['code_outline', { path: 'java/util/HashMap.java' }], ['code_symbol', { name: 'java.util.HashMap.Node.getKey' }]]);
+    expect(symbol).toBe(['java/util/HashMap.java:24-24 method HashMap.Node.getKey(): K', '    24\t        public final K getKey() { return null; }'].join('\n'));
     expect(outline).toBe([
       'java/util/HashMap.java (28 lines)',
       '3 class HashMap<K,V> extends AbstractMap<K,V> implements Map<K,V>',
@@ -229,6 +230,16 @@ describe('nested classes', () => {
     expect(out[2]).toBe(source);
     expect(out[3]).toBe('no symbol Other._Section.__init__ found; try code_search');
     expect(out[4]).toBe(['callers of HelpFormatter._Section.format_help (argparse.py:12):', '  argparse.py:16 HelpFormatter.format_help (ambiguous)'].join('\n'));
+  });
+
+  it('a name written with the module or namespace around the class still finds its member (the qualified name stops at them)', async () => {
+    const out = await run({
+      'net/http.rb': ['module Net', '  class HTTP < Protocol', '    def get(path, initheader = nil)', '      request(Get.new(path, initheader))', '    end', '  end', 'end', ''].join('\n'),
+    }, [['code_symbol', { name: 'Net::HTTP#get' }], ['code_symbol', { name: 'Other::HTTP#get' }]]);
+    expect(out).toEqual([
+      ['net/http.rb:3-5 method HTTP.get(path, initheader = nil)', '     3\t    def get(path, initheader = nil)', '     4\t      request(Get.new(path, initheader))', '     5\t    end'].join('\n'),
+      'no symbol Other::HTTP#get found; try code_search',
+    ]);
   });
 
   it("Ruby: the outer class's methods after a nested class are not shown as the nested class's", async () => {

@@ -1,7 +1,7 @@
 // The shapes the code index keeps per file: symbols, call sites, imports and the search terms of
 // each chunk, as the parser produces them and the cache stores them. Types and tiny helpers only.
 
-import { TYPE_KINDS, type ImportRecord, type SymbolKind } from './languages.js';
+import { SCOPE_KINDS, TYPE_KINDS, type ImportRecord, type SymbolKind } from './languages.js';
 
 export type { ImportRecord, SymbolKind };
 
@@ -91,22 +91,37 @@ export const NO_TERMS: FileTerms = { ids: new Int32Array(0), dictionary: [], dat
 
 /**
  * `Container.name` or `name`; given the symbols of its file, a member of a nested type is named
- * through the types around it (`HelpFormatter._Section.__init__`; a namespace or module still
- * ends the chain, as it ends `A.Foo`). A record's `container` stays the innermost one.
+ * through the types around it (`HelpFormatter._Section.__init__`). A namespace or module around
+ * the types does not lengthen it (`Foo.Run`, as before; `A.Foo` for the class itself). A record's
+ * `container` stays the innermost one.
  */
 export function qualifiedName(s: SymbolRecord, symbols?: readonly SymbolRecord[]): string {
-  if (!s.container) return s.name;
-  const outer = symbols && enclosingType(s, symbols);
-  return `${outer ? qualifiedName(outer, symbols) : s.container}.${s.name}`;
+  const outer = symbols && enclosing(s, symbols, TYPE_KINDS);
+  if (outer) return `${typePath(outer, symbols!)}.${s.name}`;
+  return s.container ? `${s.container}.${s.name}` : s.name;
 }
 
-/** The type in the same file that holds `s` (named as its container, its lines around it). */
-function enclosingType(s: SymbolRecord, symbols: readonly SymbolRecord[]): SymbolRecord | undefined {
+const typePath = (t: SymbolRecord, symbols: readonly SymbolRecord[]): string => {
+  const outer = enclosing(t, symbols, TYPE_KINDS);
+  return outer ? `${typePath(outer, symbols)}.${t.name}` : t.name;
+};
+
+const HOLDERS: ReadonlySet<SymbolKind> = new Set([...TYPE_KINDS, ...SCOPE_KINDS]);
+
+/** The name through every type, namespace and module around it in its file (`Net.HTTP.get`): what a longer name asked for is checked against. */
+export function fullName(s: SymbolRecord, symbols: readonly SymbolRecord[]): string {
+  const outer = enclosing(s, symbols, HOLDERS);
+  return outer ? `${fullName(outer, symbols)}.${s.name}` : qualifiedName(s);
+}
+
+/** The symbol of `kinds` in the same file that holds `s` (named as its container, its lines around it). */
+function enclosing(s: SymbolRecord, symbols: readonly SymbolRecord[], kinds: ReadonlySet<SymbolKind>): SymbolRecord | undefined {
+  if (!s.container) return undefined;
   let found: SymbolRecord | undefined;
-  // Outer types come before their members; only those can hold it (no cycles).
+  // Outer symbols come before their members; only those can hold it (no cycles).
   for (const t of symbols) {
     if (t === s || t.line > s.line) break;
-    if (t.name === s.container && t.endLine >= s.endLine && TYPE_KINDS.has(t.kind)) found = t;
+    if (t.name === s.container && t.endLine >= s.endLine && kinds.has(t.kind)) found = t;
   }
   return found;
 }

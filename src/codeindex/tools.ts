@@ -10,7 +10,7 @@ import type { CodeIndex } from './engine.js';
 import { callLines, ON_DEMAND_FILES, parseNow, recordsMentioning, textSearch } from './fallback.js';
 import { listWorkspace, skipReason } from './files.js';
 import type { SymRef } from './graph.js';
-import { qualifiedName, type FileRecord } from './model.js';
+import { fullName, type FileRecord } from './model.js';
 import { formatHits, innermost, rankHits } from './search.js';
 import { outlineFiles, placeOf, refsTree, symbolSource } from './views.js';
 
@@ -76,7 +76,7 @@ function parseSymbol(spec: string): SymbolQuery {
   const rest = (at?.[2] ?? spec).trim();
   if (/^\d+$/.test(rest)) return { path, name: '', line: Number(rest) };
   const parts = rest.split(/\.|::|#/).filter(Boolean);
-  // `Outer.Inner.method`: Inner is the container; the whole path must end the symbol's qualified name.
+  // `Outer.Inner.method`: Inner is the container; the whole path and the symbol's must agree as far as both go.
   return { path, name: parts.at(-1) ?? rest, container: parts.length > 1 ? parts.at(-2) : undefined, qualified: parts.length > 2 ? parts.join('.') : undefined };
 }
 
@@ -92,8 +92,9 @@ function matchSymbols(records: FileRecord[], q: SymbolQuery): SymRef[] {
     }
     rec.symbols.forEach((s, index) => {
       if (s.name !== q.name || (q.container && s.container !== q.container)) return;
-      const full = q.qualified && qualifiedName(s, rec.symbols);
-      if (!full || full === q.qualified || full.endsWith(`.${q.qualified}`)) refs.push({ path: rec.path, index });
+      // Either may say more than the other: `Net::HTTP#get` of `HTTP.get` in `module Net`, `java.util.HashMap.resize`.
+      const full = q.qualified && fullName(s, rec.symbols);
+      if (!full || full === q.qualified || full.endsWith(`.${q.qualified}`) || q.qualified!.endsWith(`.${full}`)) refs.push({ path: rec.path, index });
     });
   }
   // Definitions before declarations (an interface's method, a prototype).
