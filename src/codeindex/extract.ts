@@ -5,6 +5,7 @@
 import type { Node, Parser, Query, QueryMatch } from '@vscode/tree-sitter-wasm';
 import { CALLABLE_KINDS, LANGUAGES, SCOPE_KINDS, TYPE_KINDS, type LanguageSpec, type SymbolKind } from './languages.js';
 import { termsOf, type Doc } from './chunks.js';
+import { docOf, firstLine } from './docs.js';
 import { typeName, type Binding, type CallRecord, type FileRecord, type ImportRecord, type SymbolRecord } from './model.js';
 
 /** A parser and the compiled query of one language, or why there is none. */
@@ -113,7 +114,7 @@ function symbolsOf(defs: Def[], text: string, lines: number[], spec: LanguageSpe
     if (kind === 'function' && (owner || (parent && TYPE_KINDS.has(parent.kind)))) kind = 'method';
     else if (kind === 'method' && !container) kind = 'function';
     const line = lineOf(lines, def.start);
-    const doc = docOf(text, lines, line, def, spec);
+    const doc = docOf(text, lines, line, def.body, spec);
     const symbol: SymbolRecord = { name, kind, line, endLine: lineOf(lines, Math.max(def.start, def.end - 1)), sig: shaped.sig, exported: exportedOf(text, lines, line, def, name, spec) };
     if (container) symbol.container = container;
     if (doc.text) symbol.doc = firstLine(doc.text);
@@ -145,6 +146,11 @@ function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; 
   if (def.kind === 'method' && value?.type === 'identifier') return { kind: 'method', sig: text.slice(value.startIndex, value.endIndex) }; // attr_reader
   if (def.kind === 'macro' && value) return { kind: 'macro', sig: clean(text.slice(value.startIndex, value.endIndex), 100) }; // macro_rules!: its first rule
   if (def.kind === 'impl') return { kind: 'impl', sig: def.owner ? `: ${clean(text.slice(def.owner.startIndex, def.owner.endIndex), 80)}` : '' };
+  if (def.kind === 'const' && def.ret) {
+    // Java and C# write the type before the name: `static final int MAX = 1 << 30` → `: int = 1 << 30`.
+    const shown = value ? ` = ${text.slice(value.startIndex, Math.min(value.endIndex, value.startIndex + 200))}` : '';
+    return { kind: 'const', sig: clean(`: ${text.slice(def.ret.startIndex, def.ret.endIndex)}${shown}`, 100) };
+  }
   if (def.kind === 'const') {
     const head = text.slice(afterName, value ? value.startIndex : def.end);
     if (/:/.test(head)) return { kind: 'const', sig: clean(head, 80) };
@@ -225,46 +231,6 @@ function exportedOf(text: string, lines: number[], line: number, def: Def, name:
     default: return true;
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// Doc comments
-
-function docOf(text: string, lines: number[], line: number, def: Def, spec: LanguageSpec): Doc {
-  if (spec.doc === 'docstring' && def.body) {
-    const m = /^\s*[rRuUbB]{0,2}("""|'''|"|')([\s\S]*?)\1/.exec(text.slice(def.body.startIndex, def.body.startIndex + 4000));
-    if (m) return { text: m[2]!.trim(), from: line };
-  }
-  const above: string[] = [];
-  let from = line;
-  // Up to the start of a long block (Rust and Ruby docs run to hundreds of lines of examples), keeping its first 40.
-  for (let l = line - 1; l >= 1 && above.length < 1000; l--) {
-    const raw = text.slice(lines[l - 1]!, (lines[l] ?? text.length + 1) - 1).trim();
-    if (spec.doc === 'slash' && raw.endsWith('*/')) {
-      const block: string[] = [raw];
-      while (!block[0]!.includes('/*') && --l >= 1) block.unshift(text.slice(lines[l - 1]!, lines[l]! - 1).trim());
-      above.unshift(...block);
-      from = Math.max(l, 1);
-      break;
-    }
-    const comment = spec.doc === 'slash' ? /^\/\/\/?!?\s?(.*)$/.exec(raw) : /^#(?!!)\s?(.*)$/.exec(raw);
-    if (comment) {
-      above.unshift(raw);
-      from = l;
-    } else if (!/^@/.test(raw) || above.length) break; // decorators and annotations may sit between doc and definition
-  }
-  const doc = above
-    .slice(0, 40)
-    .map((l) => l.replace(/^\/\*\*?|\*\/$|^\*\s?|^\/\/\/?!?\s?|^#\s?/g, '').trim())
-    // Rules drawn with `# =====` or `// -----` say nothing.
-    .filter((l) => /[\p{L}\p{N}]/u.test(l))
-    .join('\n');
-  return { text: doc, from: doc ? from : line };
-}
-
-const firstLine = (doc: string): string => {
-  const line = doc.split('\n')[0]!.trim();
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Calls

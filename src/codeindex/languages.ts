@@ -150,6 +150,11 @@ const JAVA = `
 (enum_declaration name: (identifier) @name body: (_) @body) @def.enum
 (method_declaration type_parameters: (_)? @tparams type: (_) @ret name: (identifier) @name parameters: (_) @params body: (_)? @body) @def.method
 (constructor_declaration type_parameters: (_)? @tparams name: (identifier) @name body: (_) @body) @def.method
+(compact_constructor_declaration name: (identifier) @name body: (_) @body) @def.method
+(annotation_type_declaration name: (identifier) @name body: (_) @body) @def.interface
+(annotation_type_element_declaration type: (_) @ret name: (identifier) @name ")" @params) @def.method
+(field_declaration (modifiers) @_mods type: (_) @ret declarator: (variable_declarator name: (identifier) @name value: (_)? @value) (#match? @_mods "static") (#match? @_mods "final")) @def.const
+(constant_declaration type: (_) @ret declarator: (variable_declarator name: (identifier) @name value: (_)? @value)) @def.const
 (method_invocation object: (_)? @recv name: (identifier) @callee) @call
 (object_creation_expression type: [(type_identifier) @callee (generic_type (type_identifier) @callee)]) @call
 (import_declaration) @import
@@ -164,6 +169,8 @@ const CSHARP = `
 (namespace_declaration name: (_) @name body: (_) @body) @def.namespace
 (method_declaration returns: (_) @ret name: (identifier) @name parameters: (_) @params body: (_)? @body) @def.method
 (constructor_declaration name: (identifier) @name body: (_)? @body) @def.method
+(field_declaration (modifier) @_const (variable_declaration type: (_) @ret (variable_declarator name: (identifier) @name (_)? @value)) (#eq? @_const "const")) @def.const
+(field_declaration (modifier) @_static (modifier) @_readonly (variable_declaration type: (_) @ret (variable_declarator name: (identifier) @name (_)? @value)) (#eq? @_static "static") (#eq? @_readonly "readonly")) @def.const
 (invocation_expression function: [(identifier) @callee (member_access_expression expression: (_) @recv name: [(identifier) @callee (generic_name (identifier) @callee)]) (generic_name (identifier) @callee)]) @call
 (object_creation_expression type: [(identifier) @callee (generic_name (identifier) @callee) (qualified_name name: (_) @callee)]) @call
 `;

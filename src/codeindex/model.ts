@@ -1,7 +1,7 @@
 // The shapes the code index keeps per file: symbols, call sites, imports and the search terms of
 // each chunk, as the parser produces them and the cache stores them. Types and tiny helpers only.
 
-import type { ImportRecord, SymbolKind } from './languages.js';
+import { SCOPE_KINDS, TYPE_KINDS, type ImportRecord, type SymbolKind } from './languages.js';
 
 export type { ImportRecord, SymbolKind };
 
@@ -89,13 +89,47 @@ export function packTf(counts: number[]): number {
 /** The terms of a file that has none (a generated file, left out of the index). */
 export const NO_TERMS: FileTerms = { ids: new Int32Array(0), dictionary: [], data: new Int32Array(0), chunks: [], whole: { lengths: [0, 0, 0, 0, 0], at: 0, n: 0 } };
 
-/** `Container.name` or `name`. */
-export const qualifiedName = (s: SymbolRecord): string => (s.container ? `${s.container}.${s.name}` : s.name);
+/**
+ * `Container.name` or `name`; given the symbols of its file, a member of a nested type is named
+ * through the types around it (`HelpFormatter._Section.__init__`). A namespace or module around
+ * the types does not lengthen it (`Foo.Run`, as before; `A.Foo` for the class itself). A record's
+ * `container` stays the innermost one.
+ */
+export function qualifiedName(s: SymbolRecord, symbols?: readonly SymbolRecord[]): string {
+  const outer = symbols && enclosing(s, symbols, TYPE_KINDS);
+  if (outer) return `${typePath(outer, symbols!)}.${s.name}`;
+  return s.container ? `${s.container}.${s.name}` : s.name;
+}
+
+const typePath = (t: SymbolRecord, symbols: readonly SymbolRecord[]): string => {
+  const outer = enclosing(t, symbols, TYPE_KINDS);
+  return outer ? `${typePath(outer, symbols)}.${t.name}` : t.name;
+};
+
+const HOLDERS: ReadonlySet<SymbolKind> = new Set([...TYPE_KINDS, ...SCOPE_KINDS]);
+
+/** The name through every type, namespace and module around it in its file (`Net.HTTP.get`): what a longer name asked for is checked against. */
+export function fullName(s: SymbolRecord, symbols: readonly SymbolRecord[]): string {
+  const outer = enclosing(s, symbols, HOLDERS);
+  return outer ? `${fullName(outer, symbols)}.${s.name}` : qualifiedName(s);
+}
+
+/** The symbol of `kinds` in the same file that holds `s` (named as its container, its lines around it). */
+function enclosing(s: SymbolRecord, symbols: readonly SymbolRecord[], kinds: ReadonlySet<SymbolKind>): SymbolRecord | undefined {
+  if (!s.container) return undefined;
+  let found: SymbolRecord | undefined;
+  // Outer symbols come before their members; only those can hold it (no cycles).
+  for (const t of symbols) {
+    if (t === s || t.line > s.line) break;
+    if (t.name === s.container && t.endLine >= s.endLine && kinds.has(t.kind)) found = t;
+  }
+  return found;
+}
 
 /** `kind name(signature)` of a symbol, as one line. */
-export function describeSymbol(s: SymbolRecord): string {
+export function describeSymbol(s: SymbolRecord, symbols?: readonly SymbolRecord[]): string {
   const sig = s.sig && (/^(?:[(:[]|<(?!\s))/.test(s.sig) ? s.sig : ` ${s.sig}`);
-  return `${s.kind} ${qualifiedName(s)}${sig}`;
+  return `${s.kind} ${qualifiedName(s, symbols)}${sig}`;
 }
 
 const NOT_A_CLASS = /^(?:string|number|boolean|bigint|symbol|void|never|undefined|null|int|float|str|bool|bytes|dict|list|tuple|set)$/;

@@ -142,7 +142,7 @@ function neighbours(index: CodeIndex, hit: Hit): Hit[] {
   if (hit.sym < 0) return [];
   const ref: SymRef = { path: hit.path, index: hit.sym };
   const symbol = index.data.files.get(hit.path)!.record.symbols[hit.sym]!;
-  const name = qualifiedName(symbol);
+  const name = qualifiedName(symbol, index.data.files.get(hit.path)!.record.symbols);
   const out: Hit[] = [];
   for (const e of index.data.graph.calleesOf(ref)) {
     if (CERTAIN.has(e.how)) for (const t of e.targets) out.push({ path: t.path, sym: t.index, score: 0, via: `called by ${name}` });
@@ -175,7 +175,7 @@ export function formatHits(index: CodeIndex, hits: Hit[], query: string): string
       const s = hit.sym >= 0 ? record?.symbols[hit.sym] : undefined;
       const context = bestLine(fileLines, s ? s.line : 1, s ? s.endLine : fileLines.length, terms, s?.line);
       const line = s ? s.line : (context?.line ?? 1);
-      lines.push(`${path}:${line} ${s ? describeSymbol(s) : 'top-level code'}${hit.via ? ` [${hit.via}]` : ''}`);
+      lines.push(`${path}:${line} ${s ? describeSymbol(s, record?.symbols) : 'top-level code'}${hit.via ? ` [${hit.via}]` : ''}`);
       const shown = context && (context.line !== line || !s) ? context.text : s?.doc;
       if (shown) lines.push(`  ${clipLine(shown)}`);
     }

@@ -10,7 +10,7 @@ import type { CodeIndex } from './engine.js';
 import { callLines, ON_DEMAND_FILES, parseNow, recordsMentioning, textSearch } from './fallback.js';
 import { listWorkspace, skipReason } from './files.js';
 import type { SymRef } from './graph.js';
-import type { FileRecord } from './model.js';
+import { fullName, type FileRecord } from './model.js';
 import { formatHits, innermost, rankHits } from './search.js';
 import { outlineFiles, placeOf, refsTree, symbolSource } from './views.js';
 
@@ -68,7 +68,7 @@ async function runOutline(index: CodeIndex, args: { path: string }, ctx: ToolCon
 }
 
 /** A symbol as the model names it: `name`, `Class.method`, `path:name` or `path:line`. */
-type SymbolQuery = { path?: string; container?: string; name: string; line?: number };
+type SymbolQuery = { path?: string; container?: string; name: string; line?: number; qualified?: string };
 
 function parseSymbol(spec: string): SymbolQuery {
   const at = /^(.+?\.[\w]+):(?!:)(.+)$/.exec(spec.trim());
@@ -76,7 +76,8 @@ function parseSymbol(spec: string): SymbolQuery {
   const rest = (at?.[2] ?? spec).trim();
   if (/^\d+$/.test(rest)) return { path, name: '', line: Number(rest) };
   const parts = rest.split(/\.|::|#/).filter(Boolean);
-  return { path, name: parts.at(-1) ?? rest, container: parts.length > 1 ? parts.at(-2) : undefined };
+  // `Outer.Inner.method`: Inner is the container; the whole path and the symbol's must agree as far as both go.
+  return { path, name: parts.at(-1) ?? rest, container: parts.length > 1 ? parts.at(-2) : undefined, qualified: parts.length > 2 ? parts.join('.') : undefined };
 }
 
 /** The symbols `q` names among `records`. */
@@ -90,7 +91,10 @@ function matchSymbols(records: FileRecord[], q: SymbolQuery): SymRef[] {
       continue;
     }
     rec.symbols.forEach((s, index) => {
-      if (s.name === q.name && (!q.container || s.container === q.container)) refs.push({ path: rec.path, index });
+      if (s.name !== q.name || (q.container && s.container !== q.container)) return;
+      // Either may say more than the other: `Net::HTTP#get` of `HTTP.get` in `module Net`, `java.util.HashMap.resize`.
+      const full = q.qualified && fullName(s, rec.symbols);
+      if (!full || full === q.qualified || full.endsWith(`.${q.qualified}`) || q.qualified!.endsWith(`.${full}`)) refs.push({ path: rec.path, index });
     });
   }
   // Definitions before declarations (an interface's method, a prototype).
@@ -131,7 +135,7 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   const bytes = await opened.fh.readFile().finally(() => opened.fh.close());
   // Showing a symbol is reading that part of the file: its version is recorded as read_file records it.
   ctx.files.set(real, versionOf(bytes, opened.st));
-  return { output: note + symbolSource(ref.path, byPath.get(ref.path)!.symbols[ref.index]!, bytes.toString('utf8')) };
+  return { output: note + symbolSource(ref.path, byPath.get(ref.path)!.symbols[ref.index]!, bytes.toString('utf8'), byPath.get(ref.path)!.symbols) };
 }
 
 type RefsArgs = { symbol: string; direction: 'callers' | 'callees'; depth?: number };
@@ -149,8 +153,9 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
   const { records } = await candidates(index, q, ctx);
   const refs = matchSymbols(records, q);
   if (!refs.length) return toolError(`no symbol ${args.symbol} found; try code_search`);
-  const shown = refs.slice(0, 3).map((r) => refsTree(index.data.graph, r, args.direction, depth));
-  const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r)).join('; ')}]`] : [];
+  const symbolsIn = (path: string) => index.data.files.get(path)?.record.symbols;
+  const shown = refs.slice(0, 3).map((r) => refsTree(index.data.graph, r, args.direction, depth, symbolsIn));
+  const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r, symbolsIn)).join('; ')}]`] : [];
   return { output: [...shown, ...more].join('\n\n') };
 }
 

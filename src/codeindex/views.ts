@@ -4,6 +4,7 @@
 
 import { numberLine, splitLines } from '../content/filetype.js';
 import { CERTAIN, type CallGraph, type Edge, type SymRef } from './graph.js';
+import { TYPE_KINDS } from './languages.js';
 import { describeSymbol, qualifiedName, type FileRecord, type SymbolRecord } from './model.js';
 
 const OUTLINE_MAX_LINES = 400;
@@ -39,15 +40,22 @@ export function outlineFile(record: FileRecord, detail: Detail = 0, brief = fals
     const max = detail ? 6 : 12;
     if (from.length) out.push(`imports: ${from.slice(0, max).join(', ')}${from.length > max ? `, … ${from.length - max} more` : ''}`);
   }
+  // The types shown around the current symbol (by their lines): members are indented under the type that holds them.
+  const around: SymbolRecord[] = [];
   for (const s of record.symbols) {
     if (s.kind === 'const' && !s.exported) continue;
     if (brief && s.container) continue;
+    while (around.length && (around.at(-1)!.endLine < s.endLine || around.at(-1)!.line > s.line)) around.pop();
+    const depth = around.length;
+    if (TYPE_KINDS.has(s.kind)) around.push(s);
     const member = s.container !== undefined && s.kind === 'method';
     const sig = shorten(s.kind, s.sig, detail);
     const glue = sig && (/^(?:[(:[]|<(?!\s))/.test(sig) ? sig : ` ${sig}`);
     // Functions and methods show by their parentheses once space is short; other kinds keep their word.
     const kind = member || (detail && s.kind === 'function') ? '' : `${s.kind} `;
-    out.push(`${member ? '  ' : ''}${s.line} ${kind}${member ? s.name : qualifiedName(s)}${glue}`);
+    // A member under its own type needs no prefix; a method elsewhere (Go's, C++'s `Foo::run`) is still shown by its type's methods.
+    const short = member || (depth > 0 && s.container === around[depth - 1]!.name);
+    out.push(`${'  '.repeat(depth || (member ? 1 : 0))}${s.line} ${kind}${short ? s.name : qualifiedName(s, record.symbols)}${glue}`);
   }
   return out;
 }
@@ -114,7 +122,7 @@ export function outlineFiles(records: FileRecord[]): string {
 }
 
 /** One symbol's source, numbered as read_file numbers lines, from its doc comment to its end. */
-export function symbolSource(path: string, s: SymbolRecord, text: string): string {
+export function symbolSource(path: string, s: SymbolRecord, text: string, symbols?: readonly SymbolRecord[]): string {
   // Lines as read_file shows them: without a BOM or carriage returns, so edits can quote them.
   const lines = splitLines(text.replace(/^\uFEFF/, ''));
   let from = s.line;
@@ -122,14 +130,17 @@ export function symbolSource(path: string, s: SymbolRecord, text: string): strin
   const to = Math.min(s.endLine, from + SYMBOL_MAX_LINES - 1, lines.length);
   const body = lines.slice(from - 1, to).map((l, i) => numberLine(l, from + i));
   const more = s.endLine > to ? [`[… ${s.endLine - to} more lines; read_file ${path} with offset ${to + 1}]`] : [];
-  return [`${path}:${s.line}-${s.endLine} ${describeSymbol(s)}`, ...body, ...more].join('\n');
+  return [`${path}:${s.line}-${s.endLine} ${describeSymbol(s, symbols)}`, ...body, ...more].join('\n');
 }
 
 /** A symbol's place and name, for lists of candidates and edges. */
-export const placeOf = (graph: CallGraph, ref: SymRef): string => {
+export const placeOf = (graph: CallGraph, ref: SymRef, symbolsIn?: SymbolsIn): string => {
   const s = graph.symbol(ref);
-  return s ? `${ref.path}:${s.line} ${qualifiedName(s)}` : ref.path;
+  return s ? `${ref.path}:${s.line} ${qualifiedName(s, symbolsIn?.(ref.path))}` : ref.path;
 };
+
+/** The symbols of a file, for naming a nested type's members through the types around them. */
+export type SymbolsIn = (path: string) => readonly SymbolRecord[] | undefined;
 
 const HOW: Record<Edge['how'], string> = {
   file: '',
@@ -143,9 +154,9 @@ const HOW: Record<Edge['how'], string> = {
  * Callers or callees of `root` as an indented tree to `depth`, each edge at its call site
  * (path:line). Uncertain edges are marked and not followed further.
  */
-export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 'callees', depth: number): string {
+export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 'callees', depth: number, symbolsIn?: SymbolsIn): string {
   const rootSym = graph.symbol(root)!;
-  const lines = [`${direction} of ${qualifiedName(rootSym)} (${root.path}:${rootSym.line}):`];
+  const lines = [`${direction} of ${qualifiedName(rootSym, symbolsIn?.(root.path))} (${root.path}:${rootSym.line}):`];
   const seen = new Set([`${root.path}#${root.index}`]);
   let edges = 0;
   let cut = 0;
@@ -160,7 +171,7 @@ export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 
       const indent = '  '.repeat(level);
       if (direction === 'callers') {
         const caller = e.caller >= 0 ? graph.symbol({ path: e.path, index: e.caller }) : undefined;
-        lines.push(`${indent}${e.path}:${e.line} ${caller ? qualifiedName(caller) : '(top level)'}${HOW[e.how]}`);
+        lines.push(`${indent}${e.path}:${e.line} ${caller ? qualifiedName(caller, symbolsIn?.(e.path)) : '(top level)'}${HOW[e.how]}`);
         const next = { path: e.path, index: e.caller };
         if (e.caller >= 0 && CERTAIN.has(e.how) && level < depth && !seen.has(`${e.path}#${e.caller}`)) {
           seen.add(`${e.path}#${e.caller}`);
@@ -168,7 +179,7 @@ export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 
         }
         continue;
       }
-      const targets = e.targets.slice(0, 4).map((t) => placeOf(graph, t)).join(' | ');
+      const targets = e.targets.slice(0, 4).map((t) => placeOf(graph, t, symbolsIn)).join(' | ');
       const extra = e.targets.length > 4 ? ` | … ${e.targets.length - 4} more` : '';
       lines.push(`${indent}${e.path}:${e.line} → ${targets}${extra}${HOW[e.how]}`);
       const only = e.targets[0]!;
