@@ -3,7 +3,9 @@
 // module narrows the target; a type the workspace does not define leaves it.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { extractFile } from '../src/codeindex/extract.js';
 import { openCodeIndex } from '../src/codeindex/index.js';
+import { grammarFor } from '../src/codeindex/parsefile.js';
 import { workspace } from './tools-helpers.js';
 
 async function run(files: Record<string, string>, calls: [string, Record<string, unknown>][]): Promise<string[]> {
@@ -243,5 +245,66 @@ describe('static calls in C++ and PHP', () => {
     );
     expect(get).toBe(['callers of Store.get (app/Support/Store.php:9):', '  no call sites found in the index'].join('\n'));
     expect(format).toBe(['callers of Formatter.format (app/Support/Formatter.php:7):', '  app/Http/UserController.php:13 UserController.show'].join('\n'));
+  });
+});
+
+describe('signatures', () => {
+  const sigs = async (lang: string, path: string, text: string) =>
+    extractFile(path, text, lang, await grammarFor(lang), { size: 0, mtimeMs: 0, hash: '' }).symbols.map((s) => `${s.name} ${s.sig}`);
+
+  it('a parameter list a formatter broke over lines reads as one written on one: no space inside the parentheses, no trailing comma', async () => {
+    expect(
+      await sigs('rust', 'src/re_bytes.rs', [
+        'impl Regex {',
+        '    pub fn shortest_match_at(',
+        '        &self,',
+        '        text: &[u8],',
+        '        start: usize,',
+        '    ) -> Option<usize> {',
+        '        self.0.searcher().shortest_match_at(text, start)',
+        '    }',
+        '',
+        '    pub fn pair(&self) -> (u8,) {',
+        '        (0,)',
+        '    }',
+        '}',
+        '',
+      ].join('\n')),
+    ).toEqual(['Regex ', 'shortest_match_at (&self, text: &[u8], start: usize) -> Option<usize>', 'pair (&self) -> (u8,)']);
+    expect(
+      await sigs('go', 'net/http/server.go', [
+        'package http',
+        '',
+        'func (c *conn) readRequest(',
+        '\tctx context.Context,',
+        ') (w *response, err error) {',
+        '\treturn nil, nil',
+        '}',
+        '',
+      ].join('\n')),
+    ).toEqual(['readRequest (ctx context.Context) (w *response, err error)']);
+    expect(
+      await sigs('python', 'lib/csv.py', [
+        'def reader(',
+        '    csvfile,',
+        '    dialect="excel",',
+        '    **fmtparams,',
+        '):',
+        '    pass',
+        '',
+      ].join('\n')),
+    ).toEqual(['reader (csvfile, dialect="excel", **fmtparams)']);
+    expect(
+      await sigs('typescript', 'src/tools.ts', [
+        'export async function runSearch(',
+        '  index: CodeIndex,',
+        '  args: SearchArgs,',
+        '  ctx: ToolContext,',
+        '): Promise<ToolOutput> {',
+        '  return { output: "" };',
+        '}',
+        '',
+      ].join('\n')),
+    ).toEqual(['runSearch (index: CodeIndex, args: SearchArgs, ctx: ToolContext): Promise<ToolOutput>']);
   });
 });
