@@ -83,6 +83,16 @@ const REGEX_CRATE: Record<string, string> = {
     '    }',
     '}',
     '',
+    'impl Default for Exec {',
+    '    fn default() -> Exec {',
+    '        Exec::new("").unwrap()',
+    '    }',
+    '}',
+    '',
+    'pub fn fresh<T: Default>() -> T {',
+    '    T::default()',
+    '}',
+    '',
   ].join('\n'),
   'src/pool.rs': [
     'use std::mem;',
@@ -156,13 +166,14 @@ const REGEX_CRATE: Record<string, string> = {
 };
 
 describe('Rust paths', () => {
-  it('Type::new() goes to the new of that type, narrowed by the import; std types and modules leave the workspace; crate::module::f() goes to f in that module', async () => {
-    const [regexNew, poolNew, trace, swap, replace] = await run(REGEX_CRATE, [
+  it('Type::new() goes to the new of that type, narrowed by the import; std types and modules leave the workspace; crate::module::f() goes to f in that module; T::default() on a type parameter is any implementation', async () => {
+    const [regexNew, poolNew, trace, swap, replace, generic] = await run(REGEX_CRATE, [
       ['code_refs', { symbol: 'Regex.new', direction: 'callers', depth: 1 }],
       ['code_refs', { symbol: 'Pool.new', direction: 'callees', depth: 1 }],
       ['code_refs', { symbol: 'trace', direction: 'callers', depth: 1 }],
       ['code_refs', { symbol: 'swap', direction: 'callers', depth: 1 }],
       ['code_refs', { symbol: 'String.replace_append', direction: 'callees', depth: 1 }],
+      ['code_refs', { symbol: 'Exec.default', direction: 'callers', depth: 1 }],
     ]);
     expect(regexNew).toBe(
       [
@@ -179,6 +190,8 @@ describe('Rust paths', () => {
     expect(poolNew).toBe(['callees of Pool.new (src/pool.rs:9):', '  src/pool.rs:13 → src/util.rs:1 trace'].join('\n'));
     expect(trace).toBe(['callers of trace (src/util.rs:1):', '  src/pool.rs:13 Pool.new'].join('\n'));
     expect(replace).toBe(['callees of String.replace_append (src/replacer.rs:6):', '  no calls into indexed code'].join('\n'));
+    // A type parameter's method is any implementation's: matched by name, uncertain.
+    expect(generic).toBe(['callers of Exec.default (src/exec.rs:20):', '  src/exec.rs:26 fresh (matched by method name only; receiver type unknown)'].join('\n'));
     expect(swap).toBe(['callers of swap (src/util.rs:5):', '  no call sites found in the index'].join('\n'));
   });
 });

@@ -48,7 +48,8 @@ export function pathCall(g: CallGraph, record: FileRecord, call: CallRecord): Re
     const found = g.members(last, call.name);
     if (!found.length) {
       // A type of the workspace without the member of its own: a trait's default method, one inherited or embedded.
-      if (typeNamed) return g.byName(call.name);
+      // A type parameter's (`T::default()`) is any implementation's: the same, uncertain.
+      if (typeNamed || typeParameter(record, call, last)) return g.byName(call.name);
       // An uppercase name that is a constant or static of the workspace (`REGISTRY.with()`) is a value.
       if (g.definitions(last).some((r) => !TYPE_KINDS.has(g.symbol(r)!.kind))) return undefined;
       return null;
@@ -79,6 +80,13 @@ function narrowed(g: CallGraph, record: FileRecord, prefix: string[], type: stri
   const own = found.filter((r) => r.path === record.path);
   if (own.length) return { targets: own, how: 'file' };
   return { targets: found, how: g.overloads(found) ? 'global' : 'ambiguous' };
+}
+
+/** True when `name` is a type parameter where `call` is: one capital (T, K2), or one a definition around it declares (`fn f<Item: Ord>`). */
+function typeParameter(record: FileRecord, call: CallRecord, name: string): boolean {
+  if (/^\p{Lu}\d?$/u.test(name)) return true;
+  const declares = new RegExp(`^<[^(]*\\b${name}\\b`);
+  return record.symbols.some((s) => s.line <= call.line && call.line <= s.endLine && declares.test(s.sig));
 }
 
 /** True when the workspace defines a type (or a C++ namespace) named `name`; an impl for a library's type (`impl Replacer for String`) is not one. */
