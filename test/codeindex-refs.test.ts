@@ -196,6 +196,87 @@ describe('Rust paths', () => {
   });
 });
 
+describe('Rust paths across crates', () => {
+  it('a path the module resolver cannot follow (a crate by its name, a mod.rs folder) narrows by the folders it names: tokio::time::sleep is tokio\'s, not libc\'s', async () => {
+    const [sleep, builder] = await run(
+      {
+        'tokio-1.24.2/src/lib.rs': ['pub mod runtime;', 'pub mod task;', 'pub mod time;', ''].join('\n'),
+        'tokio-1.24.2/src/time/mod.rs': ['mod sleep;', 'pub use sleep::sleep;', ''].join('\n'),
+        'tokio-1.24.2/src/time/sleep.rs': ['/// Waits until `duration` has elapsed.', 'pub fn sleep(duration: Duration) -> Sleep {', '    Sleep::new_timeout(Instant::now() + duration)', '}', ''].join('\n'),
+        'tokio-1.24.2/src/runtime/builder.rs': ['pub struct Builder {', '    kind: Kind,', '}', '', 'impl Builder {', '    pub fn new_current_thread() -> Builder {', '        Builder { kind: Kind::CurrentThread }', '    }', '}', ''].join('\n'),
+        'tokio-1.24.2/src/task/builder.rs': ['pub struct Builder<\'a> {', '    name: Option<&\'a str>,', '}', '', 'impl<\'a> Builder<\'a> {', '    pub fn new_current_thread() -> Self {', '        Self { name: None }', '    }', '}', ''].join('\n'),
+        'libc-0.2.139/src/fuchsia/mod.rs': ['extern "C" {', '    pub fn sleep(secs: ::c_uint) -> ::c_uint;', '}', '', 'pub fn sleep(secs: ::c_uint) -> ::c_uint {', '    0', '}', ''].join('\n'),
+        'tokio-1.24.2/tests/time_sleep.rs': [
+          'use std::time::Duration;',
+          '',
+          '#[test]',
+          'fn short_sleeps() {',
+          '    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();',
+          '    rt.block_on(async {',
+          '        tokio::time::sleep(Duration::from_millis(0)).await;',
+          '    });',
+          '}',
+          '',
+        ].join('\n'),
+      },
+      [
+        ['code_refs', { symbol: 'short_sleeps', direction: 'callees', depth: 1 }],
+        ['code_refs', { symbol: 'tokio-1.24.2/src/task/builder.rs:Builder.new_current_thread', direction: 'callers', depth: 1 }],
+      ],
+    );
+    expect(sleep).toBe(
+      [
+        'callees of short_sleeps (tokio-1.24.2/tests/time_sleep.rs:4):',
+        '  tokio-1.24.2/tests/time_sleep.rs:5 → tokio-1.24.2/src/runtime/builder.rs:6 Builder.new_current_thread',
+        '  tokio-1.24.2/tests/time_sleep.rs:7 → tokio-1.24.2/src/time/sleep.rs:2 sleep',
+      ].join('\n'),
+    );
+    expect(builder).toBe(['callers of Builder.new_current_thread (tokio-1.24.2/src/task/builder.rs:6):', '  no call sites found in the index'].join('\n'));
+  });
+});
+
+describe('Rust impls for a library type', () => {
+  it('Vec::new() may be std\'s own new, not the workspace\'s impl of a trait for Vec: matched by name only; SmallVec::new() is the inherent new, not the trait impl\'s', async () => {
+    const [callers, own] = await run(
+      {
+        'benches/bench.rs': [
+          'trait Vector<T>: for<\'a> From<&\'a [T]> + Extend<T> {',
+          '    fn new() -> Self;',
+          '}',
+          '',
+          'impl<T: Copy> Vector<T> for Vec<T> {',
+          '    fn new() -> Self {',
+          '        Self::with_capacity(VEC_SIZE)',
+          '    }',
+          '}',
+          '',
+          'impl<T: Copy> Vector<T> for SmallVec<[T; VEC_SIZE]> {',
+          '    fn new() -> Self {',
+          '        Self::new()',
+          '    }',
+          '}',
+          '',
+          'fn gen_push<V: Vector<u64>>(n: u64, b: &mut Bencher) {',
+          '    let mut vec = Vec::new();',
+          '    vec.push(n);',
+          '    let mut small: SmallVec<[u64; 16]> = SmallVec::new();',
+          '    small.push(n);',
+          '}',
+          '',
+        ].join('\n'),
+        'src/lib.rs': ['pub struct SmallVec<A: Array> {', '    capacity: usize,', '}', '', 'impl<A: Array> SmallVec<A> {', '    pub fn new() -> SmallVec<A> {', '        SmallVec { capacity: 0 }', '    }', '}', ''].join('\n'),
+      },
+      [
+        ['code_refs', { symbol: 'Vec.new', direction: 'callers', depth: 1 }],
+        ['code_refs', { symbol: 'src/lib.rs:SmallVec.new', direction: 'callers', depth: 1 }],
+      ],
+    );
+    expect(callers).toBe(['callers of Vec.new (benches/bench.rs:6):', '  benches/bench.rs:18 gen_push (matched by method name only; receiver type unknown)'].join('\n'));
+    // SmallVec::new() and Self::new() in the trait impl are the type's own new, not the trait's (Rust looks in the inherent impl first).
+    expect(own).toBe(['callers of SmallVec.new (src/lib.rs:6):', '  benches/bench.rs:13 SmallVec.new', '  benches/bench.rs:20 gen_push'].join('\n'));
+  });
+});
+
 describe('static calls in C++ and PHP', () => {
   it('C++: Type::method() goes to that class; a class the workspace does not define (Qt) leaves it instead of matching every method of the name', async () => {
     const [counter, create] = await run(

@@ -48,7 +48,7 @@ export class CallGraph {
 
   /** `get` finds a record of the store, `all` lists them in the order they were added. */
   constructor(
-    private readonly get: (path: string) => FileRecord | undefined,
+    readonly get: (path: string) => FileRecord | undefined,
     config: ModuleConfig,
     private readonly all: () => Iterable<FileRecord>,
   ) {

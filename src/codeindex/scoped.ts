@@ -43,9 +43,15 @@ export function pathCall(g: CallGraph, record: FileRecord, call: CallRecord): Re
   } else if (segments.length === 1 && !isUpper(segments[0]!)) return undefined;
   const last = segments.at(-1)!;
   const prefix = segments.slice(0, -1);
-  const typeNamed = hasType(g, last);
-  if (isUpper(last) || typeNamed) {
-    const found = g.members(last, call.name);
+  // Rust names types in capitals; a C++ type or namespace may be lower-case (detail::helper()).
+  const typeNamed = hasType(g, last, record.lang !== 'rust');
+  if (isUpper(last) || (record.lang !== 'rust' && typeNamed)) {
+    let found = g.members(last, call.name);
+    // Rust takes a type's own method (its inherent impl) over a trait's of the same name.
+    if (record.lang === 'rust' && found.length > 1) {
+      const own = found.filter((t) => !inTraitImpl(g, t));
+      if (own.length) found = own;
+    }
     if (!found.length) {
       // A type of the workspace without the member of its own: a trait's default method, one inherited or embedded.
       // A type parameter's (`T::default()`) is any implementation's: the same, uncertain.
@@ -54,7 +60,10 @@ export function pathCall(g: CallGraph, record: FileRecord, call: CallRecord): Re
       if (g.definitions(last).some((r) => !TYPE_KINDS.has(g.symbol(r)!.kind))) return undefined;
       return null;
     }
-    return narrowed(g, record, prefix, last, found);
+    const r = narrowed(g, record, prefix, last, found);
+    // Only impls of traits for a library's type (impl Vector for Vec): the call may be the type's own method.
+    const foreign = !typeNamed && r.targets.every((t) => inTraitImpl(g, t));
+    return !foreign || r.how === 'name' || r.how === 'ambiguous' ? r : { targets: r.targets, how: g.overloads(r.targets) ? 'name' : 'ambiguous' };
   }
   if (record.lang !== 'rust') return undefined;
   // A module path: the function that module defines, else any free function of the name (uncertain).
@@ -63,10 +72,28 @@ export function pathCall(g: CallGraph, record: FileRecord, call: CallRecord): Re
   if (defined.length) return { targets: defined, how: target === record.path ? 'file' : 'import' };
   const free = g.definitions(call.name).filter((r) => {
     const s = g.symbol(r)!;
-    return !s.container && CALLABLE_KINDS.has(s.kind) && s.kind !== 'struct';
+    return (!s.container || hasScope(g, s.container)) && CALLABLE_KINDS.has(s.kind) && s.kind !== 'struct' && s.kind !== 'method';
   });
-  if (!free.length) return null;
-  return { targets: free, how: g.overloads(free) ? 'name' : 'ambiguous' };
+  const bodies = free.filter((r) => !g.symbol(r)!.decl);
+  return inFolders(g, segments, bodies.length ? bodies : free, false);
+}
+
+/**
+ * Of `refs`, those under the module the path names, when the resolver cannot follow it (a crate
+ * named by its name, a folder's mod.rs, an inline mod): a folder or file whose name holds the
+ * path's last module as a word (tokio::time → tokio-1.24.2/src/time/, regex::bytes → re_bytes.rs) or an
+ * inline mod of that name. Certain when that leaves one definition; all of them, uncertain, when
+ * the path names no folder the definitions are in; a path of crate:: or super:: alone narrows nothing.
+ */
+function inFolders(g: CallGraph, modulePath: string[], refs: SymRef[], type: boolean): Resolution | null {
+  if (!refs.length) return null;
+  const module = modulePath.filter((s) => !MODULE_WORDS.has(s) && s !== 'self').at(-1);
+  if (!module) return { targets: refs, how: g.overloads(refs) ? 'global' : 'ambiguous' };
+  const under = refs.filter((r) => g.symbol(r)!.container === module || r.path.split('/').some((part) => names(part, module)));
+  if (under.length && g.overloads(under)) return { targets: under, how: 'global' };
+  if (under.length) return { targets: under, how: 'ambiguous' };
+  // A module the index does not know: a type's member is as sure as without the path, a free function (close, sleep) is not.
+  return { targets: refs, how: !g.overloads(refs) ? 'ambiguous' : type ? 'global' : 'name' };
 }
 
 /** `found`, the members of `type`, narrowed to those of the type the module path or the file means. */
@@ -79,7 +106,26 @@ function narrowed(g: CallGraph, record: FileRecord, prefix: string[], type: stri
   }
   const own = found.filter((r) => r.path === record.path);
   if (own.length) return { targets: own, how: 'file' };
+  if (prefix.length) return inFolders(g, prefix, found, true)!;
   return { targets: found, how: g.overloads(found) ? 'global' : 'ambiguous' };
+}
+
+/** True when a folder or file name (regex-syntax-0.6.27, re_bytes.rs) names `module` (regex_syntax, bytes). */
+function names(part: string, module: string): boolean {
+  const name = part.replace(/-\d[\w.]*$|\.rs$/, '');
+  return name.replace(/-/g, '_') === module || name.split(/[-_]/).includes(module);
+}
+
+/** True when `ref` is a method of an `impl Trait for Type` (whose signature names the trait: `: Vector<T>`). */
+function inTraitImpl(g: CallGraph, ref: SymRef): boolean {
+  const s = g.symbol(ref)!;
+  const file = g.get(ref.path);
+  return !!file?.symbols.some((i) => i.kind === 'impl' && i.name === s.container && i.line <= s.line && s.line <= i.endLine && i.sig.startsWith(':'));
+}
+
+/** True when the workspace defines a module (or C++ namespace) named `name`. */
+function hasScope(g: CallGraph, name: string): boolean {
+  return g.definitions(name).some((r) => SCOPE_KINDS.has(g.symbol(r)!.kind));
 }
 
 /** True when `name` is a type parameter where `call` is: one capital (T, K2), or one a definition around it declares (`fn f<Item: Ord>`). */
@@ -89,11 +135,11 @@ function typeParameter(record: FileRecord, call: CallRecord, name: string): bool
   return record.symbols.some((s) => s.line <= call.line && call.line <= s.endLine && declares.test(s.sig));
 }
 
-/** True when the workspace defines a type (or a C++ namespace) named `name`; an impl for a library's type (`impl Replacer for String`) is not one. */
-function hasType(g: CallGraph, name: string): boolean {
+/** True when the workspace defines a type (or, with `scopes`, a C++ namespace) named `name`; an impl for a library's type (`impl Replacer for String`) is not one. */
+function hasType(g: CallGraph, name: string, scopes: boolean): boolean {
   return g.definitions(name).some((r) => {
     const s = g.symbol(r);
-    return !!s && ((TYPE_KINDS.has(s.kind) && s.kind !== 'impl') || SCOPE_KINDS.has(s.kind));
+    return !!s && ((TYPE_KINDS.has(s.kind) && s.kind !== 'impl') || (scopes && SCOPE_KINDS.has(s.kind)));
   });
 }
 
