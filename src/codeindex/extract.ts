@@ -212,10 +212,20 @@ function headerEnd(body: Node): number {
   return first.startIndex;
 }
 
-/** One line, whitespace collapsed, trailing openers dropped, at most `max` characters. */
+/**
+ * One line, whitespace collapsed, trailing openers dropped, at most `max` characters. A list a
+ * formatter broke over lines reads as one written on one: `(\n  a,\n  b,\n)` is `(a, b)` (a comma
+ * with no space before `)`, a one-element tuple `(u8,)`, stays).
+ */
 function clean(s: string, max: number): string {
   // A backslash ending a line (C macros, shell) only continues it.
-  const flat = s.replace(/\\\r?\n/g, ' ').replace(/\s+/g, ' ').replace(/\s*(?:\{|=>|:|=|;|\bwhere\b)?\s*$/, '').replace(/^\s+/, '');
+  const flat = s
+    .replace(/\\\r?\n/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*(?:\{|=>|:|=|;|\bwhere\b)?\s*$/, '')
+    .replace(/^\s+/, '')
+    .replace(/\( /g, '(')
+    .replace(/,? \)/g, ')');
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
 

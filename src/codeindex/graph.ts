@@ -4,9 +4,10 @@
 // a method call on a receiver of unknown type is marked as matched by name only.
 // Must not parse or read files: it works from the records.
 
-import { CALLABLE_KINDS, LANGUAGES, SCOPE_KINDS, TYPE_KINDS, type LanguageSpec } from './languages.js';
+import { CALLABLE_KINDS, LANGUAGES, TYPE_KINDS, type LanguageSpec } from './languages.js';
 import { typeName, type CallRecord, type FileRecord, type SymbolRecord } from './model.js';
 import { isNodeBuiltin, ModuleResolver, type ModuleConfig } from './modules.js';
+import { pathCall, staticCall } from './scoped.js';
 
 export type SymRef = { path: string; index: number };
 
@@ -47,7 +48,7 @@ export class CallGraph {
 
   /** `get` finds a record of the store, `all` lists them in the order they were added. */
   constructor(
-    private readonly get: (path: string) => FileRecord | undefined,
+    readonly get: (path: string) => FileRecord | undefined,
     config: ModuleConfig,
     private readonly all: () => Iterable<FileRecord>,
   ) {
@@ -130,24 +131,15 @@ export class CallGraph {
       return this.byName(call.name);
     }
     // A receiver whose type is declared or constructed in view: a field, a parameter, a variable.
-    const type = this.receiverType(record, call, caller, spec, path);
-    if (type !== undefined) return type ? this.typed(record, type, call.name, 0) : null;
+    const bound = this.receiverType(record, call, caller, spec, path);
+    if (bound !== undefined) return bound ? this.typed(record, bound, call.name, 0) : null;
+    const scoped = pathCall(this, record, call);
+    if (scoped !== undefined) return scoped;
     if (spec.selfNames.includes(head)) return this.byName(call.name);
     const imported = record.imports.find((i) => i.local === head && !i.reexport);
     if (imported) return this.viaImport(record, imported, path.slice(1), call.name);
-    if (path.length === 1) {
-      const local = this.definitions(head).some((r) => {
-        const s = r.path === record.path ? this.symbol(r) : undefined;
-        return s && !s.container && (TYPE_KINDS.has(s.kind) || SCOPE_KINDS.has(s.kind));
-      });
-      const own = local ? this.members(head, call.name, record.path) : [];
-      if (own.length) return { targets: own, how: 'file' };
-      // Type::new(), Util.go(): a static call on a type defined elsewhere.
-      if (/^\p{Lu}/u.test(head)) {
-        const anywhere = this.members(head, call.name);
-        if (anywhere.length) return { targets: anywhere, how: this.overloads(anywhere) ? 'global' : 'ambiguous' };
-      }
-    }
+    const type = path.length === 1 ? staticCall(this, record, head, call.name) : undefined;
+    if (type) return type;
     const family = spec.imports === LANGUAGES.typescript!.imports ? 'es' : record.lang;
     if (BUILTIN_RECEIVERS[family]?.has(head)) return null;
     return this.byName(call.name);
@@ -296,7 +288,7 @@ export class CallGraph {
   }
 
   /** Methods and members named `name` of the type `container`, in `path` or anywhere. */
-  private members(container: string, name: string, path?: string): SymRef[] {
+  members(container: string, name: string, path?: string): SymRef[] {
     return prefer(this.definitions(name).flatMap((ref) => {
       const s = this.symbol(ref);
       return s && s.container === container && (!path || ref.path === path) ? [{ s, ref }] : [];
@@ -304,7 +296,7 @@ export class CallGraph {
   }
 
   /** A method call on a receiver of unknown type: every method of that name. */
-  private byName(name: string): Resolution | null {
+  byName(name: string): Resolution | null {
     const methods = this.methods.get(name);
     if (!methods) return null;
     const found = methods.length === 1 ? methods : prefer(methods.map((ref) => ({ s: this.symbol(ref)!, ref })));
@@ -315,7 +307,7 @@ export class CallGraph {
    * True when `refs` are one definition or overloads of one (Java, C#, C++: the same name in the
    * same class of the same file): a call reaching them is no less certain for there being several.
    */
-  private overloads(refs: SymRef[]): boolean {
+  overloads(refs: SymRef[]): boolean {
     const first = this.symbol(refs[0]!);
     return refs.every((r) => r.path === refs[0]!.path && this.symbol(r)?.container === first?.container);
   }
@@ -329,7 +321,7 @@ export class CallGraph {
     const s = this.symbol(target);
     if (!s) return [];
     const names = new Set([s.name]);
-    if ((s.name === 'constructor' || s.name === '__init__' || s.name === 'new') && s.container) names.add(s.container);
+    if ((s.name === 'constructor' || s.name === '__init__') && s.container) names.add(s.container);
     const edges: Edge[] = [];
     for (const name of names) {
       for (const site of this.sites().get(name) ?? []) {
