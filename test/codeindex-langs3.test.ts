@@ -388,4 +388,45 @@ describe('comments that are no doc', () => {
       { name: 'zlibVersion', kind: 'function', line: 9, endLine: 9, sig: '(void): const char *', doc: 'Returns the version string.', exported: true },
     ]);
   });
+
+  it('Rust and C#: attributes between the doc and the definition, on one line or several, are skipped', async () => {
+    const rust = await parse('rust', 'src/re_unicode.rs', [
+      '/// A compiled regular expression for matching Unicode strings.',
+      '#[derive(Clone)]',
+      '#[cfg_attr(',
+      '    feature = "serde",',
+      '    derive(Serialize, Deserialize)',
+      ')]',
+      'pub struct Regex(Exec);',
+      '',
+      'impl Regex {',
+      '    /// Compiles a regular expression.',
+      '    #[inline]',
+      '    pub fn new(re: &str) -> Result<Regex, Error> { RegexBuilder::new(re).build() }',
+      '}',
+      '',
+    ].join('\n'));
+    expect(rust.symbols.map((s) => [qualifiedName(s), s.doc])).toEqual([
+      ['Regex', 'A compiled regular expression for matching Unicode strings.'],
+      ['Regex', undefined],
+      ['Regex.new', 'Compiles a regular expression.'],
+    ]);
+    const cs = await parse('csharp', 'src/Cache.cs', [
+      'namespace App {',
+      '    /// <summary>Keeps recent results.</summary>',
+      '    [Serializable]',
+      '    [DebuggerDisplay("{Count}")]',
+      '    public class Cache {',
+      '        /// <summary>Drops every entry.</summary>',
+      '        [MethodImpl(MethodImplOptions.AggressiveInlining)]',
+      '        public void Clear() {}',
+      '    }',
+      '}',
+      '',
+    ].join('\n'));
+    expect(cs.symbols.filter((s) => s.kind !== 'namespace').map((s) => [qualifiedName(s), s.doc])).toEqual([
+      ['App.Cache', '<summary>Keeps recent results.</summary>'],
+      ['Cache.Clear', '<summary>Drops every entry.</summary>'],
+    ]);
+  });
 });

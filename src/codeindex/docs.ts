@@ -9,6 +9,21 @@ import type { LanguageSpec } from './languages.js';
 /** Lines written for a compiler, linter or editor (skipped: a doc above them still counts). */
 const SLASH_DIRECTIVE = /^(?:\/\/(?:go:|line |export |extern |\s*\+build\b|\s*(?:nolint|NOLINT|eslint-|eslint\s|@ts-|tslint:|prettier-ignore|biome-ignore|istanbul\s|c8\s|jshint|SPDX-License-Identifier:|#nosec|noinspection|NOSONAR|CHECKSTYLE|\$NON-NLS))|#\s*pragma\b)/;
 const HASH_DIRECTIVE = /^#\s*(?:frozen_string_literal:|-\*-|(?:vim?|ex):|(?:en)?coding[:=]|rubocop:|noqa\b|type:\s*ignore|pylint:|mypy:|pyright:|fmt:\s*(?:off|on|skip)|isort:|shellcheck\s|SPDX-License-Identifier:|typed:\s*(?:true|false|strict|strong|ignore))/;
+/** A decorator or annotation (`@Override`), an attribute (Rust and PHP `#[derive(…)]`, C# `[Serializable]`, C++ `[[nodiscard]]`). */
+const ATTRIBUTE = /^(?:@|#\[|\[)/;
+/** The last line of an attribute written over several lines: `)]`. */
+const ATTRIBUTE_END = /[)\]]\]?$/;
+
+/** The line opening the attribute that line `end` closes (at most 20 lines up), or 0. */
+function attributeStart(lineAt: (l: number) => string, end: number): number {
+  for (let l = end - 1; l >= 1 && l >= end - 20; l--) {
+    const raw = lineAt(l);
+    if (ATTRIBUTE.test(raw)) return l;
+    if (!raw || /^(?:\/\/|\/?\*)/.test(raw) || /[;{}]$/.test(raw)) return 0;
+  }
+  return 0;
+}
+
 /** What a file's opening comment says when it is a legal header rather than a doc. */
 const LEGAL = /\bcopyright\b|\(c\)\s*\d{4}|\blicen[cs]ed?\b|SPDX-License-Identifier|all rights reserved/i;
 
@@ -37,7 +52,12 @@ export function docOf(text: string, lines: number[], line: number, body: Node | 
     if (comment) {
       above.unshift(raw);
       from = l;
-    } else if (!/^@/.test(raw) || above.length) break; // decorators and annotations may sit between doc and definition
+    } else if (above.length || !ATTRIBUTE.test(raw)) {
+      // Decorators, annotations and attributes may sit between doc and definition, over several lines too.
+      const opening = !above.length && ATTRIBUTE_END.test(raw) ? attributeStart(lineAt, l) : 0;
+      if (!opening) break;
+      l = opening;
+    }
   }
   // A block opening the file (after a `#!` line and directives) that names a copyright or license is its legal header.
   let top = 1;
