@@ -5,23 +5,11 @@
 // Must not parse or read files: it works from the records.
 
 import { CALLABLE_KINDS, LANGUAGES, TYPE_KINDS, type LanguageSpec } from './languages.js';
-import { typeName, type CallRecord, type FileRecord, type SymbolRecord } from './model.js';
+import { typeName, type CallRecord, type Edge, type FileRecord, type Resolution, type SymbolRecord, type SymRef } from './model.js';
 import { isNodeBuiltin, ModuleResolver, type ModuleConfig } from './modules.js';
 import { pathCall, staticCall } from './scoped.js';
 
-export type SymRef = { path: string; index: number };
-
-/**
- * How sure an edge is: the same file, an import, a name unique in the workspace (certain), a
- * method matched by its name alone, or several candidates (uncertain).
- */
-export type Confidence = 'file' | 'import' | 'global' | 'name' | 'ambiguous';
-export const CERTAIN: ReadonlySet<Confidence> = new Set(['file', 'import', 'global']);
-
-export type Resolution = { targets: SymRef[]; how: Confidence };
-
-/** A resolved call site: where it is, who calls, what it reaches. */
-export type Edge = { path: string; line: number; caller: number; targets: SymRef[]; how: Confidence };
+export { CERTAIN, type Confidence, type Edge, type Resolution, type SymRef } from './model.js';
 
 /** Receivers that are the language's own objects, never the workspace's. */
 const BUILTIN_RECEIVERS: Record<string, Set<string>> = {

@@ -32,6 +32,22 @@ export type CallRecord = { name: string; line: number; recv?: string; /** The ca
  */
 export type Binding = { name: string; type: string; scope: number; field?: true };
 
+/** A symbol in the index: its file and its place among the file's symbols. */
+export type SymRef = { path: string; index: number };
+
+/**
+ * How sure a call-graph edge is: the same file, an import, a name unique in the workspace (certain),
+ * a method matched by its name alone, or several candidates (uncertain).
+ */
+export type Confidence = 'file' | 'import' | 'global' | 'name' | 'ambiguous';
+export const CERTAIN: ReadonlySet<Confidence> = new Set(['file', 'import', 'global']);
+
+/** Where a call site goes: its targets and how sure that is. */
+export type Resolution = { targets: SymRef[]; how: Confidence };
+
+/** A resolved call site: where it is, who calls, what it reaches. */
+export type Edge = { path: string; line: number; caller: number; targets: SymRef[]; how: Confidence };
+
 /** The search fields of a chunk, in the order of the packed term frequencies. */
 export const FIELDS = ['name', 'sig', 'doc', 'body', 'path'] as const;
 export type Field = (typeof FIELDS)[number];

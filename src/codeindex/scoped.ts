@@ -4,8 +4,20 @@
 // or read files: it works from the records, through the graph's look-ups.
 
 import { CALLABLE_KINDS, SCOPE_KINDS, TYPE_KINDS } from './languages.js';
-import type { CallRecord, FileRecord } from './model.js';
-import type { CallGraph, Resolution, SymRef } from './graph.js';
+import type { CallRecord, FileRecord, Resolution, SymbolRecord, SymRef } from './model.js';
+import type { ModuleResolver } from './modules.js';
+
+/** The call graph's look-ups this module uses (the graph passes itself; a type here keeps the two modules apart). */
+export type Lookups = {
+  readonly modules: ModuleResolver;
+  definitions(name: string): SymRef[];
+  exported(path: string, name: string, depth: number): SymRef[];
+  members(container: string, name: string, path?: string): SymRef[];
+  byName(name: string): Resolution | null;
+  overloads(refs: SymRef[]): boolean;
+  symbol(ref: SymRef): SymbolRecord | undefined;
+  get(path: string): FileRecord | undefined;
+};
 
 /** Crates that are never the workspace's: a path through them leaves it. */
 const EXTERNAL_ROOTS = new Set(['std', 'core', 'alloc']);
@@ -20,7 +32,7 @@ const isUpper = (s: string) => /^\p{Lu}/u.test(s);
  * A call whose receiver is a type or module path; undefined when the receiver is (or may be) a
  * value, for the caller to resolve as a method call.
  */
-export function pathCall(g: CallGraph, record: FileRecord, call: CallRecord): Resolution | null | undefined {
+export function pathCall(g: Lookups, record: FileRecord, call: CallRecord): Resolution | null | undefined {
   const recv = call.recv!;
   if (!PATH_LANGS.has(record.lang)) return undefined;
   let segments: string[];
@@ -85,7 +97,7 @@ export function pathCall(g: CallGraph, record: FileRecord, call: CallRecord): Re
  * inline mod of that name. Certain when that leaves one definition; all of them, uncertain, when
  * the path names no folder the definitions are in; a path of crate:: or super:: alone narrows nothing.
  */
-function inFolders(g: CallGraph, modulePath: string[], refs: SymRef[], type: boolean): Resolution | null {
+function inFolders(g: Lookups, modulePath: string[], refs: SymRef[], type: boolean): Resolution | null {
   if (!refs.length) return null;
   const module = modulePath.filter((s) => !MODULE_WORDS.has(s) && s !== 'self').at(-1);
   if (!module) return { targets: refs, how: g.overloads(refs) ? 'global' : 'ambiguous' };
@@ -97,7 +109,7 @@ function inFolders(g: CallGraph, modulePath: string[], refs: SymRef[], type: boo
 }
 
 /** `found`, the members of `type`, narrowed to those of the type the module path or the file means. */
-function narrowed(g: CallGraph, record: FileRecord, prefix: string[], type: string, found: SymRef[]): Resolution {
+function narrowed(g: Lookups, record: FileRecord, prefix: string[], type: string, found: SymRef[]): Resolution {
   if (prefix.length) {
     const target = g.modules.resolve(record.path, prefix.join('::'), record.lang);
     const files = new Set(target ? g.exported(target, type, 0).map((r) => r.path) : []);
@@ -117,14 +129,14 @@ function names(part: string, module: string): boolean {
 }
 
 /** True when `ref` is a method of an `impl Trait for Type` (whose signature names the trait: `: Vector<T>`). */
-function inTraitImpl(g: CallGraph, ref: SymRef): boolean {
+function inTraitImpl(g: Lookups, ref: SymRef): boolean {
   const s = g.symbol(ref)!;
   const file = g.get(ref.path);
   return !!file?.symbols.some((i) => i.kind === 'impl' && i.name === s.container && i.line <= s.line && s.line <= i.endLine && i.sig.startsWith(':'));
 }
 
 /** True when the workspace defines a module (or C++ namespace) named `name`. */
-function hasScope(g: CallGraph, name: string): boolean {
+function hasScope(g: Lookups, name: string): boolean {
   return g.definitions(name).some((r) => SCOPE_KINDS.has(g.symbol(r)!.kind));
 }
 
@@ -136,7 +148,7 @@ function typeParameter(record: FileRecord, call: CallRecord, name: string): bool
 }
 
 /** True when the workspace defines a type (or, with `scopes`, a C++ namespace) named `name`; an impl for a library's type (`impl Replacer for String`) is not one. */
-function hasType(g: CallGraph, name: string, scopes: boolean): boolean {
+function hasType(g: Lookups, name: string, scopes: boolean): boolean {
   return g.definitions(name).some((r) => {
     const s = g.symbol(r);
     return !!s && ((TYPE_KINDS.has(s.kind) && s.kind !== 'impl') || (scopes && SCOPE_KINDS.has(s.kind)));
@@ -147,7 +159,7 @@ function hasType(g: CallGraph, name: string, scopes: boolean): boolean {
  * The other languages' `Util.go()`: a member of a type or scope defined in the file, else, for
  * an uppercase name, of a type defined elsewhere; undefined when neither.
  */
-export function staticCall(g: CallGraph, record: FileRecord, recv: string, member: string): Resolution | undefined {
+export function staticCall(g: Lookups, record: FileRecord, recv: string, member: string): Resolution | undefined {
   if (/\.|::|->/.test(recv)) return undefined;
   const local = g.definitions(recv).some((r) => {
     const s = r.path === record.path ? g.symbol(r) : undefined;
