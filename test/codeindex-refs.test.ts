@@ -235,6 +235,34 @@ describe('Rust paths across crates', () => {
   });
 });
 
+describe('Rust module paths', () => {
+  it("use crate::…, super::…, a mod.rs folder and the crate by its Cargo.toml name go to their module; a test module's super finds the file's own definitions", async () => {
+    const crate = {
+      'Cargo.toml': '[package]\nname = "net-kit"\nversion = "0.1.0"\n\n[dependencies]\nname = "not-this"\n',
+      'src/lib.rs': 'pub mod net;\npub mod util;\n',
+      'src/net/mod.rs': 'pub mod tcp;\nuse crate::util::helper;\n\npub fn connect() {\n    helper();\n}\n',
+      'src/net/tcp.rs': 'use super::connect;\n\npub fn open() {\n    connect();\n}\n',
+      'src/util.rs': 'pub fn helper() {}\n\n#[cfg(test)]\nmod tests {\n    use super::helper;\n\n    #[test]\n    fn helps() {\n        helper();\n    }\n}\n',
+      'tests/it.rs': 'use net_kit::net::connect;\n\n#[test]\nfn connects() {\n    connect();\n}\n',
+      'src/config.rs': 'pub struct Config;\n\nimpl Config {\n    pub fn new() -> Self {\n        Config\n    }\n}\n\n#[cfg(test)]\nmod tests {\n    use super::Config;\n\n    #[test]\n    fn builds() {\n        Config::new();\n    }\n}\n',
+      'src/lib/config.rs': 'pub struct Config;\n\nimpl Config {\n    pub fn new() -> Self {\n        Config\n    }\n}\n',
+      // Another crate with the same names: a look-up by name alone cannot tell them apart.
+      'vendor-free/other/src/net/mod.rs': 'pub fn connect() {}\n',
+      'vendor-free/other/src/util.rs': 'pub fn helper() {}\n',
+    };
+    const [connect, helper, config] = await run(crate, [
+      ['code_refs', { symbol: 'src/net/mod.rs:connect', direction: 'callers' }],
+      ['code_refs', { symbol: 'src/util.rs:helper', direction: 'callers' }],
+      ['code_refs', { symbol: 'src/config.rs:new', direction: 'callers' }],
+    ]);
+    expect({ connect, helper, config }).toEqual({
+      config: ['callers of Config.new (src/config.rs:4):', '  src/config.rs:15 tests.builds'].join('\n'),
+      connect: ['callers of connect (src/net/mod.rs:4):', '  src/net/tcp.rs:4 open', '  tests/it.rs:5 connects'].join('\n'),
+      helper: ['callers of helper (src/util.rs:1):', '  src/net/mod.rs:5 connect', '  src/util.rs:9 tests.helps'].join('\n'),
+    });
+  });
+});
+
 describe('Rust impls for a library type', () => {
   it('Vec::new() may be std\'s own new, not the workspace\'s impl of a trait for Vec: matched by name only; SmallVec::new() is the inherent new, not the trait impl\'s', async () => {
     const [callers, own] = await run(

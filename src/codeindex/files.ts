@@ -48,7 +48,7 @@ export async function listWorkspace(root: string, rgPath: string): Promise<Listi
     const reason = skipReason(path);
     if (reason === 'vendored') continue;
     if (reason === null) files.push(path);
-    else if (/(?:^|\/)(?:package|tsconfig)\.json$/.test(path)) manifests.push(path);
+    else if (/(?:^|\/)(?:package\.json|tsconfig\.json|Cargo\.toml)$/.test(path)) manifests.push(path);
     for (let i = path.lastIndexOf('/'); i > 0 && !folders.has(path.slice(0, i)); i = path.lastIndexOf('/', i - 1)) folders.add(path.slice(0, i));
   }
   return { files: files.sort(), manifests: manifests.sort(), folders: [...folders].sort() };

@@ -11,13 +11,20 @@ const TS_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.
 
 type Alias = { prefix: string; suffix: string; targets: string[] };
 
-export type ModuleConfig = { packages: Map<string, string>; aliases: Alias[] };
+/** `crates`: each Rust crate's name as code writes it (`my_crate`) and its folder ('' at the root). */
+export type ModuleConfig = { packages: Map<string, string>; aliases: Alias[]; crates?: Map<string, string> };
 
 /** Workspace packages and tsconfig aliases, from the package.json and tsconfig.json files listed. */
 export function readModuleConfig(root: string, manifests: string[]): ModuleConfig {
   const packages = new Map<string, string>();
   const aliases: Alias[] = [];
+  const crates = new Map<string, string>();
   for (const file of manifests) {
+    if (file.endsWith('Cargo.toml')) {
+      const name = crateName(join(root, file));
+      if (name) crates.set(name, posix.dirname(file) === '.' ? '' : posix.dirname(file));
+      continue;
+    }
     const data = readJson(join(root, file));
     if (!data) continue;
     const dir = posix.dirname(file) === '.' ? '' : posix.dirname(file);
@@ -31,7 +38,19 @@ export function readModuleConfig(root: string, manifests: string[]): ModuleConfi
       }
     }
   }
-  return { packages, aliases };
+  return { packages, aliases, crates };
+}
+
+/** The `[package]` name of a Cargo.toml, as Rust code writes it (dashes become underscores); null without one. */
+function crateName(file: string): string | null {
+  try {
+    const text = readFileSync(file, 'utf8');
+    const section = /^\s*\[package\]\s*$([\s\S]*?)(?=^\s*\[|(?![\s\S]))/m.exec(text)?.[1] ?? '';
+    const name = /^\s*name\s*=\s*["']([^"']+)["']/m.exec(section)?.[1];
+    return name ? name.replace(/-/g, '_') : null;
+  } catch {
+    return null;
+  }
 }
 
 /** JSON or JSONC (tsconfig allows comments and trailing commas); null when unreadable. */
@@ -86,7 +105,7 @@ export class ModuleResolver {
     switch (lang) {
       case 'typescript': case 'tsx': case 'javascript': return this.resolveEs(from, spec);
       case 'python': return this.resolvePython(from, spec);
-      case 'rust': return this.unique(spec.split('::').filter((s) => !['crate', 'super', 'self'].includes(s)), from);
+      case 'rust': return this.resolveRust(from, spec);
       case 'java': return this.unique(spec.split('.'), from);
       default: return null;
     }
@@ -152,6 +171,39 @@ export class ModuleResolver {
     return null;
   }
 
+  /**
+   * A Rust module path: from the crate's root (`crate::`, or a crate of the workspace by its
+   * name), from this module (`self::`, `super::`), each module a `name.rs` or a `name/mod.rs`;
+   * else, as before, the one file whose path ends with the path's segments.
+   */
+  private resolveRust(from: string, spec: string): string | null {
+    const segments = spec.split('::').filter(Boolean);
+    let dir: string | null = null;
+    let rest = segments;
+    if (segments[0] === 'crate') [dir, rest] = [crateSource(from), segments.slice(1)];
+    else if (segments[0] === 'self' || segments[0] === 'super') {
+      dir = moduleFolder(from);
+      while (rest[0] === 'self' || rest[0] === 'super') {
+        if (rest[0] === 'super') dir = posix.dirname(dir);
+        rest = rest.slice(1);
+      }
+    } else if (this.config.crates?.has(segments[0]!)) [dir, rest] = [posix.join(this.config.crates.get(segments[0]!)!, 'src'), segments.slice(1)];
+    if (dir === null) return this.unique(segments, from) ?? this.unique([...segments, 'mod'], from);
+    return this.rustModule(dir, rest);
+  }
+
+  /** The file of the module `path` below the module folder `dir` (its own file when `path` is empty). */
+  private rustModule(dir: string, path: string[]): string | null {
+    const clean = (p: string) => p.replace(/^\.\//, '');
+    if (!path.length) {
+      for (const own of ['mod.rs', 'lib.rs', 'main.rs']) if (this.has(clean(posix.join(dir, own)))) return clean(posix.join(dir, own));
+      // `src/net.rs` is the module whose folder is `src/net`.
+      return this.has(clean(`${dir}.rs`)) ? clean(`${dir}.rs`) : null;
+    }
+    const base = clean(posix.join(dir, ...path));
+    return this.has(`${base}.rs`) ? `${base}.rs` : this.has(`${base}/mod.rs`) ? `${base}/mod.rs` : null;
+  }
+
   private resolvePython(from: string, spec: string): string | null {
     const dots = /^\.*/.exec(spec)![0].length;
     const rest = spec.slice(dots).split('.').filter(Boolean);
@@ -180,3 +232,15 @@ export class ModuleResolver {
 }
 
 const stemOf = (path: string): string => path.replace(/\.[^./]+$/, '').replace(/\.d$/, '');
+
+/** The `src` folder of the crate a Rust file is in (the last `src` above it; the file's folder without one). */
+function crateSource(file: string): string {
+  const parts = posix.dirname(file).split('/');
+  const at = parts.lastIndexOf('src');
+  return at >= 0 ? parts.slice(0, at + 1).join('/') : posix.dirname(file);
+}
+
+/** The folder of a Rust file's own module: `a/mod.rs`, `lib.rs` and `main.rs` are their folder's; `a/b.rs` is `a/b`'s. */
+function moduleFolder(file: string): string {
+  return /(?:^|\/)(?:mod|lib|main)\.rs$/.test(file) ? posix.dirname(file) : file.replace(/\.rs$/, '');
+}
