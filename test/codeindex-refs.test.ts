@@ -177,13 +177,13 @@ describe('Rust paths', () => {
     ]);
     expect(regexNew).toBe(
       [
+        // ::regex::bytes::Regex names its module: that Regex's new, certain.
         'callers of Regex.new (src/re_bytes.rs:8):',
-        '  tests/crazy.rs:5 dfa_handles_pathological_case (ambiguous)',
+        '  tests/crazy.rs:5 dfa_handles_pathological_case',
         '  tests/crazy.rs:11 unicode_word (ambiguous)',
         '',
         'callers of Regex.new (src/re_unicode.rs:8):',
         '  src/re_set.rs:4 compile_all',
-        '  tests/crazy.rs:5 dfa_handles_pathological_case (ambiguous)',
         '  tests/crazy.rs:11 unicode_word (ambiguous)',
       ].join('\n'),
     );
@@ -259,6 +259,17 @@ describe('Rust module paths', () => {
       config: ['callers of Config.new (src/config.rs:4):', '  src/config.rs:15 tests.builds'].join('\n'),
       connect: ['callers of connect (src/net/mod.rs:4):', '  src/net/tcp.rs:4 open', '  tests/it.rs:5 connects'].join('\n'),
       helper: ['callers of helper (src/util.rs:1):', '  src/net/mod.rs:5 connect', '  src/util.rs:9 tests.helps'].join('\n'),
+    });
+  });
+});
+
+describe('receivers written from the root', () => {
+  it('a Rust path from the root or with a turbofish and a PHP name from the global namespace are kept as paths, not "something"', async () => {
+    const rust = await extractFile('tests/regression.rs', ['fn build() {', '    let re = ::regex::bytes::Regex::new("a").unwrap();', '    let v = Vec::<u8>::new();', '}', ''].join('\n'), 'rust', await grammarFor('rust'), { size: 0, mtimeMs: 0, hash: '' });
+    const php = await extractFile('app/Http/Controller.php', ['<?php', 'function show($s) {', '    return \\App\\Support\\Str::slug($s);', '}', ''].join('\n'), 'php', await grammarFor('php'), { size: 0, mtimeMs: 0, hash: '' });
+    expect({ rust: rust.calls.map((c) => `${c.recv}::${c.name}`), php: php.calls.map((c) => `${c.recv}::${c.name}`) }).toEqual({
+      rust: ['::regex::bytes::Regex::new', '…::unwrap', 'Vec::new'],
+      php: ['\\App\\Support\\Str::slug'],
     });
   });
 });

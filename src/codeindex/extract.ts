@@ -269,9 +269,11 @@ function attributeCalls(found: { start: number; callee: Node; recv?: Node }[], s
     // The callee's own line: in a chain spread over lines, the line where this call's name is.
     const call: CallRecord = { name, line: lineOf(lines, c.callee.startIndex), from: scopes[i]! };
     if (c.recv) {
-      const recv = text.slice(c.recv.startIndex, c.recv.endIndex);
-      // Only a plain name or path says anything about the target; any other expression is just "something".
-      call.recv = recv.length <= 80 && /^[\p{L}_$@][\p{L}\p{N}_$]*(?:\s*(?:\.|::|->|\?\.)\s*[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(recv) ? recv.replace(/\s+|\?/g, '') : '…';
+      // Rust's turbofish says nothing of the target: `Vec::<u8>::new` is `Vec::new`.
+      const recv = text.slice(c.recv.startIndex, c.recv.endIndex).replace(/::<[^<>]*(?:<[^<>]*>[^<>]*)*>/g, '');
+      // Only a plain name or path says anything about the target (a Rust path may start at the root,
+      // `::regex::Regex`, a PHP name at the global namespace, `\App\Util`); any other expression is just "something".
+      call.recv = recv.length <= 80 && /^(?:::|\\)?[\p{L}_$@][\p{L}\p{N}_$]*(?:\s*(?:\.|::|->|\?\.|\\)\s*[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(recv) ? recv.replace(/\s+|\?/g, '') : '…';
     }
     return call;
   });
