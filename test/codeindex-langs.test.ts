@@ -1,32 +1,8 @@
 // The code index on the shapes real non-TypeScript code takes: C prototypes and typedefs of
 // pointers, macros, comments between a header and its body, Java overloads, CRLF and BOM files.
 // Each case is what a real file (CPython's library, glibc's headers, zlib, the JDK) showed.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractFile } from '../src/codeindex/extract.js';
-import { openCodeIndex } from '../src/codeindex/index.js';
-import { grammarFor } from '../src/codeindex/parsefile.js';
-import { qualifiedName, type FileRecord } from '../src/codeindex/model.js';
-import { workspace } from './tools-helpers.js';
-
-const meta = { size: 0, mtimeMs: 0, hash: '' };
-
-async function parse(lang: string, path: string, text: string): Promise<FileRecord> {
-  return extractFile(path, text, lang, await grammarFor(lang), meta);
-}
-
-/** `kind Container.name@line sig`, the way a reader checks a definition list. */
-const defs = (r: FileRecord) => r.symbols.map((s) => `${s.kind} ${qualifiedName(s)}@${s.line} ${s.sig}${s.decl ? ' [decl]' : ''}`);
-
-async function run(files: Record<string, string>, calls: [string, Record<string, unknown>][]): Promise<string[]> {
-  const ctx = await workspace(files);
-  const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
-  await handle.ready();
-  const out: string[] = [];
-  for (const [tool, args] of calls) out.push((await handle.tools.find((t) => t.name === tool)!.run(args, ctx)).output);
-  await handle.close();
-  return out;
-}
+import { defs, parse, run } from './codeindex-helpers.js';
 
 describe('definitions in real-world shapes', () => {
   it('a comment between a header and its body is not part of the signature; a ruled comment line is no doc', async () => {

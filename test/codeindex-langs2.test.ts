@@ -1,32 +1,8 @@
 // The code index on the shapes real Go, Ruby and Rust code takes. Each case is what a real file
 // showed: Go's standard library (net/http, runtime), Ruby's (net/http, csv, set), and crates
 // Debian ships as source (regex, serde, syn).
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractFile } from '../src/codeindex/extract.js';
-import { openCodeIndex } from '../src/codeindex/index.js';
-import { grammarFor } from '../src/codeindex/parsefile.js';
-import { qualifiedName, type FileRecord } from '../src/codeindex/model.js';
-import { workspace } from './tools-helpers.js';
-
-const meta = { size: 0, mtimeMs: 0, hash: '' };
-
-async function parse(lang: string, path: string, text: string): Promise<FileRecord> {
-  return extractFile(path, text, lang, await grammarFor(lang), meta);
-}
-
-/** `kind Container.name@line sig`, the way a reader checks a definition list. */
-const defs = (r: FileRecord) => r.symbols.map((s) => `${s.kind} ${qualifiedName(s)}@${s.line} ${s.sig}${s.decl ? ' [decl]' : ''}`);
-
-async function run(files: Record<string, string>, calls: [string, Record<string, unknown>][]): Promise<string[]> {
-  const ctx = await workspace(files);
-  const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
-  await handle.ready();
-  const out: string[] = [];
-  for (const [tool, args] of calls) out.push((await handle.tools.find((t) => t.name === tool)!.run(args, ctx)).output);
-  await handle.close();
-  return out;
-}
+import { defs, parse, run } from './codeindex-helpers.js';
 
 describe('Go', () => {
   it('package-level var blocks, aliases, several names in one spec; types and values in the signature; no blank identifier', async () => {

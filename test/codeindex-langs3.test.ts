@@ -2,32 +2,9 @@
 // annotation types and records (java.base/java/util), classes nested in classes (CPython's
 // argparse.py, Ruby's csv.rb), and comments above a definition that are no doc (Go's runtime
 // pragmas, Ruby's magic comments, license headers).
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractFile } from '../src/codeindex/extract.js';
-import { openCodeIndex } from '../src/codeindex/index.js';
-import { grammarFor } from '../src/codeindex/parsefile.js';
-import { qualifiedName, type FileRecord } from '../src/codeindex/model.js';
-import { workspace } from './tools-helpers.js';
-
-const meta = { size: 0, mtimeMs: 0, hash: '' };
-
-async function parse(lang: string, path: string, text: string): Promise<FileRecord> {
-  return extractFile(path, text, lang, await grammarFor(lang), meta);
-}
-
-/** `kind Container.name@line sig`, the way a reader checks a definition list. */
-const defs = (r: FileRecord) => r.symbols.map((s) => `${s.kind} ${qualifiedName(s)}@${s.line} ${s.sig}${s.decl ? ' [decl]' : ''}`);
-
-async function run(files: Record<string, string>, calls: [string, Record<string, unknown>][]): Promise<string[]> {
-  const ctx = await workspace(files);
-  const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
-  await handle.ready();
-  const out: string[] = [];
-  for (const [tool, args] of calls) out.push((await handle.tools.find((t) => t.name === tool)!.run(args, ctx)).output);
-  await handle.close();
-  return out;
-}
+import { qualifiedName } from '../src/codeindex/model.js';
+import { defs, parse, run } from './codeindex-helpers.js';
 
 const HASHMAP = [
   'package java.util;',

@@ -1,22 +1,10 @@
 // Calls through a path, the way real Rust, C++ and PHP code writes them: `Regex::new(re)`,
 // `Box::new(x)`, `crate::util::helper()`, `QString::number(n)`, `Util::go()`. The path's type or
 // module narrows the target; a type the workspace does not define leaves it.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractFile } from '../src/codeindex/extract.js';
-import { openCodeIndex } from '../src/codeindex/index.js';
 import { grammarFor } from '../src/codeindex/parsefile.js';
-import { workspace } from './tools-helpers.js';
-
-async function run(files: Record<string, string>, calls: [string, Record<string, unknown>][]): Promise<string[]> {
-  const ctx = await workspace(files);
-  const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
-  await handle.ready();
-  const out: string[] = [];
-  for (const [tool, args] of calls) out.push((await handle.tools.find((t) => t.name === tool)!.run(args, ctx)).output);
-  await handle.close();
-  return out;
-}
+import { run } from './codeindex-helpers.js';
 
 /** A small regex crate: two Regex types (unicode and bytes), a pool, calls on std's types. */
 const REGEX_CRATE: Record<string, string> = {
