@@ -6,6 +6,24 @@ import { extractFile } from '../src/codeindex/extract.js';
 import { grammarFor } from '../src/codeindex/parsefile.js';
 import { run } from './codeindex-helpers.js';
 
+/** The regex crate's two modules of a Regex type each (the same code, for Unicode text and for bytes). */
+const regexModule = (matching: string): string =>
+  [
+    'use crate::exec::Exec;',
+    '',
+    `/// A compiled regular expression for matching ${matching}.`,
+    'pub struct Regex(Exec);',
+    '',
+    'impl Regex {',
+    '    /// Compiles a regular expression.',
+    '    pub fn new(re: &str) -> Result<Regex, Error> {',
+    '        let exec = Exec::new(re)?;',
+    '        Ok(Regex(exec))',
+    '    }',
+    '}',
+    '',
+  ].join('\n');
+
 /** A small regex crate: two Regex types (unicode and bytes), a pool, calls on std's types. */
 const REGEX_CRATE: Record<string, string> = {
   'src/lib.rs': [
@@ -22,36 +40,8 @@ const REGEX_CRATE: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
-  'src/re_unicode.rs': [
-    'use crate::exec::Exec;',
-    '',
-    '/// A compiled regular expression for matching Unicode strings.',
-    'pub struct Regex(Exec);',
-    '',
-    'impl Regex {',
-    '    /// Compiles a regular expression.',
-    '    pub fn new(re: &str) -> Result<Regex, Error> {',
-    '        let exec = Exec::new(re)?;',
-    '        Ok(Regex(exec))',
-    '    }',
-    '}',
-    '',
-  ].join('\n'),
-  'src/re_bytes.rs': [
-    'use crate::exec::Exec;',
-    '',
-    '/// A compiled regular expression for matching arbitrary bytes.',
-    'pub struct Regex(Exec);',
-    '',
-    'impl Regex {',
-    '    /// Compiles a regular expression.',
-    '    pub fn new(re: &str) -> Result<Regex, Error> {',
-    '        let exec = Exec::new(re)?;',
-    '        Ok(Regex(exec))',
-    '    }',
-    '}',
-    '',
-  ].join('\n'),
+  'src/re_unicode.rs': regexModule('Unicode strings'),
+  'src/re_bytes.rs': regexModule('arbitrary bytes'),
   'src/exec.rs': [
     'use std::cell::RefCell;',
     'use std::sync::Arc;',
