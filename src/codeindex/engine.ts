@@ -59,7 +59,7 @@ export class CodeIndex {
   /** Why the cache was not used at start, when it was corrupt. */
   cacheProblem?: string;
   /** What the index holds; replaced whole when a build starts (its dictionary comes with the cache). */
-  data = new IndexStore(new Terms(), { packages: new Map(), aliases: [] });
+  data = new IndexStore(new Terms(), { packages: new Map(), aliases: [], crates: new Map() });
   /** Files being parsed in the background after a query found too many changes: left out of results meanwhile. */
   readonly pending = new Set<string>();
   private folders = new Map<string, number>();

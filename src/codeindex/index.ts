@@ -7,6 +7,7 @@ import type { Tool } from '../types/tools.js';
 import { CodeIndex, type EngineOptions, type IndexNotice, type IndexState, type Progress } from './engine.js';
 import { defaultWorkerFile } from './pool.js';
 import { codeTools } from './tools.js';
+import type { FileRecord } from './model.js';
 
 export type { IndexNotice, IndexState, Progress };
 
@@ -103,7 +104,7 @@ async function countInSlices(index: CodeIndex, generation: number): Promise<numb
   let n = 0;
   let since = 0;
   for (const { record } of [...index.data.files.values()]) {
-    for (let i = 0; i < record.calls.length; i++) if (index.data.graph.resolveAt(record, i)) n++;
+    n += resolvedIn(index, record);
     since += record.calls.length;
     if (since < EDGE_SLICE) continue;
     since = 0;
@@ -115,6 +116,13 @@ async function countInSlices(index: CodeIndex, generation: number): Promise<numb
 
 function countEdges(index: CodeIndex): number {
   let n = 0;
-  for (const { record } of index.data.files.values()) for (let i = 0; i < record.calls.length; i++) if (index.data.graph.resolveAt(record, i)) n++;
+  for (const { record } of index.data.files.values()) n += resolvedIn(index, record);
+  return n;
+}
+
+/** How many of a file's call sites resolve to a definition in the workspace. */
+function resolvedIn(index: CodeIndex, record: FileRecord): number {
+  let n = 0;
+  for (let i = 0; i < record.calls.length; i++) if (index.data.graph.resolveAt(record, i)) n++;
   return n;
 }

@@ -12,22 +12,22 @@ const TS_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.
 type Alias = { prefix: string; suffix: string; targets: string[] };
 
 /** `crates`: each Rust crate's name as code writes it (`my_crate`) and its folder ('' at the root). */
-export type ModuleConfig = { packages: Map<string, string>; aliases: Alias[]; crates?: Map<string, string> };
+export type ModuleConfig = { packages: Map<string, string>; aliases: Alias[]; crates: Map<string, string> };
 
-/** Workspace packages and tsconfig aliases, from the package.json and tsconfig.json files listed. */
+/** Workspace packages, tsconfig aliases and Rust crates, from the package.json, tsconfig.json and Cargo.toml files listed. */
 export function readModuleConfig(root: string, manifests: string[]): ModuleConfig {
   const packages = new Map<string, string>();
   const aliases: Alias[] = [];
   const crates = new Map<string, string>();
   for (const file of manifests) {
+    const dir = posix.dirname(file) === '.' ? '' : posix.dirname(file);
     if (file.endsWith('Cargo.toml')) {
       const name = crateName(join(root, file));
-      if (name) crates.set(name, posix.dirname(file) === '.' ? '' : posix.dirname(file));
+      if (name) crates.set(name, dir);
       continue;
     }
     const data = readJson(join(root, file));
     if (!data) continue;
-    const dir = posix.dirname(file) === '.' ? '' : posix.dirname(file);
     if (file.endsWith('package.json') && typeof data.name === 'string') packages.set(data.name, dir);
     const options = (data.compilerOptions ?? {}) as { baseUrl?: string; paths?: Record<string, string[]> };
     if (file.endsWith('tsconfig.json') && options.paths) {
@@ -187,7 +187,7 @@ export class ModuleResolver {
         if (rest[0] === 'super') dir = posix.dirname(dir);
         rest = rest.slice(1);
       }
-    } else if (this.config.crates?.has(segments[0]!)) [dir, rest] = [posix.join(this.config.crates.get(segments[0]!)!, 'src'), segments.slice(1)];
+    } else if (this.config.crates.has(segments[0]!)) [dir, rest] = [posix.join(this.config.crates.get(segments[0]!)!, 'src'), segments.slice(1)];
     if (dir === null) return this.unique(segments, from) ?? this.unique([...segments, 'mod'], from);
     return this.rustModule(dir, rest);
   }

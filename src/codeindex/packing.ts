@@ -9,7 +9,7 @@
 
 import { invert, type Postings } from './bm25.js';
 import type { FileRecord, IndexedChunk } from './model.js';
-import { LAYOUT, makeLazily, rowsOf, symbolsOf, unmadeRows, type Covers, type RowKind, type Span } from './rows.js';
+import { LAYOUT, makeLazily, rowsOf, stringTable, symbolsOf, unmadeRows, type Covers, type RowKind, type Span } from './rows.js';
 
 /** A file as cached: its record, and its chunks and whole-file terms numbered in `Snapshot.terms`. */
 export type StoredFile = { record: FileRecord; chunks: IndexedChunk[]; whole: IndexedChunk };
@@ -74,18 +74,8 @@ class Ints {
 }
 
 export function pack(snapshot: Snapshot): Packed {
-  const ids = new Map<string, number>();
-  const strings: string[] = [];
   // Absent optional strings are -1.
-  const str = (s: string | undefined): number => {
-    if (s === undefined) return -1;
-    let id = ids.get(s);
-    if (id === undefined) {
-      ids.set(s, (id = strings.length));
-      strings.push(s);
-    }
-    return id;
-  };
+  const { strings, str } = stringTable();
   // Rows a cached record has not made into objects yet are copied, their string ids renumbered.
   const renumbered = new Map<string[], Int32Array>();
   const renumber = (table: string[], id: number): number => {

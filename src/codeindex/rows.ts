@@ -28,6 +28,19 @@ export const LAYOUT: Record<RowKind, { width: number; ids: number[]; optional: n
 /** Rows of one kind of one file: `from` to `to` in `rows`, their string ids in `strings`. */
 export type Span = { rows: Int32Array; strings: string[]; from: number; to: number };
 
+/** Strings numbered as they are first met, for rows: `str` gives a string's number (-1 for an absent one). */
+export function stringTable(): { strings: string[]; str: (s: string | undefined) => number } {
+  const strings: string[] = [];
+  const ids = new Map<string, number>();
+  const str = (s: string | undefined): number => {
+    if (s === undefined) return -1;
+    let id = ids.get(s);
+    if (id === undefined) ids.set(s, (id = strings.push(s) - 1));
+    return id;
+  };
+  return { strings, str };
+}
+
 /** Optional booleans: 0 absent, 1 true, 2 false. */
 const flag = (b: boolean | undefined): number => (b === undefined ? 0 : b ? 1 : 2);
 const unflag = (n: number): boolean | undefined => (n === 0 ? undefined : n === 1);

@@ -42,8 +42,8 @@ export function pathCall(g: Lookups, record: FileRecord, call: CallRecord): Reso
     segments = [recv.replace(/^.*\\/, '')];
   } else {
     if (/\.|->/.test(recv)) return undefined;
-    // `Vec::<T>::new`, `::regex::bytes::Regex`: generics and the leading `::` say nothing here.
-    segments = recv.replace(/<[^<>]*(?:<[^<>]*>[^<>]*)*>/g, '').split('::').filter(Boolean);
+    // `::regex::bytes::Regex`: the leading `::` says nothing here (the parser dropped a turbofish's `::<T>` already).
+    segments = recv.split('::').filter(Boolean);
     if (!segments.length || segments.some((s) => !/^[\w$]+$/u.test(s))) return undefined;
   }
   if (record.lang === 'rust') {

@@ -6,7 +6,7 @@
 
 import type { FileRecord, FileTerms } from './model.js';
 import type { ParseOutcome } from './parsefile.js';
-import { makeLazily, rowsOf, type LazyKind } from './rows.js';
+import { makeLazily, rowsOf, stringTable, type LazyKind } from './rows.js';
 
 type SentRecord = Omit<FileRecord, LazyKind | 'terms'> & { rows: Int32Array; strings: string[]; ends: [number, number]; terms?: Omit<FileTerms, 'dictionary'> };
 type SentOutcome = Exclude<ParseOutcome, { record: unknown }> | { path: string; record: SentRecord };
@@ -21,14 +21,7 @@ export function send(outcomes: ParseOutcome[], known: number, termsSince: (from:
 }
 
 function sendRecord(record: FileRecord): SentRecord {
-  const strings: string[] = [];
-  const ids = new Map<string, number>();
-  const str = (s: string | undefined): number => {
-    if (s === undefined) return -1;
-    let id = ids.get(s);
-    if (id === undefined) ids.set(s, (id = strings.push(s) - 1));
-    return id;
-  };
+  const { strings, str } = stringTable();
   const [calls, imports, bindings] = LAZY.map((kind) => rowsOf(record, kind, str)) as [number[], number[], number[]];
   const { calls: _c, imports: _i, bindings: _b, terms, ...rest } = record;
   const rows = new Int32Array(calls.length + imports.length + bindings.length);

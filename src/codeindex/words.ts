@@ -4,12 +4,7 @@
 // once by the caller's function. Words are what tokenize.ts's eachWord yields: letters, digits,
 // _ and $, at most 64 long. Must not know about chunks, fields or files.
 
-import { isWordChar } from './tokenize.js';
-
-const MAX_WORD = 64;
-/** Which ASCII characters belong to words (a table: the test runs once per character of the workspace). */
-const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => (isWordChar(c) ? 1 : 0));
-const inWord = (c: number): boolean => (c < 128 ? ASCII_WORD[c] === 1 : isWordChar(c));
+import { isWordChar, MAX_WORD } from './tokenize.js';
 
 /** What counts the terms: `add(id, field)` once per term of each word. */
 export type TermSink = { add(id: number, field: number): void };
@@ -37,7 +32,7 @@ export class WordTable {
     let n = 0;
     for (let i = from; i < to; ) {
       let c = text.charCodeAt(i);
-      if (!inWord(c)) {
+      if (!isWordChar(c)) {
         i++;
         continue;
       }
@@ -46,7 +41,7 @@ export class WordTable {
       do {
         h = Math.imul(h ^ c, 0x01000193);
         i++;
-      } while (i < to && inWord((c = text.charCodeAt(i))));
+      } while (i < to && isWordChar((c = text.charCodeAt(i))));
       // Base64 blobs and minified lines say nothing.
       if (i - start > MAX_WORD) continue;
       const m = 4 * this.find(text, start, i - start, h);
