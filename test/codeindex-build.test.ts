@@ -130,6 +130,23 @@ describe('what it costs', () => {
   });
 });
 
+describe('a folder outline', () => {
+  it('says signatures were shortened on the files where one was, and only there', async () => {
+    const long = `export function configure(${Array.from({ length: 8 }, (_, i) => `option${i}: string`).join(', ')}): void {}`;
+    const ctx = await workspace({ 'a.ts': 'export function add(a: number, b: number): number { return a + b; }\n', 'b.ts': `${long}\n` });
+    const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
+    await handle.ready();
+    const outline = (await handle.tools.find((t) => t.name === 'code_outline')!.run({ path: '.' }, ctx)).output;
+    expect(outline.split('\n')).toEqual([
+      'a.ts (1 lines)',
+      '1 add(a: number, b: number): number',
+      'b.ts (1 lines) [signatures shortened to fit; code_symbol shows one in full]',
+      `1 configure${long.slice('export function configure'.length, 'export function configure'.length + 79).trimEnd()}…`,
+    ]);
+    await handle.close();
+  });
+});
+
 describe('fusion of the channels', () => {
   it('an identifier is found where it is, before code that only shares its words; prose ranks by words', async () => {
     const ctx = await workspace({

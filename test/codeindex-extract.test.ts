@@ -72,7 +72,7 @@ describe('definitions and calls, per language', () => {
     expect(js.imports).toEqual([{ local: 'parse', name: 'parse', from: './parse' }]);
   });
 
-  it('Python: classes, methods, docstrings, module constants, self calls', async () => {
+  it('Python: classes, methods, docstrings, module variables, self calls', async () => {
     const r = await parse('python', 'pkg/store.py', [
       'from .db import connect as open_db',
       'LIMIT = 10',
@@ -87,7 +87,7 @@ describe('definitions and calls, per language', () => {
       'def main():',
       '    Store("x").get("k")',
     ].join('\n'));
-    expect(defs(r)).toEqual(['const LIMIT@2', 'class Store@3', 'method Store.__init__@5', 'method Store.get@7', 'method Store.load@9', 'function main@11']);
+    expect(defs(r)).toEqual(['var LIMIT@2', 'class Store@3', 'method Store.__init__@5', 'method Store.get@7', 'method Store.load@9', 'function main@11']);
     expect(calls(r)).toEqual(['open_db@6 ← Store.__init__', 'self.load@8 ← Store.get', 'self.db.read@10 ← Store.load', 'Store@12 ← main', '….get@12 ← main']);
     expect(r.symbols[1]).toMatchObject({ doc: 'Keeps things.', sig: '(Base)' });
     expect(r.imports).toEqual([{ local: 'open_db', name: 'connect', from: '.db' }]);
@@ -122,6 +122,24 @@ describe('definitions and calls, per language', () => {
     expect(defs(r)).toEqual(['struct Foo@3', 'trait Greet@4', 'method Greet.hi@4', 'impl Foo@5', 'method Foo.hi@5', 'impl Foo@6', 'method Foo.new@6', 'macro shout@7']);
     expect(calls(r)).toEqual(['self.go@5 ← Foo.hi', 'helper@5 ← Foo.hi', 'Foo.make@6 ← Foo.new']);
     expect(r.imports).toEqual([{ local: 'helper', name: 'helper', from: 'crate::util' }, { local: 'o', name: 'other', from: 'crate::util' }]);
+  });
+
+  it('module-level variables are variables, not constants: let and var, Rust static mut', async () => {
+    const ts = await parse('typescript', 'src/state.ts', [
+      'export let counter = 0;',
+      'var legacy = 1, other = 2;',
+      'export const LIMIT = 10;',
+      'let handler = (e: Event): void => {};',
+    ].join('\n'));
+    expect(ts.symbols.map((s) => `${s.kind} ${s.name}@${s.line} ${s.sig}`)).toEqual([
+      'var counter@1 = 0',
+      'var legacy@2 = 1',
+      'var other@2 = 2',
+      'const LIMIT@3 = 10',
+      'function handler@4 (e: Event): void',
+    ]);
+    const rs = await parse('rust', 'src/lib.rs', ['pub static NAME: &str = "x";', 'static mut COUNT: u32 = 0;', 'pub(crate) static mut SEEN: bool = false;', 'const MAX: usize = 3;'].join('\n'));
+    expect(defs(rs)).toEqual(['const NAME@1', 'var COUNT@2', 'var SEEN@3', 'const MAX@4']);
   });
 
   it('Java and C#: classes, constructors, methods, nested types', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { defs, parse, run } from './codeindex-helpers.js';
 
 describe('Go', () => {
-  it('package-level var blocks, aliases, several names in one spec; types and values in the signature; no blank identifier', async () => {
+  it('package-level var blocks (variables, not constants), aliases, several names in one spec; types and values in the signature; no blank identifier', async () => {
     const r = await parse('go', 'net/http/server.go', [
       'package http',
       '',
@@ -30,9 +30,9 @@ describe('Go', () => {
       ')',
     ].join('\n'));
     expect(defs(r)).toEqual([
-      'const ErrBodyNotAllowed@4 = errors.New("http: request method or response status code…',
-      'const ErrHijacked@5 = errors.New("http: connection has been hijacked")',
-      'const defaultServeMux@8 ServeMux',
+      'var ErrBodyNotAllowed@4 = errors.New("http: request method or response status code…',
+      'var ErrHijacked@5 = errors.New("http: connection has been hijacked")',
+      'var defaultServeMux@8 ServeMux',
       'const bufferBeforeChunkingSize@10 = 2048',
       'const StateNew@12 ConnState = iota',
       'const StateActive@13 ',

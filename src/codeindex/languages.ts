@@ -6,7 +6,10 @@ import type { GrammarName } from '../util/treesitter.js';
 
 /** The kinds of symbol the index records. */
 export type SymbolKind =
-  | 'function' | 'method' | 'class' | 'interface' | 'type' | 'enum' | 'const' | 'namespace' | 'module' | 'struct' | 'trait' | 'impl' | 'macro';
+  | 'function' | 'method' | 'class' | 'interface' | 'type' | 'enum' | 'const' | 'var' | 'namespace' | 'module' | 'struct' | 'trait' | 'impl' | 'macro';
+
+/** Module-level values: a constant, or a variable (`let`, `var`, a Python assignment, Rust's `static mut`). */
+export const VALUE_KINDS: ReadonlySet<SymbolKind> = new Set(['const', 'var']);
 
 /** Kinds whose members are methods of it (a function inside one is a method with that container). */
 export const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'struct', 'trait', 'impl', 'enum']);
@@ -96,7 +99,7 @@ ${JS_BINDINGS}`;
 const PYTHON = `
 (function_definition name: (identifier) @name body: (_) @body) @def.function
 (class_definition name: (identifier) @name body: (_) @body) @def.class
-(module (expression_statement (assignment left: (identifier) @name right: (_) @value) @def.const))
+(module (expression_statement (assignment left: (identifier) @name right: (_) @value) @def.var))
 (call function: [(identifier) @callee (attribute object: (_) @recv attribute: (identifier) @callee)]) @call
 (import_statement) @import
 (import_from_statement) @import
@@ -118,8 +121,8 @@ const GO = `
 (type_alias name: (type_identifier) @name type: (_) @value) @def.type
 (method_elem name: (field_identifier) @name) @def.method
 (source_file (const_declaration (const_spec (identifier) @name value: (_)? @value) @def.const) (#not-eq? @name "_"))
-(source_file (var_declaration (var_spec (identifier) @name value: (_)? @value) @def.const) (#not-eq? @name "_"))
-(source_file (var_declaration (var_spec_list (var_spec (identifier) @name value: (_)? @value) @def.const)) (#not-eq? @name "_"))
+(source_file (var_declaration (var_spec (identifier) @name value: (_)? @value) @def.var) (#not-eq? @name "_"))
+(source_file (var_declaration (var_spec_list (var_spec (identifier) @name value: (_)? @value) @def.var)) (#not-eq? @name "_"))
 (call_expression function: [(identifier) @callee (selector_expression operand: (_) @recv field: (field_identifier) @callee)]) @call
 (import_spec) @import
 (parameter_declaration name: (identifier) @bind.name type: [(type_identifier) @bind.type (pointer_type (type_identifier) @bind.type) (generic_type type: (type_identifier) @bind.type) (pointer_type (generic_type type: (type_identifier) @bind.type))]) @bind

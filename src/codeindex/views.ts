@@ -4,7 +4,7 @@
 
 import { numberLine, splitLines } from '../content/filetype.js';
 import { CERTAIN, type CallGraph, type Edge, type SymRef } from './graph.js';
-import { TYPE_KINDS } from './languages.js';
+import { TYPE_KINDS, VALUE_KINDS } from './languages.js';
 import { describeSymbol, qualifiedName, type FileRecord, type SymbolRecord } from './model.js';
 
 const OUTLINE_MAX_LINES = 400;
@@ -33,8 +33,9 @@ const OUTLINE_MIN_LINES = 40;
 /** The outline of one file: its imports on one line, then each symbol's line and signature, members indented. */
 export function outlineFile(record: FileRecord, detail: Detail = 0, brief = false): string[] {
   const note = record.note ? ` [${NOTES[record.note]}]` : '';
-  const shortened = detail ? ' [signatures shortened to fit; code_symbol shows one in full]' : '';
-  const out = [`${record.path} (${record.lines} lines)${note}${shortened}`];
+  const out = [`${record.path} (${record.lines} lines)${note}`];
+  // Said only when a signature shown really is shorter than the symbol's.
+  let shortened = false;
   if (!brief && record.imports.length) {
     const from = [...new Set(record.imports.filter((i) => !i.reexport).map((i) => i.from))];
     const max = detail ? 6 : 12;
@@ -43,13 +44,14 @@ export function outlineFile(record: FileRecord, detail: Detail = 0, brief = fals
   // The types shown around the current symbol (by their lines): members are indented under the type that holds them.
   const around: SymbolRecord[] = [];
   for (const s of record.symbols) {
-    if (s.kind === 'const' && !s.exported) continue;
+    if (VALUE_KINDS.has(s.kind) && !s.exported) continue;
     if (brief && s.container) continue;
     while (around.length && (around.at(-1)!.endLine < s.endLine || around.at(-1)!.line > s.line)) around.pop();
     const depth = around.length;
     if (TYPE_KINDS.has(s.kind)) around.push(s);
     const member = s.container !== undefined && s.kind === 'method';
     const sig = shorten(s.kind, s.sig, detail);
+    if (sig !== s.sig) shortened = true;
     const glue = sig && (/^(?:[(:[]|<(?!\s))/.test(sig) ? sig : ` ${sig}`);
     // Functions and methods show by their parentheses once space is short; other kinds keep their word.
     const kind = member || (detail && s.kind === 'function') ? '' : `${s.kind} `;
@@ -57,6 +59,7 @@ export function outlineFile(record: FileRecord, detail: Detail = 0, brief = fals
     const short = member || (depth > 0 && s.container === around[depth - 1]!.name);
     out.push(`${'  '.repeat(depth || (member ? 1 : 0))}${s.line} ${kind}${short ? s.name : qualifiedName(s, record.symbols)}${glue}`);
   }
+  if (shortened) out[0] += ' [signatures shortened to fit; code_symbol shows one in full]';
   return out;
 }
 
