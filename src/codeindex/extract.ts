@@ -165,8 +165,9 @@ function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; 
   }
   if (def.body) return { kind: def.kind, sig: clean(header(def, text, headerEnd(def.body)), CALLABLE_KINDS.has(def.kind) ? 160 : 100) };
   const callable = def.kind === 'function' || def.kind === 'method';
-  // Ruby and shell functions may be empty; elsewhere a function without a body only declares one.
-  const declares = callable && spec.doc !== 'hash' && !/=>|\{/.test(text.slice(afterName, def.end));
+  // Ruby and shell functions may be empty; elsewhere a function without a body only declares one,
+  // whatever its parameters' types hold (`=>` and `{` of a callback or object type, Go's `interface{}`).
+  const declares = callable && spec.doc !== 'hash';
   // A C declarator in parentheses closes after the name: `typedef int (*cmp_fn)(const void *)`.
   const head = spec.doc === 'hash' ? text.slice(afterName, def.end).split(/[\n;]/)[0]! : header(def, text, Math.min(def.end, afterName + 400)).replace(/^\s*\)/, '');
   return declares ? { kind: def.kind, sig: clean(head, 160), decl: true } : { kind: def.kind, sig: clean(head, callable ? 160 : 80) };
