@@ -2,7 +2,7 @@
 // RxJS's overloads (mergeMap), pi-mono's overloaded getEnvApiKey, its extensions' default exports,
 // Effect's generic signatures. Real grammars, files written to disk where a tool runs.
 import { describe, expect, it } from 'vitest';
-import { defs, parse } from './codeindex-helpers.js';
+import { defs, parse, run } from './codeindex-helpers.js';
 
 // RxJS's mergeMap, shortened: overloads whose parameters are functions and object types.
 const MERGE_MAP = [
@@ -31,5 +31,22 @@ describe('overloads', () => {
   it('a Go function without a body declares one also when its parameters hold braces (interface{})', async () => {
     const r = await parse('go', 'asm.go', 'package p\n\nfunc load(p interface{}) uintptr\n');
     expect(defs(r)).toEqual(['function load@3 (p interface{}) uintptr [decl]']);
+  });
+});
+
+describe('code_symbol', () => {
+  it('several definitions are listed with their kinds and full names, also when some of them have overloads (the first was shown as if it were the only one)', async () => {
+    const out = await run(
+      {
+        'src/mergeMap.ts': MERGE_MAP,
+        'src/map.ts': 'export function map<T>(f: T): T {\n  return f;\n}\n',
+        'src/channel.ts': 'export const mergeMap = (f: (n: number) => number) => f;\nexport class Channel {\n  mergeMap(): void {}\n}\n',
+      },
+      [['code_symbol', { name: 'mergeMap' }], ['code_symbol', { name: 'src/mergeMap.ts:mergeMap' }]],
+    );
+    expect(out[0]).toEqual(
+      ['3 symbols match mergeMap; name one as path:name or path:line:', 'src/channel.ts:1 function mergeMap', 'src/channel.ts:3 method Channel.mergeMap', 'src/mergeMap.ts:4 function mergeMap'].join('\n'),
+    );
+    expect(out[1]!.split('\n')[0]).toEqual('src/mergeMap.ts:4-9 function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent = Infinity): OperatorFunction<T, O>');
   });
 });

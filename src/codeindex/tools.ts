@@ -10,7 +10,7 @@ import type { CodeIndex } from './engine.js';
 import { callLines, ON_DEMAND_FILES, parseNow, recordsMentioning, textSearch } from './fallback.js';
 import { listWorkspace, skipReason } from './files.js';
 import type { SymRef } from './graph.js';
-import { fullName, type FileRecord } from './model.js';
+import { fullName, qualifiedName, type FileRecord } from './model.js';
 import { formatHits, innermost, rankHits } from './search.js';
 import { outlineFiles, placeOf, refsTree, symbolSource } from './views.js';
 
@@ -122,11 +122,17 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   const refs = matchSymbols(records, q);
   if (!refs.length) return toolError(`${note}no symbol ${args.name} found${q.path ? ` in ${q.path}` : ''}; try code_search`);
   const byPath = new Map(records.map((r) => [r.path, r]));
-  if (refs.length > 1 && new Set(refs.map((r) => byPath.get(r.path)!.symbols[r.index]!.decl)).size === 1) {
-    const list = refs.slice(0, 20).map((r) => `${r.path}:${byPath.get(r.path)!.symbols[r.index]!.line} ${args.name}`);
-    return toolError(`${note}${refs.length} symbols match ${args.name}; name one as path:name or path:line:\n${list.join('\n')}`);
+  const symbolOf = (r: SymRef) => byPath.get(r.path)!.symbols[r.index]!;
+  // One definition is shown with its declarations (overloads, an interface's method, a prototype)
+  // left aside; several are listed, and so are several declarations when nothing defines them.
+  const defined = refs.filter((r) => !symbolOf(r).decl);
+  const choices = defined.length ? defined : refs;
+  if (choices.length > 1) {
+    const list = choices.slice(0, 20).map((r) => `${r.path}:${symbolOf(r).line} ${symbolOf(r).kind} ${qualifiedName(symbolOf(r), byPath.get(r.path)!.symbols)}`);
+    const more = choices.length > 20 ? [`[… ${choices.length - 20} more]`] : [];
+    return toolError(`${note}${choices.length} symbols match ${args.name}; name one as path:name or path:line:\n${[...list, ...more].join('\n')}`);
   }
-  const ref = refs[0]!;
+  const ref = choices[0]!;
   const real = await realpath(`${ctx.root}/${ref.path}`).catch(() => null);
   if (!real || !inside(ctx.root, real)) return toolError(`${ref.path} is gone`);
   // Read as read_file reads: the open file checked (no link swapped in, not hard-linked elsewhere).
