@@ -7,6 +7,7 @@ import { defs, parse, run } from './codeindex-helpers.js';
 // RxJS's mergeMap, shortened: overloads whose parameters are functions and object types.
 const MERGE_MAP = [
   "import { map } from './map';",
+  '/** Projects each value to an observable, merged. */',
   'export function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent?: number): OperatorFunction<T, O>;',
   'export function mergeMap<T, O>(project: (value: T) => O, options: { concurrent: number }): OperatorFunction<T, O>;',
   'export function mergeMap<T, O>(',
@@ -22,9 +23,9 @@ describe('overloads', () => {
   it('an overload is a declaration even when its parameters are function or object types (it was taken for a definition)', async () => {
     const r = await parse('typescript', 'src/mergeMap.ts', MERGE_MAP);
     expect(defs(r)).toEqual([
-      'function mergeMap@2 <T, O>(project: (value: T, index: number) => O, concurrent?: number): OperatorFunction<T, O> [decl]',
-      'function mergeMap@3 <T, O>(project: (value: T) => O, options: { concurrent: number }): OperatorFunction<T, O> [decl]',
-      'function mergeMap@4 <T, O>(project: (value: T, index: number) => O, concurrent = Infinity): OperatorFunction<T, O>',
+      'function mergeMap@3 <T, O>(project: (value: T, index: number) => O, concurrent?: number): OperatorFunction<T, O> [decl]',
+      'function mergeMap@4 <T, O>(project: (value: T) => O, options: { concurrent: number }): OperatorFunction<T, O> [decl]',
+      'function mergeMap@5 <T, O>(project: (value: T, index: number) => O, concurrent = Infinity): OperatorFunction<T, O>',
     ]);
   });
 
@@ -45,8 +46,18 @@ describe('code_symbol', () => {
       [['code_symbol', { name: 'mergeMap' }], ['code_symbol', { name: 'src/mergeMap.ts:mergeMap' }]],
     );
     expect(out[0]).toEqual(
-      ['3 symbols match mergeMap; name one as path:name or path:line:', 'src/channel.ts:1 function mergeMap', 'src/channel.ts:3 method Channel.mergeMap', 'src/mergeMap.ts:4 function mergeMap'].join('\n'),
+      ['3 symbols match mergeMap; name one as path:name or path:line:', 'src/channel.ts:1 function mergeMap', 'src/channel.ts:3 method Channel.mergeMap', 'src/mergeMap.ts:5 function mergeMap'].join('\n'),
     );
-    expect(out[1]!.split('\n')[0]).toEqual('src/mergeMap.ts:4-9 function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent = Infinity): OperatorFunction<T, O>');
+    expect(out[1]!.split('\n')[0]).toEqual('src/mergeMap.ts:5-10 function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent = Infinity): OperatorFunction<T, O>');
+  });
+
+  it('an overloaded function is shown with its overloads and the doc above them (they were left out, the doc with them)', async () => {
+    const [out] = await run({ 'src/mergeMap.ts': MERGE_MAP, 'src/map.ts': 'export function map<T>(f: T): T {\n  return f;\n}\n' }, [['code_symbol', { name: 'mergeMap' }]]);
+    expect(out!.split('\n').slice(0, 4)).toEqual([
+      'src/mergeMap.ts:5-10 function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent = Infinity): OperatorFunction<T, O>',
+      '     2\t/** Projects each value to an observable, merged. */',
+      '     3\texport function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent?: number): OperatorFunction<T, O>;',
+      '     4\texport function mergeMap<T, O>(project: (value: T) => O, options: { concurrent: number }): OperatorFunction<T, O>;',
+    ]);
   });
 });

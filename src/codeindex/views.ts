@@ -128,7 +128,14 @@ export function outlineFiles(records: FileRecord[]): string {
 export function symbolSource(path: string, s: SymbolRecord, text: string, symbols?: readonly SymbolRecord[]): string {
   // Lines as read_file shows them: without a BOM or carriage returns, so edits can quote them.
   const lines = splitLines(text.replace(/^\uFEFF/, ''));
+  // An overloaded definition is read with its overloads just above it, and the doc above them.
   let from = s.line;
+  const at = symbols?.indexOf(s) ?? -1;
+  for (let i = at - 1; i >= 0; i--) {
+    const o = symbols![i]!;
+    if (!o.decl || o.name !== s.name || o.container !== s.container || o.endLine >= from) break;
+    from = o.line;
+  }
   while (from > 1 && /^\s*(\/\/|\/\*|\*|#(?!!)|@|\[)/.test(lines[from - 2] ?? '')) from--;
   const to = Math.min(s.endLine, from + SYMBOL_MAX_LINES - 1, lines.length);
   const body = lines.slice(from - 1, to).map((l, i) => numberLine(l, from + i));
