@@ -61,3 +61,10 @@ describe('code_symbol', () => {
     ]);
   });
 });
+
+describe('code_refs', () => {
+  it('an overload is no definition of its own: its implementation alone is shown (each overload came with "no calls into indexed code")', async () => {
+    const [out] = await run({ 'src/mergeMap.ts': MERGE_MAP, 'src/map.ts': 'export function map<T>(f: T): T {\n  return f;\n}\n' }, [['code_refs', { symbol: 'src/mergeMap.ts:mergeMap', direction: 'callees' }]]);
+    expect(out).toEqual(['callees of mergeMap (src/mergeMap.ts:5):', '  src/mergeMap.ts:9 → src/map.ts:1 map'].join('\n'));
+  });
+});

@@ -157,9 +157,13 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
     return { output: `[${why}; these are lines that call ${q.name}( by text, not resolved]\n${await callLines(index.rg, ctx.root, q.name, ctx.signal)}` };
   }
   const { records } = await candidates(index, q, ctx);
-  const refs = matchSymbols(records, q);
-  if (!refs.length) return toolError(`no symbol ${args.symbol} found; try code_search`);
   const symbolsIn = (path: string) => index.data.files.get(path)?.record.symbols;
+  const found = matchSymbols(records, q);
+  // An overload's edges are its implementation's (calls resolve to the body): it is not another definition.
+  const sym = (r: SymRef) => symbolsIn(r.path)![r.index]!;
+  const overload = (r: SymRef) => sym(r).decl && found.some((d) => d.path === r.path && !sym(d).decl && sym(d).name === sym(r).name && sym(d).container === sym(r).container);
+  const refs = found.filter((r) => !overload(r));
+  if (!refs.length) return toolError(`no symbol ${args.symbol} found; try code_search`);
   const shown = refs.slice(0, 3).map((r) => refsTree(index.data.graph, r, args.direction, depth, symbolsIn));
   const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r, symbolsIn)).join('; ')}]`] : [];
   return { output: [...shown, ...more].join('\n\n') };
