@@ -2,6 +2,7 @@
 // RxJS's overloads (mergeMap), pi-mono's overloaded getEnvApiKey, its extensions' default exports,
 // Effect's generic signatures. Real grammars, files written to disk where a tool runs.
 import { describe, expect, it } from 'vitest';
+import { outlineFile } from '../src/codeindex/views.js';
 import { defs, parse, run } from './codeindex-helpers.js';
 
 // RxJS's mergeMap, shortened: overloads whose parameters are functions and object types.
@@ -66,5 +67,29 @@ describe('code_refs', () => {
   it('an overload is no definition of its own: its implementation alone is shown (each overload came with "no calls into indexed code")', async () => {
     const [out] = await run({ 'src/mergeMap.ts': MERGE_MAP, 'src/map.ts': 'export function map<T>(f: T): T {\n  return f;\n}\n' }, [['code_refs', { symbol: 'src/mergeMap.ts:mergeMap', direction: 'callees' }]]);
     expect(out).toEqual(['callees of mergeMap (src/mergeMap.ts:5):', '  src/mergeMap.ts:9 → src/map.ts:1 map'].join('\n'));
+  });
+});
+
+describe('code_outline', () => {
+  it('parameters without types are named after type parameters, past callbacks and modifiers (getModel(typeof), mergeMap(project), constructor(private))', async () => {
+    const r = await parse('typescript', 'src/models.ts', [
+      'export function getModel<P extends Known, M extends keyof (typeof MODELS)[P]>(provider: P, modelId: M): Model<M> {',
+      '  return lookup(provider, modelId);',
+      '}',
+      'export function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent = Infinity): Op<T, O> {',
+      '  return project;',
+      '}',
+      'export class Store {',
+      '  constructor(private readonly path: string, public ttl?: number) {}',
+      '}',
+      '',
+    ].join('\n'));
+    expect(outlineFile(r, 2)).toEqual([
+      'src/models.ts (9 lines) [signatures shortened to fit; code_symbol shows one in full]',
+      '1 getModel(provider, modelId)',
+      '4 mergeMap(project, concurrent)',
+      '7 class Store',
+      '  8 constructor(path, ttl?)',
+    ]);
   });
 });

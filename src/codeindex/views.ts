@@ -69,31 +69,39 @@ function shorten(kind: string, sig: string, detail: Detail): string {
   const callable = kind === 'function' || kind === 'method';
   if (detail === 1) return clipSig(sig, callable ? 80 : 40);
   if (detail === 3 || !callable) return callable ? '()' : '';
-  const open = sig.indexOf('(');
+  // The parameters come after any type parameters, which may hold parentheses of their own (`<K extends keyof (typeof M)>`).
+  const open = sig.indexOf('(', sig.startsWith('<') ? closing(sig, 0) : 0);
   if (open < 0) return '';
-  let depth = 0;
-  let close = sig.length;
-  for (let i = open; i < sig.length; i++) {
-    if ('([{<'.includes(sig[i]!)) depth++;
-    else if (')]}>'.includes(sig[i]!) && --depth === 0) {
-      close = i;
-      break;
-    }
-  }
+  const close = closing(sig, open);
   const params: string[] = [];
   let start = open + 1;
-  depth = 0;
+  let depth = 0;
   for (let i = open + 1; i <= close; i++) {
     const c = sig[i] ?? ')';
-    if ('([{<'.includes(c)) depth++;
-    else if (')]}>'.includes(c) && depth > 0) depth--;
+    if (opens(sig, i)) depth++;
+    else if (closes(sig, i) && depth > 0) depth--;
     else if ((c === ',' && depth === 0) || i === close) {
-      const name = /^\s*(\.\.\.)?\s*[\w$&*]+\??/.exec(sig.slice(start, i))?.[0]?.trim();
+      // A parameter property's modifiers are not its name (`constructor(private readonly store: Store)`).
+      const name = /^\s*(?:(?:public|private|protected|readonly|override)\s+)*((?:\.\.\.)?\s*[\w$&*]+\??)/.exec(sig.slice(start, i))?.[1]?.trim();
       if (name) params.push(name);
       start = i + 1;
     }
   }
   return `(${params.join(', ')})`;
+}
+
+/** Brackets of a signature; the `>` of an arrow (`(v: T) => O`) closes nothing. */
+const opens = (sig: string, i: number): boolean => '([{<'.includes(sig[i]!);
+const closes = (sig: string, i: number): boolean => ')]}>'.includes(sig[i]!) && !(sig[i] === '>' && sig[i - 1] === '=');
+
+/** Where the bracket opened at `open` closes, or the end of `sig`. */
+function closing(sig: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < sig.length; i++) {
+    if (opens(sig, i)) depth++;
+    else if (closes(sig, i) && --depth === 0) return i;
+  }
+  return sig.length;
 }
 
 const clipSig = (sig: string, max: number): string => (sig.length > max ? `${sig.slice(0, max - 1).trimEnd()}…` : sig);
