@@ -64,6 +64,18 @@ describe('code_symbol', () => {
 });
 
 describe('code_refs', () => {
+  it('a call through a default import reaches the default export (it reached nothing)', async () => {
+    const [out] = await run(
+      {
+        'src/format.ts': 'export default function format(n: number): string {\n  return String(n);\n}\n',
+        'src/main.ts': "import fmt from './format.js';\nimport format from './format.js';\nexport function main(): string {\n  return fmt(1) + format(2);\n}\n",
+      },
+      [['code_refs', { symbol: 'format', direction: 'callers' }]],
+    );
+    // fmt(1) is not followed: the record does not say which definition a named default export is, so the imported name must match it.
+    expect(out).toEqual(['callers of format (src/format.ts:1):', '  src/main.ts:4 main'].join('\n'));
+  });
+
   it('an overload is no definition of its own: its implementation alone is shown (each overload came with "no calls into indexed code")', async () => {
     const [out] = await run({ 'src/mergeMap.ts': MERGE_MAP, 'src/map.ts': 'export function map<T>(f: T): T {\n  return f;\n}\n' }, [['code_refs', { symbol: 'src/mergeMap.ts:mergeMap', direction: 'callees' }]]);
     expect(out).toEqual(['callees of mergeMap (src/mergeMap.ts:5):', '  src/mergeMap.ts:9 → src/map.ts:1 map'].join('\n'));

@@ -4,7 +4,7 @@
 // a method call on a receiver of unknown type is marked as matched by name only.
 // Must not parse or read files: it works from the records.
 
-import { CALLABLE_KINDS, LANGUAGES, TYPE_KINDS, type LanguageSpec } from './languages.js';
+import { CALLABLE_KINDS, LANGUAGES, TYPE_KINDS, type ImportRecord, type LanguageSpec } from './languages.js';
 import { typeName, type CallRecord, type Edge, type FileRecord, type Resolution, type SymbolRecord, type SymRef } from './model.js';
 import { isNodeBuiltin, ModuleResolver, type ModuleConfig } from './modules.js';
 import { pathCall, staticCall } from './scoped.js';
@@ -225,7 +225,7 @@ export class CallGraph {
    * A call through an imported name: `member` null for the imported function itself, else a
    * member of the imported module or class (`ns.f()`, `Util.go()`, `pkg.Func()`).
    */
-  private viaImport(record: FileRecord, imp: { name: string; from: string }, rest: string[], member: string | null): Resolution | null {
+  private viaImport(record: FileRecord, imp: ImportRecord, rest: string[], member: string | null): Resolution | null {
     const wanted = member ?? imp.name;
     if (record.lang === 'go') {
       if (member === null) return null;
@@ -239,7 +239,7 @@ export class CallGraph {
     if (!target) {
       // A package that is not resolvable here may still be this workspace's own (a monorepo
       // without manifests); a name defined once and exported is taken, marked as such.
-      if (isNodeBuiltin(imp.from) || imp.from.startsWith('.') || member !== null) return null;
+      if (isNodeBuiltin(imp.from) || imp.from.startsWith('.') || member !== null || imp.name === 'default') return null;
       const exported = this.definitions(wanted).filter((r) => {
         const s = this.symbol(r);
         return s && s.exported && !s.container && CALLABLE_KINDS.has(s.kind) && !s.decl;
@@ -248,7 +248,9 @@ export class CallGraph {
       return unique.length === 1 ? { targets: unique, how: 'global' } : null;
     }
     if (isModule || member === null) {
-      const found = this.exported(target, member === null ? (imp.name === 'default' ? wanted : imp.name) : member, 0);
+      // A default import is the module's anonymous default export (named default), else most likely the definition named as imported.
+      const names = member === null && imp.name === 'default' ? ['default', imp.local] : [wanted];
+      const found = names.map((n) => this.exported(target, n, 0)).find((f) => f.length) ?? [];
       return found.length ? { targets: found, how: 'import' } : null;
     }
     const classes = this.exported(target, imp.name, 0);
