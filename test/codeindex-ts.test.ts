@@ -82,6 +82,41 @@ describe('code_refs', () => {
   });
 });
 
+describe('default exports', () => {
+  it('an anonymous default export is a symbol named default: outlined, called through default imports, its calls its own (they were top-level code, the file outlined as empty)', async () => {
+    const out = await run(
+      {
+        'ext/summarize.ts': "import { helper } from './util.js';\n\nexport default function (pi: ExtensionAPI) {\n  pi.on('x', () => helper());\n}\n",
+        'ext/arrow.ts': "import { helper } from './util.js';\n\nexport default async (pi: ExtensionAPI): Promise<void> => {\n  helper();\n};\n",
+        'ext/panel.ts': 'export default class extends Base {\n  render(): string[] {\n    return [];\n  }\n}\n',
+        'ext/util.ts': 'export function helper(): void {}\n',
+        'ext/main.ts': "import summarize from './summarize.js';\nexport function load(pi: ExtensionAPI): void {\n  summarize(pi);\n}\n",
+      },
+      [['code_outline', { path: 'ext' }], ['code_refs', { symbol: 'helper', direction: 'callers' }], ['code_refs', { symbol: 'ext/summarize.ts:default', direction: 'callers' }]],
+    );
+    expect(out).toEqual([
+      [
+        'ext/arrow.ts (5 lines)',
+        'imports: ./util.js',
+        '3 default(pi: ExtensionAPI): Promise<void>',
+        'ext/main.ts (4 lines)',
+        'imports: ./summarize.js',
+        '2 load(pi: ExtensionAPI): void',
+        'ext/panel.ts (5 lines)',
+        '1 class default extends Base',
+        '  2 render(): string[]',
+        'ext/summarize.ts (5 lines)',
+        'imports: ./util.js',
+        '3 default(pi: ExtensionAPI)',
+        'ext/util.ts (1 lines)',
+        '1 helper(): void',
+      ].join('\n'),
+      ['callers of helper (ext/util.ts:1):', '  ext/arrow.ts:4 default', '  ext/summarize.ts:4 default'].join('\n'),
+      ['callers of default (ext/summarize.ts:3):', '  ext/main.ts:3 load'].join('\n'),
+    ]);
+  });
+});
+
 describe('code_outline', () => {
   it('parameters without types are named after type parameters, past callbacks and modifiers (getModel(typeof), mergeMap(project), constructor(private))', async () => {
     const r = await parse('typescript', 'src/models.ts', [

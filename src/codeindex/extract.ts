@@ -163,7 +163,8 @@ function shape(def: Def, text: string, spec: LanguageSpec): { kind: SymbolKind; 
     const shown = value ? `= ${text.slice(value.startIndex, Math.min(value.endIndex, value.startIndex + 200))}` : '';
     return { kind, sig: clean(type && shown ? `${type} ${shown}` : type || shown, type ? 80 : 60) };
   }
-  if (def.body) return { kind: def.kind, sig: clean(header(def, text, headerEnd(def.body)), CALLABLE_KINDS.has(def.kind) ? 160 : 100) };
+  // An anonymous default export is named by its `default`: `export default class extends Base` shows `extends Base`.
+  if (def.body) return { kind: def.kind, sig: clean(header(def, text, headerEnd(def.body)).replace(/^\s*class\b/, ''), CALLABLE_KINDS.has(def.kind) ? 160 : 100) };
   const callable = def.kind === 'function' || def.kind === 'method';
   // Ruby and shell functions may be empty; elsewhere a function without a body only declares one,
   // whatever its parameters' types hold (`=>` and `{` of a callback or object type, Go's `interface{}`).

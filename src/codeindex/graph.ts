@@ -312,6 +312,8 @@ export class CallGraph {
     if (!s) return [];
     const names = new Set([s.name]);
     if ((s.name === 'constructor' || s.name === '__init__') && s.container) names.add(s.container);
+    // An anonymous default export is called by whatever name a file imports it as.
+    if (s.name === 'default' && !s.container) for (const r of this.all()) for (const i of r.imports) if (i.name === 'default' && !i.reexport) names.add(i.local);
     const edges: Edge[] = [];
     for (const name of names) {
       for (const site of this.sites().get(name) ?? []) {

@@ -43,11 +43,14 @@ export type LanguageSpec = {
   selfNames: string[];
 };
 
+// An anonymous default export (`export default function (pi) {…}`, an extension's entry point) is named default.
 const JS_DEFS = `
 (function_declaration name: (_) @name body: (_) @body) @def.function
 (generator_function_declaration name: (_) @name body: (_) @body) @def.function
 (method_definition name: (_) @name body: (_) @body) @def.method
 (class_declaration name: (_) @name body: (_) @body) @def.class
+(export_statement "default" @name value: [(function_expression) (arrow_function)] @value @def.function)
+(export_statement "default" @name value: (class body: (_) @body) @def.class)
 (program (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @value)) @def.const)
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @value)) @def.const))
 (program (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @value)) @def.const)
