@@ -118,6 +118,18 @@ describe('default exports', () => {
 });
 
 describe('code_outline', () => {
+  it('a folder too long with members says once that members and parameter types were left out (it said nothing of members, and the shortening on every file)', async () => {
+    const files: Record<string, string> = {};
+    for (let f = 0; f < 30; f++) {
+      const methods = Array.from({ length: 15 }, (_, m) => `  step${m}(input: string, count: number): void {}`);
+      files[`src/c${String(f).padStart(2, '0')}.ts`] = `export class Component${f} {\n${methods.join('\n')}\n}\n`;
+    }
+    const expected = Object.keys(files).flatMap((path, f) => [`${path} (17 lines)`, `1 class Component${f}`]);
+    files['src/make.ts'] = 'export function make(kind: string, count: number): void {}\n';
+    const [out] = await run(files, [['code_outline', { path: 'src' }]]);
+    expect(out).toEqual(['[members of classes and other types left out, parameters without types, to fit; code_outline a file for all of it]', ...expected, 'src/make.ts (1 lines)', '1 make(kind, count)'].join('\n'));
+  });
+
   it('parameters without types are named after type parameters, past callbacks and modifiers (getModel(typeof), mergeMap(project), constructor(private))', async () => {
     const r = await parse('typescript', 'src/models.ts', [
       'export function getModel<P extends Known, M extends keyof (typeof MODELS)[P]>(provider: P, modelId: M): Model<M> {',

@@ -59,7 +59,8 @@ export function outlineFile(record: FileRecord, detail: Detail = 0, brief = fals
     const short = member || (depth > 0 && s.container === around[depth - 1]!.name);
     out.push(`${'  '.repeat(depth || (member ? 1 : 0))}${s.line} ${kind}${short ? s.name : qualifiedName(s, record.symbols)}${glue}`);
   }
-  if (shortened) out[0] += ' [signatures shortened to fit; code_symbol shows one in full]';
+  // A folder's brief outline says it once for all its files.
+  if (shortened && !brief) out[0] += ' [signatures shortened to fit; code_symbol shows one in full]';
   return out;
 }
 
@@ -121,11 +122,14 @@ function fitted(record: FileRecord): string[] {
   return shown === names.length ? names : [...names.slice(0, shown), `[… ${names.length - shown} more symbols not shown; code_search or read_file for the rest]`];
 }
 
-/** Outlines of several files, members left out past the first few files when the whole would be too long. */
+/** Said once above a folder's outline that was too long with members and types: every file is so shortened. */
+const BRIEF = '[members of classes and other types left out, parameters without types, to fit; code_outline a file for all of it]';
+
+/** Outlines of several files; members left out, and parameters' types, when the whole would be too long. */
 export function outlineFiles(records: FileRecord[]): string {
   if (records.length === 1) return fitted(records[0]!).join('\n');
   const full = records.flatMap((r) => outlineFile(r, 1));
-  const lines = full.length <= OUTLINE_MAX_LINES ? full : records.flatMap((r) => outlineFile(r, 2, true));
+  const lines = full.length <= OUTLINE_MAX_LINES ? full : [BRIEF, ...records.flatMap((r) => outlineFile(r, 2, true))];
   if (lines.length <= OUTLINE_MAX_LINES) return lines.join('\n');
   const shown = lines.slice(0, OUTLINE_MAX_LINES);
   const files = records.filter((r) => shown.some((l) => l.startsWith(`${r.path} (`))).length;
