@@ -64,6 +64,36 @@ describe('code_symbol', () => {
 });
 
 describe('code_refs', () => {
+  it('callers: certain before uncertain, code before tests, so the cap cuts the noise (pi-mono\'s getModel showed 80 test lines and cut its callers in src)', async () => {
+    const calls = Array.from({ length: 85 }, (_, i) => `load('m${i}');`);
+    const [out] = await run(
+      {
+        'src/models.ts': 'export function load(id: string): string {\n  return id;\n}\n',
+        'src/models.test.ts': `import { load } from './models.js';\n${calls.join('\n')}\n`,
+        'src/zz/app.ts': "import { load } from '../models.js';\nexport function main(): string {\n  return load('default');\n}\n",
+      },
+      [['code_refs', { symbol: 'load', direction: 'callers' }]],
+    );
+    expect(out!.split('\n')).toEqual([
+      'callers of load (src/models.ts:1):',
+      '  src/zz/app.ts:3 main',
+      ...Array.from({ length: 79 }, (_, i) => `  src/models.test.ts:${i + 2} (top level)`),
+      '[… 6 more edges not shown]',
+    ]);
+  });
+
+  it('callers: certain ones before those matched by name', async () => {
+    const [out] = await run(
+      {
+        'src/models.ts': 'export class Store {\n  save(): void {}\n}\n',
+        'src/a.ts': 'export function flush(x: any): void {\n  x.save();\n}\n',
+        'src/b.ts': "import { Store } from './models.js';\nexport function persist(s: Store): void {\n  s.save();\n}\n",
+      },
+      [['code_refs', { symbol: 'Store.save', direction: 'callers' }]],
+    );
+    expect(out).toEqual(['callers of Store.save (src/models.ts:2):', '  src/b.ts:3 persist', '  src/a.ts:2 flush (matched by method name only; receiver type unknown)'].join('\n'));
+  });
+
   it('a call through a default import reaches the default export (it reached nothing)', async () => {
     const [out] = await run(
       {

@@ -6,6 +6,7 @@ import { numberLine, splitLines } from '../content/filetype.js';
 import { CERTAIN, type CallGraph, type Edge, type SymRef } from './graph.js';
 import { TYPE_KINDS, VALUE_KINDS } from './languages.js';
 import { describeSymbol, qualifiedName, type FileRecord, type SymbolRecord } from './model.js';
+import { isTestPath } from './search.js';
 
 const OUTLINE_MAX_LINES = 400;
 const SYMBOL_MAX_LINES = 400;
@@ -172,6 +173,8 @@ const HOW: Record<Edge['how'], string> = {
   ambiguous: ' (ambiguous)',
 };
 
+const rank = (e: Edge): number => (CERTAIN.has(e.how) ? 0 : 2) + (isTestPath(e.path) ? 1 : 0);
+
 /**
  * Callers or callees of `root` as an indented tree to `depth`, each edge at its call site
  * (path:line). Uncertain edges are marked and not followed further.
@@ -182,11 +185,14 @@ export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 
   const seen = new Set([`${root.path}#${root.index}`]);
   let edges = 0;
   let cut = 0;
+  let cutUncertain = 0;
   const walk = (ref: SymRef, level: number) => {
-    const list = direction === 'callers' ? graph.callersOf(ref) : graph.calleesOf(ref);
+    // Callers that surely call it come first, tests after the code (past the cap, the rest is cut); callees in the order they are called.
+    const list = direction === 'callers' ? graph.callersOf(ref).sort((a, b) => rank(a) - rank(b)) : graph.calleesOf(ref);
     for (const e of list) {
       if (edges >= REFS_MAX_EDGES) {
         cut++;
+        if (!CERTAIN.has(e.how)) cutUncertain++;
         continue;
       }
       edges++;
@@ -213,6 +219,6 @@ export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 
   };
   walk(root, 1);
   if (lines.length === 1) lines.push(direction === 'callers' ? '  no call sites found in the index' : '  no calls into indexed code');
-  if (cut) lines.push(`[… ${cut} more edges not shown; ask for depth 1 or a narrower symbol]`);
+  if (cut) lines.push(`[… ${cut} more edges not shown${cutUncertain ? `, ${cutUncertain === cut ? 'all' : cutUncertain} uncertain` : ''}${depth > 1 ? '; ask for depth 1' : ''}]`);
   return lines.join('\n');
 }
