@@ -82,6 +82,24 @@ describe('code_refs', () => {
     ]);
   });
 
+  it('definitions that share their callers (all matched by name) show the list once (it was repeated for each)', async () => {
+    const component = (name: string) => `export class ${name} {\n  handleInput(data: string): void {}\n}\n`;
+    const [out] = await run(
+      { 'src/box.ts': component('Box'), 'src/input.ts': component('Input'), 'src/main.ts': 'export function feed(c: any): void {\n  c.handleInput("a");\n  c.handleInput("b");\n}\n' },
+      [['code_refs', { symbol: 'handleInput', direction: 'callers' }]],
+    );
+    expect(out).toEqual(
+      [
+        'callers of Box.handleInput (src/box.ts:2):',
+        '  src/main.ts:2 feed (ambiguous)',
+        '  src/main.ts:3 feed (ambiguous)',
+        '',
+        'callers of Input.handleInput (src/input.ts:2):',
+        '  the same 2 callers as Box.handleInput above',
+      ].join('\n'),
+    );
+  });
+
   it('callers: certain ones before those matched by name', async () => {
     const [out] = await run(
       {

@@ -164,7 +164,15 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
   const overload = (r: SymRef) => sym(r).decl && found.some((d) => d.path === r.path && !sym(d).decl && sym(d).name === sym(r).name && sym(d).container === sym(r).container);
   const refs = found.filter((r) => !overload(r));
   if (!refs.length) return toolError(`no symbol ${args.symbol} found; try code_search`);
-  const shown = refs.slice(0, 3).map((r) => refsTree(index.data.graph, r, args.direction, depth, symbolsIn));
+  // Definitions a call reaches only by name share their callers: the list is shown once.
+  const seen = new Map<string, string>();
+  const shown = refs.slice(0, 3).map((r) => {
+    const [head, ...body] = refsTree(index.data.graph, r, args.direction, depth, symbolsIn).split('\n');
+    const same = body.length > 1 ? seen.get(body.join('\n')) : undefined;
+    if (same) return `${head}\n  the same ${body.filter((l) => l.startsWith(' ')).length} ${args.direction} as ${same} above`;
+    seen.set(body.join('\n'), qualifiedName(sym(r), symbolsIn(r.path)));
+    return [head, ...body].join('\n');
+  });
   const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r, symbolsIn)).join('; ')}]`] : [];
   return { output: [...shown, ...more].join('\n\n') };
 }
