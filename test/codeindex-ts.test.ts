@@ -52,6 +52,23 @@ describe('code_symbol', () => {
     expect(out[1]!.split('\n')[0]).toEqual('src/mergeMap.ts:5-10 function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent = Infinity): OperatorFunction<T, O>');
   });
 
+  it('a path may start with ./ or be the end of one; a path no file has is said to be none (both found nothing)', async () => {
+    const out = await run(
+      {
+        'packages/ai/src/stream.ts': 'export function streamSimple(): void {}\n',
+        'packages/web/src/stream.ts': 'export function connect(): void {}\n',
+      },
+      [
+        ['code_symbol', { name: './packages/ai/src/stream.ts:1' }],
+        ['code_symbol', { name: 'stream.ts:streamSimple' }],
+        ['code_refs', { symbol: 'web/src/stream.ts:connect', direction: 'callers' }],
+        ['code_symbol', { name: 'src/streams.ts:connect' }],
+      ],
+    );
+    const shown = 'packages/ai/src/stream.ts:1-1 function streamSimple(): void\n     1\texport function streamSimple(): void {}';
+    expect(out).toEqual([shown, shown, 'callers of connect (packages/web/src/stream.ts:1):\n  no call sites found in the index', 'src/streams.ts is no indexed file; no symbol src/streams.ts:connect found; try code_search']);
+  });
+
   it('an overloaded function is shown with its overloads and the doc above them (they were left out, the doc with them)', async () => {
     const [out] = await run({ 'src/mergeMap.ts': MERGE_MAP, 'src/map.ts': 'export function map<T>(f: T): T {\n  return f;\n}\n' }, [['code_symbol', { name: 'mergeMap' }]]);
     expect(out!.split('\n').slice(0, 4)).toEqual([

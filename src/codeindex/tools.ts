@@ -104,8 +104,18 @@ function matchSymbols(records: FileRecord[], q: SymbolQuery): SymRef[] {
 
 /** The records that may hold `q`, from the index when ready, else parsed now. Also says which. */
 async function candidates(index: CodeIndex, q: SymbolQuery, ctx: ToolContext): Promise<{ records: FileRecord[]; note: string }> {
+  // A path as the model may write it: from the workspace's root, with ./ before it, or its end only (stream.ts).
+  if (q.path) q.path = q.path.replace(/^\.\//, '').replace(`${ctx.root}/`, '');
   if (index.state === 'ready') {
     await index.refresh();
+    if (q.path && !index.data.files.has(q.path)) {
+      // The end of a path: any file it ends may hold the symbol.
+      const ends = [...index.data.files.keys()].filter((p) => p.endsWith(`/${q.path}`));
+      if (!ends.length) return { records: [], note: `${q.path} is no indexed file; ` };
+      await index.recheck(ends);
+      q.path = undefined;
+      return { records: ends.flatMap((p) => index.data.files.get(p)?.record ?? []), note: '' };
+    }
     const paths = () => (q.path ? [q.path] : [...new Set(index.data.graph.definitions(q.name).map((r) => r.path))]);
     await index.recheck(paths());
     return { records: paths().flatMap((p) => index.data.files.get(p)?.record ?? []), note: '' };
@@ -120,7 +130,7 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   const q = parseSymbol(args.name);
   const { records, note } = await candidates(index, q, ctx);
   const refs = matchSymbols(records, q);
-  if (!refs.length) return toolError(`${note}no symbol ${args.name} found${q.path ? ` in ${q.path}` : ''}; try code_search`);
+  if (!refs.length) return toolError(`${note}no symbol ${args.name} found; try code_search`);
   const byPath = new Map(records.map((r) => [r.path, r]));
   const symbolOf = (r: SymRef) => byPath.get(r.path)!.symbols[r.index]!;
   // One definition is shown with its declarations (overloads, an interface's method, a prototype)
@@ -156,14 +166,14 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
     if (args.direction === 'callees' || !q.name) return toolError(`${why}; the call graph is not available yet — use code_symbol and read the calls`);
     return { output: `[${why}; these are lines that call ${q.name}( by text, not resolved]\n${await callLines(index.rg, ctx.root, q.name, ctx.signal)}` };
   }
-  const { records } = await candidates(index, q, ctx);
+  const { records, note } = await candidates(index, q, ctx);
   const symbolsIn = (path: string) => index.data.files.get(path)?.record.symbols;
   const found = matchSymbols(records, q);
   // An overload's edges are its implementation's (calls resolve to the body): it is not another definition.
   const sym = (r: SymRef) => symbolsIn(r.path)![r.index]!;
   const overload = (r: SymRef) => sym(r).decl && found.some((d) => d.path === r.path && !sym(d).decl && sym(d).name === sym(r).name && sym(d).container === sym(r).container);
   const refs = found.filter((r) => !overload(r));
-  if (!refs.length) return toolError(`no symbol ${args.symbol} found; try code_search`);
+  if (!refs.length) return toolError(`${note}no symbol ${args.symbol} found; try code_search`);
   // Definitions a call reaches only by name share their callers: the list is shown once.
   const seen = new Map<string, string>();
   const shown = refs.slice(0, 3).map((r) => {
