@@ -183,6 +183,23 @@ describe('default exports', () => {
 });
 
 describe('code_outline', () => {
+  it('an index file shows what it re-exports (it outlined as empty)', async () => {
+    const r = await parse('typescript', 'src/index.ts', [
+      'export type { Static, TSchema } from "@sinclair/typebox";',
+      'export { Type } from "@sinclair/typebox";',
+      'import { helper } from "./util.js";',
+      'export * from "./api-registry.js";',
+      'export * from "./stream.js";',
+      'export type { A, B, C, D, E } from "./types.js";',
+      '',
+    ].join('\n'));
+    expect(outlineFile(r)).toEqual([
+      'src/index.ts (6 lines)',
+      'imports: ./util.js',
+      're-exports: @sinclair/typebox (Static, TSchema, Type), ./api-registry.js, ./stream.js, ./types.js (A, B, C, D, … 1 more)',
+    ]);
+  });
+
   it('a folder too long with members says once that members and parameter types were left out (it said nothing of members, and the shortening on every file)', async () => {
     const files: Record<string, string> = {};
     for (let f = 0; f < 30; f++) {

@@ -41,6 +41,12 @@ export function outlineFile(record: FileRecord, detail: Detail = 0, brief = fals
     const from = [...new Set(record.imports.filter((i) => !i.reexport).map((i) => i.from))];
     const max = detail ? 6 : 12;
     if (from.length) out.push(`imports: ${from.slice(0, max).join(', ')}${from.length > max ? `, … ${from.length - max} more` : ''}`);
+    // What an index file offers is what it re-exports: everything of a module, or the names given.
+    const again = [...new Set(record.imports.filter((i) => i.reexport).map((i) => i.from))].map((m) => {
+      const named = record.imports.filter((i) => i.reexport && i.from === m && i.local !== '*').map((i) => i.local);
+      return named.length ? `${m} (${named.slice(0, 4).join(', ')}${named.length > 4 ? `, … ${named.length - 4} more` : ''})` : m;
+    });
+    if (again.length) out.push(`re-exports: ${again.slice(0, max).join(', ')}${again.length > max ? `, … ${again.length - max} more` : ''}`);
   }
   // The types shown around the current symbol (by their lines): members are indented under the type that holds them.
   const around: SymbolRecord[] = [];
