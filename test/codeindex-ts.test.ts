@@ -234,3 +234,41 @@ describe('code_outline', () => {
     ]);
   });
 });
+
+describe('getters and setters', () => {
+  const BOX = [
+    'export class Box<T> {',
+    '  get value(): T {',
+    '    return this.v;',
+    '  }',
+    '  set value(v: T) {',
+    '    this.v = v;',
+    '  }',
+    '  get(key: string): T {',
+    '    return this.v;',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+
+  it('are shown as get and set, both at once, and no call reaches them by name (they were methods: value(), a call x.value() matched to the getter)', async () => {
+    const out = await run(
+      { 'src/box.ts': BOX, 'src/use.ts': 'export function read(x: any): number {\n  return x.value() + x.get("k");\n}\n' },
+      [['code_outline', { path: 'src/box.ts' }], ['code_symbol', { name: 'Box.value' }], ['code_refs', { symbol: 'read', direction: 'callees' }]],
+    );
+    expect(out).toEqual([
+      ['src/box.ts (11 lines)', '1 class Box<T>', '  2 get value(): T', '  5 set value(v: T)', '  8 get(key: string): T'].join('\n'),
+      [
+        'src/box.ts:2-4 get Box.value(): T',
+        '     2\t  get value(): T {',
+        '     3\t    return this.v;',
+        '     4\t  }',
+        'src/box.ts:5-7 set Box.value(v: T)',
+        '     5\t  set value(v: T) {',
+        '     6\t    this.v = v;',
+        '     7\t  }',
+      ].join('\n'),
+      ['callees of read (src/use.ts:1):', '  src/use.ts:2 → src/box.ts:8 Box.get (matched by method name only; receiver type unknown)'].join('\n'),
+    ]);
+  });
+});

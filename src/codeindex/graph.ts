@@ -47,7 +47,8 @@ export class CallGraph {
   add(record: FileRecord): void {
     record.symbols.forEach((s, index) => {
       push(this.defs, s.name, { path: record.path, index });
-      if (s.kind === 'method') push(this.methods, s.name, { path: record.path, index });
+      // A getter or setter is read or assigned, never called: no call reaches it by name.
+      if (s.kind === 'method' && !s.accessor) push(this.methods, s.name, { path: record.path, index });
     });
     if (this.sitesByName) addSites(this.sitesByName, record);
     this.modules.track(record.path, true);
@@ -64,7 +65,7 @@ export class CallGraph {
       }
     };
     drop(this.defs, record.symbols.map((s) => s.name));
-    drop(this.methods, record.symbols.filter((s) => s.kind === 'method').map((s) => s.name));
+    drop(this.methods, record.symbols.filter((s) => s.kind === 'method' && !s.accessor).map((s) => s.name));
     if (this.sitesByName) drop(this.sitesByName, record.calls.map((c) => c.name));
     this.modules.track(record.path, false);
     this.stale = true;
@@ -281,7 +282,7 @@ export class CallGraph {
   members(container: string, name: string, path?: string): SymRef[] {
     return prefer(this.definitions(name).flatMap((ref) => {
       const s = this.symbol(ref);
-      return s && s.container === container && (!path || ref.path === path) ? [{ s, ref }] : [];
+      return s && s.container === container && !s.accessor && (!path || ref.path === path) ? [{ s, ref }] : [];
     }));
   }
 

@@ -20,6 +20,8 @@ export type SymbolRecord = {
   exported: boolean;
   /** A declaration without a body (a prototype, an overload, an interface method). */
   decl?: boolean;
+  /** A getter or setter (`get size()`): read and written as a property, never called. */
+  accessor?: 'get' | 'set';
 };
 
 /** One call site: `name` is what is called, `recv` the receiver as written (`this`, `ns`, `this.store`). */
@@ -145,7 +147,7 @@ function enclosing(s: SymbolRecord, symbols: readonly SymbolRecord[], kinds: Rea
 /** `kind name(signature)` of a symbol, as one line. */
 export function describeSymbol(s: SymbolRecord, symbols?: readonly SymbolRecord[]): string {
   const sig = s.sig && (/^(?:[(:[]|<(?!\s))/.test(s.sig) ? s.sig : ` ${s.sig}`);
-  return `${s.kind} ${qualifiedName(s, symbols)}${sig}`;
+  return `${s.accessor ?? s.kind} ${qualifiedName(s, symbols)}${sig}`;
 }
 
 const NOT_A_CLASS = /^(?:string|number|boolean|bigint|symbol|void|never|undefined|null|int|float|str|bool|bytes|dict|list|tuple|set)$/;

@@ -137,8 +137,11 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   // left aside; several are listed, and so are several declarations when nothing defines them.
   const defined = refs.filter((r) => !symbolOf(r).decl);
   const choices = defined.length ? defined : refs;
-  if (choices.length > 1) {
-    const list = choices.slice(0, 20).map((r) => `${r.path}:${symbolOf(r).line} ${symbolOf(r).kind} ${qualifiedName(symbolOf(r), byPath.get(r.path)!.symbols)}`);
+  // A getter and its setter are one property: both are shown.
+  const [a, b] = choices.map(symbolOf);
+  const property = choices.length === 2 && a!.accessor && b!.accessor && choices[0]!.path === choices[1]!.path && a!.container === b!.container;
+  if (choices.length > 1 && !property) {
+    const list = choices.slice(0, 20).map((r) => `${r.path}:${symbolOf(r).line} ${symbolOf(r).accessor ?? symbolOf(r).kind} ${qualifiedName(symbolOf(r), byPath.get(r.path)!.symbols)}`);
     const more = choices.length > 20 ? [`[… ${choices.length - 20} more]`] : [];
     return toolError(`${note}${choices.length} symbols match ${args.name}; name one as path:name or path:line:\n${[...list, ...more].join('\n')}`);
   }
@@ -151,7 +154,8 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   const bytes = await opened.fh.readFile().finally(() => opened.fh.close());
   // Showing a symbol is reading that part of the file: its version is recorded as read_file records it.
   ctx.files.set(real, versionOf(bytes, opened.st));
-  return { output: note + symbolSource(ref.path, byPath.get(ref.path)!.symbols[ref.index]!, bytes.toString('utf8'), byPath.get(ref.path)!.symbols) };
+  const text = bytes.toString('utf8');
+  return { output: note + choices.map((r) => symbolSource(ref.path, symbolOf(r), text, byPath.get(ref.path)!.symbols)).join('\n') };
 }
 
 type RefsArgs = { symbol: string; direction: 'callers' | 'callees'; depth?: number };

@@ -61,7 +61,7 @@ export function outlineFile(record: FileRecord, detail: Detail = 0, brief = fals
     if (sig !== s.sig) shortened = true;
     const glue = sig && (/^(?:[(:[]|<(?!\s))/.test(sig) ? sig : ` ${sig}`);
     // Functions and methods show by their parentheses once space is short; other kinds keep their word.
-    const kind = member || (detail && s.kind === 'function') ? '' : `${s.kind} `;
+    const kind = s.accessor ? `${s.accessor} ` : member || (detail && s.kind === 'function') ? '' : `${s.kind} `;
     // A member under its own type needs no prefix; a method elsewhere (Go's, C++'s `Foo::run`) is still shown by its type's methods.
     const short = member || (depth > 0 && s.container === around[depth - 1]!.name);
     out.push(`${'  '.repeat(depth || (member ? 1 : 0))}${s.line} ${kind}${short ? s.name : qualifiedName(s, record.symbols)}${glue}`);
