@@ -69,6 +69,43 @@ describe('code_symbol', () => {
     expect(out).toEqual([shown, shown, 'callers of connect (packages/web/src/stream.ts:1):\n  no call sites found in the index', 'src/streams.ts is no indexed file; no symbol src/streams.ts:connect found; try code_search']);
   });
 
+  it('says why nothing matched when the index knows: a line in no symbol, past the end, an interface\'s member, an inherited method (it only said to try code_search)', async () => {
+    const out = await run(
+      {
+        'src/tui.ts': [
+          "import { join } from 'node:path';",
+          '',
+          'export interface Component {',
+          '  render(width: number): string[];',
+          '}',
+          'export class Container implements Component {',
+          '  render(width: number): string[] {',
+          '    return [];',
+          '  }',
+          '}',
+          'export class TUI extends Container {',
+          '  private children: Component[] = [];',
+          '}',
+          '',
+        ].join('\n'),
+      },
+      [
+        ['code_symbol', { name: 'src/tui.ts:2' }],
+        ['code_symbol', { name: 'src/tui.ts:99' }],
+        ['code_symbol', { name: 'Component.render' }],
+        ['code_refs', { symbol: 'TUI.render', direction: 'callers' }],
+        ['code_symbol', { name: 'Missing.render' }],
+      ],
+    );
+    expect(out).toEqual([
+      'no symbol src/tui.ts:2 found: line 2 of src/tui.ts is in no symbol (the next one is Component at line 3); read_file shows it',
+      'no symbol src/tui.ts:99 found: src/tui.ts has 13 lines',
+      'no symbol Component.render found: interface Component (src/tui.ts:3): its members are not symbols of their own; code_symbol Component shows them',
+      'no symbol TUI.render found: class TUI (src/tui.ts:11) has no method render of its own (fields are no symbols); it extends Container: try Container.render; code_symbol TUI shows its source',
+      'no symbol Missing.render found; try code_search',
+    ]);
+  });
+
   it('an overloaded function is shown with its overloads and the doc above them (they were left out, the doc with them)', async () => {
     const [out] = await run({ 'src/mergeMap.ts': MERGE_MAP, 'src/map.ts': 'export function map<T>(f: T): T {\n  return f;\n}\n' }, [['code_symbol', { name: 'mergeMap' }]]);
     expect(out!.split('\n').slice(0, 4)).toEqual([

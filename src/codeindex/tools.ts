@@ -9,6 +9,7 @@ import { toolError, type Tool, type ToolContext, type ToolOutput } from '../type
 import type { CodeIndex } from './engine.js';
 import { callLines, ON_DEMAND_FILES, parseNow, recordsMentioning, textSearch } from './fallback.js';
 import { listWorkspace, skipReason } from './files.js';
+import { TYPE_KINDS } from './languages.js';
 import type { SymRef } from './graph.js';
 import { fullName, qualifiedName, type FileRecord } from './model.js';
 import { formatHits, innermost, rankHits } from './search.js';
@@ -102,6 +103,31 @@ function matchSymbols(records: FileRecord[], q: SymbolQuery): SymRef[] {
   return refs.sort((a, b) => Number(byPath.get(a.path)!.symbols[a.index]!.decl ?? false) - Number(byPath.get(b.path)!.symbols[b.index]!.decl ?? false));
 }
 
+/**
+ * Why nothing matched `q`, when the index can tell more than that: a line of top-level code, a
+ * member its type does not define itself (an interface's, a field, an inherited method). '' if not.
+ */
+function whyMissing(index: CodeIndex, q: SymbolQuery, records: FileRecord[]): string {
+  if (q.line !== undefined && records.length === 1) {
+    const rec = records[0]!;
+    if (q.line > rec.lines) return `${rec.path} has ${rec.lines} lines`;
+    const next = rec.symbols.find((s) => s.line > q.line! && !s.decl);
+    return `line ${q.line} of ${rec.path} is in no symbol${next ? ` (the next one is ${qualifiedName(next, rec.symbols)} at line ${next.line})` : ''}; read_file shows it`;
+  }
+  // A member that exists under other outer names (Other._Section.__init__) is no missing one.
+  if (!q.container || index.state !== 'ready' || index.data.graph.members(q.container, q.name).length) return '';
+  const types = index.data.graph.definitions(q.container).filter((r) => TYPE_KINDS.has(index.data.graph.symbol(r)?.kind ?? 'const'));
+  if (!types.length) return '';
+  const t = index.data.graph.symbol(types[0]!)!;
+  const where = `${t.kind} ${q.container} (${types[0]!.path}:${t.line}${types.length > 1 ? ` and ${types.length - 1} more` : ''})`;
+  // A TypeScript interface's members are not symbols of their own; a class's fields are none either.
+  if (t.kind === 'interface' && /^(?:typescript|tsx)$/.test(index.data.files.get(types[0]!.path)?.record.lang ?? '')) return `${where}: its members are not symbols of their own; code_symbol ${q.container} shows them`;
+  const base = /\bextends\s+([\w$.]+)/.exec(t.sig)?.[1];
+  return `${where} has no method ${q.name} of its own (fields are no symbols)${base ? `; it extends ${base}: try ${base}.${q.name}` : ''}; code_symbol ${q.container} shows its source`;
+}
+
+const explained = (why: string): string => (why ? `: ${why}` : '; try code_search');
+
 /** The records that may hold `q`, from the index when ready, else parsed now. Also says which. */
 async function candidates(index: CodeIndex, q: SymbolQuery, ctx: ToolContext): Promise<{ records: FileRecord[]; note: string }> {
   // A path as the model may write it: from the workspace's root, with ./ before it, or its end only (stream.ts).
@@ -130,7 +156,7 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   const q = parseSymbol(args.name);
   const { records, note } = await candidates(index, q, ctx);
   const refs = matchSymbols(records, q);
-  if (!refs.length) return toolError(`${note}no symbol ${args.name} found; try code_search`);
+  if (!refs.length) return toolError(`${note}no symbol ${args.name} found${explained(whyMissing(index, q, records))}`);
   const byPath = new Map(records.map((r) => [r.path, r]));
   const symbolOf = (r: SymRef) => byPath.get(r.path)!.symbols[r.index]!;
   // One definition is shown with its declarations (overloads, an interface's method, a prototype)
@@ -177,7 +203,7 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
   const sym = (r: SymRef) => symbolsIn(r.path)![r.index]!;
   const overload = (r: SymRef) => sym(r).decl && found.some((d) => d.path === r.path && !sym(d).decl && sym(d).name === sym(r).name && sym(d).container === sym(r).container);
   const refs = found.filter((r) => !overload(r));
-  if (!refs.length) return toolError(`${note}no symbol ${args.symbol} found; try code_search`);
+  if (!refs.length) return toolError(`${note}no symbol ${args.symbol} found${explained(whyMissing(index, q, records))}`);
   // Definitions a call reaches only by name share their callers: the list is shown once.
   const seen = new Map<string, string>();
   const shown = refs.slice(0, 3).map((r) => {
