@@ -154,6 +154,45 @@ describe('code_refs', () => {
     );
   });
 
+  it('a call on a literal, or on a variable holding one, is the language\'s own: not matched by name to the workspace\'s methods (parseSymbol\'s /^\\d+$/.test() went to GitignoreRules.test)', async () => {
+    const [out] = await run(
+      {
+        'src/rules.ts': 'export class Rules {\n  test(path: string): boolean {\n    return true;\n  }\n  push(rule: string): void {}\n  run(): void {}\n}\n',
+        'src/parse.ts': [
+          'export function parse(spec: string, h: Handler, x: any): string[] {',
+          '  const out = [];',
+          "  if (/^\\d+$/.test(spec)) out.push(spec);",
+          "  const handler: Handler = { run() {} };",
+          '  handler.run();',
+          "  return ['a'].concat(x.test(spec));",
+          '}',
+          'interface Handler {',
+          '  run(): void;',
+          '}',
+          '',
+        ].join('\n'),
+      },
+      [['code_refs', { symbol: 'parse', direction: 'callees' }]],
+    );
+    expect(out).toEqual(
+      [
+        'callees of parse (src/parse.ts:1):',
+        '  src/parse.ts:5 → src/rules.ts:6 Rules.run (ambiguous)',
+        '  src/parse.ts:6 → src/rules.ts:2 Rules.test (matched by method name only; receiver type unknown)',
+      ].join('\n'),
+    );
+  });
+
+  it('a literal receiver is one in Python and Rust too', async () => {
+    const py = await parse('python', 'a.py', 'def f(items):\n    return ", ".join(items) + [1].index(1)\n');
+    const rs = await parse('rust', 'a.rs', 'fn f() -> String {\n    "a".to_string()\n}\n');
+    expect([...py.calls, ...rs.calls]).toEqual([
+      { name: 'join', line: 2, recv: '<literal>', from: 0 },
+      { name: 'index', line: 2, recv: '<literal>', from: 0 },
+      { name: 'to_string', line: 2, recv: '<literal>', from: 0 },
+    ]);
+  });
+
   it('callers: certain ones before those matched by name', async () => {
     const [out] = await run(
       {

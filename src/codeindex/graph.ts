@@ -5,7 +5,7 @@
 // Must not parse or read files: it works from the records.
 
 import { CALLABLE_KINDS, LANGUAGES, TYPE_KINDS, type ImportRecord, type LanguageSpec } from './languages.js';
-import { typeName, type CallRecord, type Edge, type FileRecord, type Resolution, type SymbolRecord, type SymRef } from './model.js';
+import { LITERAL, typeName, type CallRecord, type Edge, type FileRecord, type Resolution, type SymbolRecord, type SymRef } from './model.js';
 import { isNodeBuiltin, ModuleResolver, type ModuleConfig } from './modules.js';
 import { pathCall, staticCall } from './scoped.js';
 
@@ -109,6 +109,7 @@ export class CallGraph {
     const caller = call.from >= 0 ? record.symbols[call.from] : undefined;
     if (call.recv === undefined) return this.bare(record, call.name, caller, spec);
     if (call.recv === '…') return this.byName(call.name);
+    if (call.recv === LITERAL) return null;
     const path = call.recv.split(/\.|::|->/);
     const head = path[0]!;
     if (spec.selfNames.includes(call.recv)) {

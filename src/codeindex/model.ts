@@ -24,7 +24,10 @@ export type SymbolRecord = {
   accessor?: 'get' | 'set';
 };
 
-/** One call site: `name` is what is called, `recv` the receiver as written (`this`, `ns`, `this.store`). */
+/** The receiver of a call on a literal (`'a'.split()`, `[1].map()`, `/x/.test()`): the language's own object, never the workspace's. */
+export const LITERAL = '<literal>';
+
+/** One call site: `name` is what is called, `recv` the receiver as written (`this`, `ns`, `this.store`), '…' for any other expression, or LITERAL. */
 export type CallRecord = { name: string; line: number; recv?: string; /** The calling symbol's index; -1 at top level. */ from: number };
 
 /**
