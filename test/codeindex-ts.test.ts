@@ -258,6 +258,33 @@ describe('default exports', () => {
   });
 });
 
+describe('signatures', () => {
+  it('hold no comments: Effect documents each form of a dual API inside its type (a glob, a URL and Python\'s // stay)', async () => {
+    const ts = await parse('typescript', 'src/Option.ts', [
+      'export const match: {',
+      '  /**',
+      '   * Performs pattern matching.',
+      '   */',
+      '  <B, A>(options: { readonly onNone: LazyArg<B> }): (self: Option<A>) => B',
+      '  // the data-first form',
+      '  <A, B>(self: Option<A>, options: { readonly onNone: LazyArg<B> }): B',
+      '} = dual(2, f)',
+      'export const GLOB = "src/**/*.ts";',
+      'export const URL = "https://x.y/z";',
+      'export function f(a: number /* unused */, b: string): void {}',
+      '',
+    ].join('\n'));
+    const py = await parse('python', 'half.py', 'HALF = TOTAL // 2\n');
+    expect([...defs(ts), ...defs(py)]).toEqual([
+      'const match@1 : { <B, A>(options: { readonly onNone: LazyArg<B> }): (self: Option<A>) => B <A…',
+      'const GLOB@9 = "src/**/*.ts"',
+      'const URL@10 = "https://x.y/z"',
+      'function f@11 (a: number, b: string): void',
+      'var HALF@1 = TOTAL // 2',
+    ]);
+  });
+});
+
 describe('code_outline', () => {
   it('an index file shows what it re-exports (it outlined as empty)', async () => {
     const r = await parse('typescript', 'src/index.ts', [

@@ -229,13 +229,17 @@ function headerEnd(body: Node): number {
  * with no space before `)`, a one-element tuple `(u8,)`, stays).
  */
 function clean(s: string, max: number): string {
-  // A backslash ending a line (C macros, shell) only continues it.
+  // A backslash ending a line (C macros, shell) only continues it. Comments inside are no part of
+  // it (Effect's dual APIs document each overload in the type): a block comment after a space or
+  // an opener (not the /**/ of a glob), a line comment after a space and before a newline (not a URL, not Python's //).
   const flat = s
+    .replace(/(?<=^|[\s{(,;])\/\*[\s\S]*?\*\/|(?<=^|\s)\/\/[^\n]*(?=\r?\n)/g, ' ')
     .replace(/\\\r?\n/g, ' ')
     .replace(/\s+/g, ' ')
     .replace(/\s*(?:\{|=>|:|=|;|\bwhere\b)?\s*$/, '')
     .replace(/^\s+/, '')
     .replace(/\( /g, '(')
+    .replace(/ (?=,)/g, '')
     .replace(/,? \)/g, ')');
   return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
 }
