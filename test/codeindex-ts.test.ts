@@ -286,6 +286,11 @@ describe('signatures', () => {
 });
 
 describe('code_outline', () => {
+  it('without parameter types, overloads are left to their implementation (each read as it)', async () => {
+    const r = await parse('typescript', 'src/over.ts', 'export function f(a: string): void;\nexport function f(a: number): void;\nexport function f(a: any): void {}\n');
+    expect(outlineFile(r, 2)).toEqual(['src/over.ts (3 lines) [signatures shortened to fit; code_symbol shows one in full]', '3 f(a)']);
+  });
+
   it('an index file shows what it re-exports (it outlined as empty)', async () => {
     const r = await parse('typescript', 'src/index.ts', [
       'export type { Static, TSchema } from "@sinclair/typebox";',

@@ -53,6 +53,8 @@ export function outlineFile(record: FileRecord, detail: Detail = 0, brief = fals
   for (const s of record.symbols) {
     if (VALUE_KINDS.has(s.kind) && !s.exported) continue;
     if (brief && s.container) continue;
+    // Without parameter types, overloads read as their implementation: it alone is shown.
+    if (detail >= 2 && s.decl && record.symbols.some((d) => !d.decl && d.name === s.name && d.container === s.container)) continue;
     while (around.length && (around.at(-1)!.endLine < s.endLine || around.at(-1)!.line > s.line)) around.pop();
     const depth = around.length;
     if (TYPE_KINDS.has(s.kind)) around.push(s);
