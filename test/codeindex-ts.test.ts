@@ -286,6 +286,20 @@ describe('signatures', () => {
 });
 
 describe('code_outline', () => {
+  it('a folder cut short names what it left out by its subfolders and files (it said to outline a subfolder, also of a folder without any)', async () => {
+    const files: Record<string, string> = { 'src/a/over.ts': 'export function f(a: string): void;\nexport function f(a: number): void;\nexport function f(a: any): void {}\n' };
+    for (let i = 0; i < 150; i++) files[`src/a/f${String(i).padStart(3, '0')}.ts`] = `export function a${i}(n: number): void {}\n`;
+    for (let i = 0; i < 100; i++) files[`src/b/g${String(i).padStart(3, '0')}.ts`] = `export function b${i}(n: number): void {}\n`;
+    files['src/z.ts'] = 'export function z(): void {}\n';
+    const [out] = await run(files, [['code_outline', { path: 'src' }]]);
+    const lines = out!.split('\n');
+    expect({ over: lines.slice(301, 303), shown: lines.length, last: lines.at(-1) }).toEqual({
+      over: ['src/a/over.ts (3 lines)', '3 f(a)'],
+      shown: 401,
+      last: '[… 52 more files not shown, in src/: b/ (51 files), z.ts; outline them]',
+    });
+  });
+
   it('without parameter types, overloads are left to their implementation (each read as it)', async () => {
     const r = await parse('typescript', 'src/over.ts', 'export function f(a: string): void;\nexport function f(a: number): void;\nexport function f(a: any): void {}\n');
     expect(outlineFile(r, 2)).toEqual(['src/over.ts (3 lines) [signatures shortened to fit; code_symbol shows one in full]', '3 f(a)']);

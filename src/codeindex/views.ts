@@ -141,8 +141,31 @@ export function outlineFiles(records: FileRecord[]): string {
   const lines = full.length <= OUTLINE_MAX_LINES ? full : [BRIEF, ...records.flatMap((r) => outlineFile(r, 2, true))];
   if (lines.length <= OUTLINE_MAX_LINES) return lines.join('\n');
   const shown = lines.slice(0, OUTLINE_MAX_LINES);
-  const files = records.filter((r) => shown.some((l) => l.startsWith(`${r.path} (`))).length;
-  return `${shown.join('\n')}\n[… ${records.length - files} more files not shown; outline a subfolder]`;
+  const rest = records.filter((r) => !shown.some((l) => l.startsWith(`${r.path} (`)));
+  return `${shown.join('\n')}\n[… ${rest.length} more files not shown, ${unshown(records, rest)}; outline them]`;
+}
+
+/**
+ * The files left out of a folder's outline, named from the folder so the model can ask for them:
+ * by the subfolders under it that hold them (by their own folders when all are in one), a file
+ * alone by its name.
+ */
+function unshown(records: FileRecord[], rest: FileRecord[]): string {
+  let base = records[0]!.path.slice(0, records[0]!.path.lastIndexOf('/') + 1);
+  while (base && !records.every((r) => r.path.startsWith(base))) base = base.slice(0, base.lastIndexOf('/', base.length - 2) + 1);
+  const group = (deep: boolean) => {
+    const groups = new Map<string, string[]>();
+    for (const r of rest) {
+      const name = r.path.slice(base.length);
+      const key = !name.includes('/') ? name : deep ? name.slice(0, name.lastIndexOf('/') + 1) : name.slice(0, name.indexOf('/') + 1);
+      groups.set(key, [...(groups.get(key) ?? []), name]);
+    }
+    return groups;
+  };
+  const top = group(false);
+  const groups = top.size > 1 ? top : group(true);
+  const names = [...groups].slice(0, 20).map(([key, files]) => (files.length === 1 ? files[0]! : `${key} (${files.length} files)`));
+  return `in ${base || './'}: ${names.join(', ')}${groups.size > 20 ? ', …' : ''}`;
 }
 
 /** One symbol's source, numbered as read_file numbers lines, from its doc comment to its end. */
