@@ -52,6 +52,13 @@ describe('code_symbol', () => {
     expect(out[1]!.split('\n')[0]).toEqual('src/mergeMap.ts:5-10 function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent = Infinity): OperatorFunction<T, O>');
   });
 
+  it('a class cut at 400 lines names the members it did not show (it only said to read on)', async () => {
+    const methods = Array.from({ length: 140 }, (_, i) => `  step${i}(): number {\n    return ${i};\n  }`);
+    const [out] = await run({ 'src/session.ts': `export class Session {\n  private count = 0;\n${methods.join('\n')}\n}\n` }, [['code_symbol', { name: 'Session' }]]);
+    const cut = Array.from({ length: 7 }, (_, i) => `${402 + 3 * i} step${133 + i}`).join(', ');
+    expect(out!.split('\n').at(-1)).toEqual(`[… 23 more lines; read_file src/session.ts with offset 401; members not shown: ${cut} (code_symbol Session.name shows one)]`);
+  });
+
   it('a path may start with ./ or be the end of one; a path no file has is said to be none (both found nothing)', async () => {
     const out = await run(
       {

@@ -183,7 +183,10 @@ export function symbolSource(path: string, s: SymbolRecord, text: string, symbol
   while (from > 1 && /^\s*(\/\/|\/\*|\*|#(?!!)|@|\[)/.test(lines[from - 2] ?? '')) from--;
   const to = Math.min(s.endLine, from + SYMBOL_MAX_LINES - 1, lines.length);
   const body = lines.slice(from - 1, to).map((l, i) => numberLine(l, from + i));
-  const more = s.endLine > to ? [`[… ${s.endLine - to} more lines; read_file ${path} with offset ${to + 1}]`] : [];
+  // A type cut short names the members it did not show, so one can be asked for.
+  const rest = s.endLine > to && TYPE_KINDS.has(s.kind) ? (symbols ?? []).filter((m) => m.container === s.name && m.line > to && m.endLine <= s.endLine && !VALUE_KINDS.has(m.kind)) : [];
+  const members = rest.length ? `; members not shown: ${rest.slice(0, 40).map((m) => `${m.line} ${m.name}`).join(', ')}${rest.length > 40 ? `, … ${rest.length - 40} more` : ''} (code_symbol ${s.name}.name shows one)` : '';
+  const more = s.endLine > to ? [`[… ${s.endLine - to} more lines; read_file ${path} with offset ${to + 1}${members}]`] : [];
   return [`${path}:${s.line}-${s.endLine} ${describeSymbol(s, symbols)}`, ...body, ...more].join('\n');
 }
 
