@@ -190,6 +190,26 @@ describe('code_refs', () => {
     );
   });
 
+  it('a module-level variable\'s type holds in the whole file (pi-tui\'s widthCache.get() went to every get by name: its binding was scoped to its own declaration)', async () => {
+    const out = await run(
+      {
+        'src/utils.ts': [
+          "import { Store } from './store.js';",
+          'const widthCache = new Map<string, number>();',
+          'const store = new Store();',
+          'export function width(s: string): number {',
+          '  store.get(s);',
+          '  return widthCache.get(s) ?? 0;',
+          '}',
+          '',
+        ].join('\n'),
+        'src/store.ts': 'export class Store {\n  get(key: string): number {\n    return 0;\n  }\n}\nexport class Auth {\n  get(key: string): number {\n    return 1;\n  }\n}\n',
+      },
+      [['code_refs', { symbol: 'width', direction: 'callees' }]],
+    );
+    expect(out).toEqual([['callees of width (src/utils.ts:4):', '  src/utils.ts:5 → src/store.ts:2 Store.get'].join('\n')]);
+  });
+
   it('a literal receiver is one in Python and Rust too', async () => {
     const py = await parse('python', 'a.py', 'def f(items):\n    return ", ".join(items) + [1].index(1)\n');
     const rs = await parse('rust', 'a.rs', 'fn f() -> String {\n    "a".to_string()\n}\n');

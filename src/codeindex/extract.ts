@@ -302,7 +302,9 @@ function bindingsOf(bound: Bound[], spans: Span[], symbols: SymbolRecord[], text
   const scopes = scopesOf(bound.map((b) => b.start), spans);
   for (const [i, b] of bound.entries()) {
     const name = text.slice(b.name.startIndex, b.name.endIndex);
-    const scope = scopes[i]!;
+    // A module-level variable's own declaration is no scope of it: `const cache = new Map()` binds cache for the whole file.
+    const own = symbols[scopes[i]!];
+    const scope = own && VALUE_KINDS.has(own.kind) && own.name === name && !own.container ? -1 : scopes[i]!;
     const written = b.type ?? b.ctor;
     let type: string | undefined;
     if (written) type = typeName(text.slice(written.startIndex, written.endIndex));
