@@ -403,7 +403,7 @@ describe('getters and setters', () => {
   it('are shown as get and set, both at once, and no call reaches them by name (they were methods: value(), a call x.value() matched to the getter)', async () => {
     const out = await run(
       { 'src/box.ts': BOX, 'src/use.ts': 'export function read(x: any): number {\n  return x.value() + x.get("k");\n}\n' },
-      [['code_outline', { path: 'src/box.ts' }], ['code_symbol', { name: 'Box.value' }], ['code_refs', { symbol: 'read', direction: 'callees' }]],
+      [['code_outline', { path: 'src/box.ts' }], ['code_symbol', { name: 'Box.value' }], ['code_refs', { symbol: 'read', direction: 'callees' }], ['code_refs', { symbol: 'src/box.ts:2', direction: 'callers' }]],
     );
     expect(out).toEqual([
       ['src/box.ts (11 lines)', '1 class Box<T>', '  2 get value(): T', '  5 set value(v: T)', '  8 get(key: string): T'].join('\n'),
@@ -418,6 +418,7 @@ describe('getters and setters', () => {
         '     7\t  }',
       ].join('\n'),
       ['callees of read (src/use.ts:1):', '  src/use.ts:2 → src/box.ts:8 Box.get (matched by method name only; receiver type unknown)'].join('\n'),
+      ['callers of Box.value (src/box.ts:2):', '  no call sites found in the index; a getter is not called: search the text for .value'].join('\n'),
     ]);
   });
 });

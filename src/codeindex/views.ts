@@ -252,7 +252,9 @@ export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 
     }
   };
   walk(root, 1);
-  if (lines.length === 1) lines.push(direction === 'callers' ? '  no call sites found in the index' : '  no calls into indexed code');
+  // A property is read and assigned, which the call graph does not follow.
+  const property = rootSym.accessor && direction === 'callers' ? `; a ${rootSym.accessor}ter is not called: search the text for .${rootSym.name}` : '';
+  if (lines.length === 1) lines.push(direction === 'callers' ? `  no call sites found in the index${property}` : '  no calls into indexed code');
   if (cut) lines.push(`[… ${cut} more edges not shown${cutUncertain ? `, ${cutUncertain === cut ? 'all' : cutUncertain} uncertain` : ''}${depth > 1 ? '; ask for depth 1' : ''}]`);
   return lines.join('\n');
 }
