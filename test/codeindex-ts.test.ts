@@ -2,6 +2,7 @@
 // RxJS's overloads (mergeMap), pi-mono's overloaded getEnvApiKey, its extensions' default exports,
 // Effect's generic signatures. Real grammars, files written to disk where a tool runs.
 import { describe, expect, it } from 'vitest';
+import { jsImports } from '../src/codeindex/languages.js';
 import { outlineFile } from '../src/codeindex/views.js';
 import { defs, parse, run } from './codeindex-helpers.js';
 
@@ -330,6 +331,23 @@ describe('code_outline', () => {
   it('without parameter types, overloads are left to their implementation (each read as it)', async () => {
     const r = await parse('typescript', 'src/over.ts', 'export function f(a: string): void;\nexport function f(a: number): void;\nexport function f(a: any): void {}\n');
     expect(outlineFile(r, 2)).toEqual(['src/over.ts (3 lines) [signatures shortened to fit; code_symbol shows one in full]', '3 f(a)']);
+  });
+
+  it('names imported or re-exported hold no comments (Effect\'s Schema.ts re-exports with a doc on each name: the names were the docs, the outline showed them, no call through them resolved)', async () => {
+    const reexport = 'export {\n  /**\n   * @category decoding\n   */\n  decodeSync,\n  // the unknown form\n  decodeUnknownOption\n} from "./ParseResult.js"';
+    expect(jsImports(reexport)).toEqual([
+      { local: 'decodeSync', name: 'decodeSync', from: './ParseResult.js', reexport: true },
+      { local: 'decodeUnknownOption', name: 'decodeUnknownOption', from: './ParseResult.js', reexport: true },
+    ]);
+    const [out] = await run(
+      {
+        'src/ParseResult.ts': 'export function decodeSync(u: unknown): string {\n  return String(u);\n}\n',
+        'src/Schema.ts': `${reexport};\n`,
+        'src/main.ts': 'import {\n  /** the sync one */ decodeSync\n} from "./Schema.js";\nexport function main(): string {\n  return decodeSync(1);\n}\n',
+      },
+      [['code_refs', { symbol: 'decodeSync', direction: 'callers' }]],
+    );
+    expect(out).toEqual(['callers of decodeSync (src/ParseResult.ts:1):', '  src/main.ts:5 main'].join('\n'));
   });
 
   it('an index file shows what it re-exports (it outlined as empty)', async () => {

@@ -258,7 +258,9 @@ function namedList(list: string, separator: RegExp): [string, string][] {
     });
 }
 
-export function jsImports(text: string): ImportRecord[] {
+export function jsImports(written: string): ImportRecord[] {
+  // Comments are no names (Effect documents each name it re-exports: `export { /** … */ decode } from`).
+  const text = written.replace(/\/\*[\s\S]*?\*\/|(?<=^|\s)\/\/[^\n]*/g, '');
   const from = specifierOf(text);
   if (!from) return [];
   const out: ImportRecord[] = [];
