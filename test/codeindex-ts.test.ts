@@ -114,6 +114,22 @@ describe('code_symbol', () => {
     ]);
   });
 
+  it('Module.name finds the export of the module so named, as a namespace import writes it (Effect.gen found nothing, or an interface Effect)', async () => {
+    const out = await run(
+      {
+        'src/Effect.ts': 'export const gen = (f: () => number): number => f();\n',
+        'src/Channel.ts': 'export interface Effect<A> {\n  readonly value: A;\n}\n',
+        'src/main.ts': "import * as Effect from './Effect.js';\nexport function main(): number {\n  return Effect.gen(() => 1);\n}\n",
+      },
+      [['code_symbol', { name: 'Effect.gen' }], ['code_refs', { symbol: 'Effect.gen', direction: 'callers' }], ['code_symbol', { name: 'Effect.run' }]],
+    );
+    expect(out).toEqual([
+      'src/Effect.ts:1-1 function gen(f: () => number): number\n     1\texport const gen = (f: () => number): number => f();',
+      'callers of gen (src/Effect.ts:1):\n  src/main.ts:3 main',
+      'no symbol Effect.run found: interface Effect (src/Channel.ts:1): its members are not symbols of their own; code_symbol Effect shows them',
+    ]);
+  });
+
   it('an overloaded function is shown with its overloads and the doc above them (they were left out, the doc with them)', async () => {
     const [out] = await run({ 'src/mergeMap.ts': MERGE_MAP, 'src/map.ts': 'export function map<T>(f: T): T {\n  return f;\n}\n' }, [['code_symbol', { name: 'mergeMap' }]]);
     expect(out!.split('\n').slice(0, 4)).toEqual([

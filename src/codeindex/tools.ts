@@ -126,6 +126,22 @@ function whyMissing(index: CodeIndex, q: SymbolQuery, records: FileRecord[]): st
   return `${where} has no method ${q.name} of its own (fields are no symbols)${base ? `; it extends ${base}: try ${base}.${q.name}` : ''}; code_symbol ${q.container} shows its source`;
 }
 
+/**
+ * `Effect.gen`, `Option.map` as TypeScript code writes a namespace import's member: when no type
+ * named so has the member, the module of that name (Effect.ts, option/index.ts) is looked in.
+ */
+async function inModule(index: CodeIndex, q: SymbolQuery, found: { records: FileRecord[]; note: string }): Promise<{ records: FileRecord[]; note: string }> {
+  if (!q.container || q.qualified || q.path || index.state !== 'ready' || matchSymbols(found.records, q).length) return found;
+  const named = (p: string) => new RegExp(`(?:^|/)${q.container!.replace(/[$]/g, '\\$')}(?:/index)?\\.[cm]?[jt]sx?$`, 'i').test(p);
+  const paths = [...index.data.files.keys()].filter(named);
+  await index.recheck(paths);
+  const records = paths.flatMap((p) => index.data.files.get(p)?.record ?? []);
+  const members = records.filter((r) => r.symbols.some((s) => s.name === q.name && !s.container));
+  if (!members.length) return found;
+  q.container = undefined;
+  return { records: members, note: found.note };
+}
+
 const explained = (why: string): string => (why ? `: ${why}` : '; try code_search');
 
 /** The records that may hold `q`, from the index when ready, else parsed now. Also says which. */
@@ -154,7 +170,7 @@ async function candidates(index: CodeIndex, q: SymbolQuery, ctx: ToolContext): P
 async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolContext): Promise<ToolOutput> {
   if (typeof args.name !== 'string' || !args.name.trim()) return toolError('name is empty');
   const q = parseSymbol(args.name);
-  const { records, note } = await candidates(index, q, ctx);
+  const { records, note } = await candidates(index, q, ctx).then((c) => inModule(index, q, c));
   const refs = matchSymbols(records, q);
   if (!refs.length) return toolError(`${note}no symbol ${args.name} found${explained(whyMissing(index, q, records))}`);
   const byPath = new Map(records.map((r) => [r.path, r]));
@@ -196,7 +212,7 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
     if (args.direction === 'callees' || !q.name) return toolError(`${why}; the call graph is not available yet — use code_symbol and read the calls`);
     return { output: `[${why}; these are lines that call ${q.name}( by text, not resolved]\n${await callLines(index.rg, ctx.root, q.name, ctx.signal)}` };
   }
-  const { records, note } = await candidates(index, q, ctx);
+  const { records, note } = await candidates(index, q, ctx).then((c) => inModule(index, q, c));
   const symbolsIn = (path: string) => index.data.files.get(path)?.record.symbols;
   const found = matchSymbols(records, q);
   // An overload's edges are its implementation's (calls resolve to the body): it is not another definition.
