@@ -234,3 +234,19 @@ describe('code_refs', () => {
     expect(out).toEqual(['callees of mergeMap (src/mergeMap.ts:5):', '  src/mergeMap.ts:9 → src/map.ts:1 map'].join('\n'));
   });
 });
+
+describe('code_search', () => {
+  it('says when a name asked for occurs nowhere, so hits sharing its words are not taken for it (they came as if they answered)', async () => {
+    const out = await run(
+      {
+        'src/widgets.ts': 'export function applyWidgets(count: number): number {\n  return count;\n}\n',
+        'docs/notes.md': 'The helper renderWidgetTree is planned.\n',
+      },
+      [['code_search', { query: 'frobnicateWidget' }], ['code_search', { query: 'renderWidgetTree' }]],
+    );
+    expect(out.map((o) => o.split('\n')[0])).toEqual([
+      '[frobnicateWidget occurs nowhere in the workspace; these share words with the query]',
+      'docs/notes.md:1 The helper renderWidgetTree is planned.',
+    ]);
+  });
+});

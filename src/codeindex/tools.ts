@@ -32,12 +32,15 @@ async function runSearch(index: CodeIndex, args: SearchArgs, ctx: ToolContext): 
   const why = notReady(index);
   if (why) return { output: `[${why}; these are ripgrep matches, files ranked by how many query words they hold]\n${await textSearch(index.rg, ctx.root, args.query, limit, ctx.signal)}` };
   await index.refresh();
-  let hits = await rankHits(index, args.query, limit, ctx.signal);
+  let absent: string[] = [];
+  let hits = await rankHits(index, args.query, limit, ctx.signal, absent);
   // A change the watch has not reported yet: indexed now, and the query run again.
-  if (await index.recheck(hits.map((h) => h.path))) hits = await rankHits(index, args.query, limit, ctx.signal);
+  if (await index.recheck(hits.map((h) => h.path))) hits = await rankHits(index, args.query, limit, ctx.signal, (absent = []));
   const pending = index.pending.size ? `[${index.pending.size} changed files are being re-indexed and are not in these results]\n` : '';
   if (!hits.length) return { output: `${pending}No code matches ${args.query}`, summary: { key: 'matches', n: 0 } };
-  return { output: pending + formatHits(index, hits, args.query), summary: { key: 'matches', n: hits.length } };
+  // A name the model expects to exist and that does not: the hits only share words with it.
+  const nowhere = absent.length ? `[${absent.join(', ')} ${absent.length > 1 ? 'occur' : 'occurs'} nowhere in the workspace; these share words with the query]\n` : '';
+  return { output: pending + nowhere + formatHits(index, hits, args.query), summary: { key: 'matches', n: hits.length } };
 }
 
 async function runOutline(index: CodeIndex, args: { path: string }, ctx: ToolContext): Promise<ToolOutput> {
