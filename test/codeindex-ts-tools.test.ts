@@ -111,7 +111,7 @@ describe('code_symbol', () => {
 
 describe('code_refs', () => {
   it('callers: certain before uncertain, code before tests, so the cap cuts the noise (pi-mono\'s getModel showed 80 test lines and cut its callers in src)', async () => {
-    const calls = Array.from({ length: 85 }, (_, i) => `load('m${i}');`);
+    const calls = Array.from({ length: 85 }, (_, i) => `export function t${i}(): string {\n  return load('m${i}');\n}`);
     const [out] = await run(
       {
         'src/models.ts': 'export function load(id: string): string {\n  return id;\n}\n',
@@ -123,8 +123,8 @@ describe('code_refs', () => {
     expect(out!.split('\n')).toEqual([
       'callers of load (src/models.ts:1):',
       '  src/zz/app.ts:3 main',
-      ...Array.from({ length: 79 }, (_, i) => `  src/models.test.ts:${i + 2} (top level)`),
-      '[… 6 more edges not shown]',
+      ...Array.from({ length: 79 }, (_, i) => `  src/models.test.ts:${3 * i + 3} t${i}`),
+      '[… 6 more call sites not shown]',
     ]);
   });
 
@@ -137,11 +137,10 @@ describe('code_refs', () => {
     expect(out).toEqual(
       [
         'callers of Box.handleInput (src/box.ts:2):',
-        '  src/main.ts:2 feed (ambiguous)',
-        '  src/main.ts:3 feed (ambiguous)',
+        '  src/main.ts:2,3 feed (ambiguous)',
         '',
         'callers of Input.handleInput (src/input.ts:2):',
-        '  the same 2 callers as Box.handleInput above',
+        '  the same callers as Box.handleInput above',
       ].join('\n'),
     );
   });
@@ -202,6 +201,21 @@ describe('code_refs', () => {
       { name: 'join', line: 2, recv: '<literal>', from: 0 },
       { name: 'index', line: 2, recv: '<literal>', from: 0 },
       { name: 'to_string', line: 2, recv: '<literal>', from: 0 },
+    ]);
+  });
+
+  it('one line per caller or callee with the lines of all its call sites, at most 12 of them (each call site had a line of its own: a test file calling 27 times took 27 of the 80)', async () => {
+    const calls = Array.from({ length: 15 }, (_, i) => `emit('e${i}');`);
+    const out = await run(
+      {
+        'src/emit.ts': 'export function emit(e: string): void {}\nexport function run(): void {\n  emit("a");\n  emit("b");\n  stop();\n  emit("c");\n}\nfunction stop(): void {}\n',
+        'src/emit.test.ts': `import { emit } from './emit.js';\n${calls.join('\n')}\n`,
+      },
+      [['code_refs', { symbol: 'run', direction: 'callees' }], ['code_refs', { symbol: 'emit', direction: 'callers' }]],
+    );
+    expect(out).toEqual([
+      ['callees of run (src/emit.ts:2):', '  src/emit.ts:3,4,6 → src/emit.ts:1 emit', '  src/emit.ts:5 → src/emit.ts:8 stop'].join('\n'),
+      ['callers of emit (src/emit.ts:1):', '  src/emit.ts:3,4,6 run', '  src/emit.test.ts:2,3,4,5,6,7,8,9,10,11,12,13,… 3 more (top level)'].join('\n'),
     ]);
   });
 

@@ -227,8 +227,8 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
   const seen = new Map<string, string>();
   const shown = refs.slice(0, 3).map((r) => {
     const [head, ...body] = refsTree(index.data.graph, r, args.direction, depth, symbolsIn).split('\n');
-    const same = body.length > 1 ? seen.get(body.join('\n')) : undefined;
-    if (same) return `${head}\n  the same ${body.filter((l) => l.startsWith(' ')).length} ${args.direction} as ${same} above`;
+    const same = !/^ {2}no /.test(body[0] ?? '') ? seen.get(body.join('\n')) : undefined;
+    if (same) return `${head}\n  the same ${args.direction} as ${same} above`;
     seen.set(body.join('\n'), qualifiedName(sym(r), symbolsIn(r.path)));
     return [head, ...body].join('\n');
   });

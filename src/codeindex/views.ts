@@ -10,7 +10,9 @@ import { isTestPath } from './search.js';
 
 const OUTLINE_MAX_LINES = 400;
 const SYMBOL_MAX_LINES = 400;
-const REFS_MAX_EDGES = 80;
+/** A call tree shows at most this many lines (a caller or callee each), and on one line this many call sites. */
+const REFS_MAX_LINES = 80;
+const REFS_MAX_SITES = 12;
 
 const NOTES: Record<string, string> = {
   no_grammar: 'no parser for this language here; no symbols',
@@ -217,37 +219,39 @@ export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 
   const rootSym = graph.symbol(root)!;
   const lines = [`${direction} of ${qualifiedName(rootSym, symbolsIn?.(root.path))} (${root.path}:${rootSym.line}):`];
   const seen = new Set([`${root.path}#${root.index}`]);
-  let edges = 0;
   let cut = 0;
   let cutUncertain = 0;
   const walk = (ref: SymRef, level: number) => {
     // Callers that surely call it come first, tests after the code (past the cap, the rest is cut); callees in the order they are called.
     const list = direction === 'callers' ? graph.callersOf(ref).sort((a, b) => rank(a) - rank(b)) : graph.calleesOf(ref);
+    // One line per caller or callee of this level, with the lines of all its call sites (path:12,40,41).
+    const shown = new Map<string, { at: number; sites: number[] }>();
+    const put = (e: Edge, rest: string): boolean => {
+      const key = `${e.path}\0${rest}`;
+      let entry = shown.get(key);
+      if (!entry) {
+        if (lines.length > REFS_MAX_LINES) return false;
+        shown.set(key, (entry = { at: lines.length, sites: [] }));
+      }
+      entry.sites.push(e.line);
+      const sites = entry.sites.length > REFS_MAX_SITES ? `${entry.sites.slice(0, REFS_MAX_SITES).join(',')},… ${entry.sites.length - REFS_MAX_SITES} more` : entry.sites.join(',');
+      lines[entry.at] = `${'  '.repeat(level)}${e.path}:${sites}${rest}`;
+      return true;
+    };
     for (const e of list) {
-      if (edges >= REFS_MAX_EDGES) {
+      const caller = direction === 'callers' && e.caller >= 0 ? graph.symbol({ path: e.path, index: e.caller }) : undefined;
+      const targets = e.targets.slice(0, 4).map((t) => placeOf(graph, t, symbolsIn)).join(' | ') + (e.targets.length > 4 ? ` | … ${e.targets.length - 4} more` : '');
+      const rest = direction === 'callers' ? ` ${caller ? qualifiedName(caller, symbolsIn?.(e.path)) : '(top level)'}` : ` → ${targets}`;
+      if (!put(e, rest + HOW[e.how])) {
         cut++;
         if (!CERTAIN.has(e.how)) cutUncertain++;
         continue;
       }
-      edges++;
-      const indent = '  '.repeat(level);
-      if (direction === 'callers') {
-        const caller = e.caller >= 0 ? graph.symbol({ path: e.path, index: e.caller }) : undefined;
-        lines.push(`${indent}${e.path}:${e.line} ${caller ? qualifiedName(caller, symbolsIn?.(e.path)) : '(top level)'}${HOW[e.how]}`);
-        const next = { path: e.path, index: e.caller };
-        if (e.caller >= 0 && CERTAIN.has(e.how) && level < depth && !seen.has(`${e.path}#${e.caller}`)) {
-          seen.add(`${e.path}#${e.caller}`);
-          walk(next, level + 1);
-        }
-        continue;
-      }
-      const targets = e.targets.slice(0, 4).map((t) => placeOf(graph, t, symbolsIn)).join(' | ');
-      const extra = e.targets.length > 4 ? ` | … ${e.targets.length - 4} more` : '';
-      lines.push(`${indent}${e.path}:${e.line} → ${targets}${extra}${HOW[e.how]}`);
-      const only = e.targets[0]!;
-      if (e.targets.length === 1 && CERTAIN.has(e.how) && level < depth && !seen.has(`${only.path}#${only.index}`)) {
-        seen.add(`${only.path}#${only.index}`);
-        walk(only, level + 1);
+      // Followed further: a certain edge to one definition not shown yet.
+      const next = direction === 'callers' ? (e.caller >= 0 ? { path: e.path, index: e.caller } : undefined) : e.targets.length === 1 ? e.targets[0] : undefined;
+      if (next && CERTAIN.has(e.how) && level < depth && !seen.has(`${next.path}#${next.index}`)) {
+        seen.add(`${next.path}#${next.index}`);
+        walk(next, level + 1);
       }
     }
   };
@@ -255,6 +259,6 @@ export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 
   // A property is read and assigned, which the call graph does not follow.
   const property = rootSym.accessor && direction === 'callers' ? `; a ${rootSym.accessor}ter is not called: search the text for .${rootSym.name}` : '';
   if (lines.length === 1) lines.push(direction === 'callers' ? `  no call sites found in the index${property}` : '  no calls into indexed code');
-  if (cut) lines.push(`[… ${cut} more edges not shown${cutUncertain ? `, ${cutUncertain === cut ? 'all' : cutUncertain} uncertain` : ''}${depth > 1 ? '; ask for depth 1' : ''}]`);
+  if (cut) lines.push(`[… ${cut} more call sites not shown${cutUncertain ? `, ${cutUncertain === cut ? 'all' : cutUncertain} uncertain` : ''}${depth > 1 ? '; ask for depth 1' : ''}]`);
   return lines.join('\n');
 }
