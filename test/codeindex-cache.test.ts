@@ -41,6 +41,7 @@ function files(): StoredFile[] {
       { name: 'Store', kind: 'class', line: 3, endLine: 30, sig: 'implements Saver', doc: 'Keeps sessions — on disk.', exported: true },
       { name: 'save', kind: 'method', container: 'Store', line: 5, endLine: 9, sig: '(s: Session): void', exported: false, decl: true },
       { name: 'load', kind: 'method', container: 'Store', line: 10, endLine: 12, sig: '', doc: '', exported: false, decl: false },
+      { name: 'size', kind: 'method', container: 'Store', line: 13, endLine: 15, sig: '(): number', exported: false, accessor: 'get' },
     ],
     calls: [
       { name: 'hashKey', line: 6, from: 1 },

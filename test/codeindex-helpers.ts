@@ -50,3 +50,18 @@ export async function run(files: Record<string, string>, calls: [string, Record<
   await handle.close();
   return out;
 }
+
+// RxJS's mergeMap, shortened: overloads whose parameters are functions and object types.
+export const MERGE_MAP = [
+  "import { map } from './map';",
+  '/** Projects each value to an observable, merged. */',
+  'export function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent?: number): OperatorFunction<T, O>;',
+  'export function mergeMap<T, O>(project: (value: T) => O, options: { concurrent: number }): OperatorFunction<T, O>;',
+  'export function mergeMap<T, O>(',
+  '  project: (value: T, index: number) => O,',
+  '  concurrent = Infinity',
+  '): OperatorFunction<T, O> {',
+  '  return map(project);',
+  '}',
+  '',
+].join('\n');

@@ -4,8 +4,8 @@
 // a method call on a receiver of unknown type is marked as matched by name only.
 // Must not parse or read files: it works from the records.
 
-import { CALLABLE_KINDS, LANGUAGES, TYPE_KINDS, type LanguageSpec } from './languages.js';
-import { typeName, type CallRecord, type Edge, type FileRecord, type Resolution, type SymbolRecord, type SymRef } from './model.js';
+import { CALLABLE_KINDS, LANGUAGES, TYPE_KINDS, type ImportRecord, type LanguageSpec } from './languages.js';
+import { LITERAL, typeName, type CallRecord, type Edge, type FileRecord, type Resolution, type SymbolRecord, type SymRef } from './model.js';
 import { isNodeBuiltin, ModuleResolver, type ModuleConfig } from './modules.js';
 import { pathCall, staticCall } from './scoped.js';
 
@@ -47,7 +47,8 @@ export class CallGraph {
   add(record: FileRecord): void {
     record.symbols.forEach((s, index) => {
       push(this.defs, s.name, { path: record.path, index });
-      if (s.kind === 'method') push(this.methods, s.name, { path: record.path, index });
+      // A getter or setter is read or assigned, never called: no call reaches it by name.
+      if (s.kind === 'method' && !s.accessor) push(this.methods, s.name, { path: record.path, index });
     });
     if (this.sitesByName) addSites(this.sitesByName, record);
     this.modules.track(record.path, true);
@@ -64,7 +65,7 @@ export class CallGraph {
       }
     };
     drop(this.defs, record.symbols.map((s) => s.name));
-    drop(this.methods, record.symbols.filter((s) => s.kind === 'method').map((s) => s.name));
+    drop(this.methods, record.symbols.filter((s) => s.kind === 'method' && !s.accessor).map((s) => s.name));
     if (this.sitesByName) drop(this.sitesByName, record.calls.map((c) => c.name));
     this.modules.track(record.path, false);
     this.stale = true;
@@ -108,6 +109,7 @@ export class CallGraph {
     const caller = call.from >= 0 ? record.symbols[call.from] : undefined;
     if (call.recv === undefined) return this.bare(record, call.name, caller, spec);
     if (call.recv === '…') return this.byName(call.name);
+    if (call.recv === LITERAL) return null;
     const path = call.recv.split(/\.|::|->/);
     const head = path[0]!;
     if (spec.selfNames.includes(call.recv)) {
@@ -225,7 +227,7 @@ export class CallGraph {
    * A call through an imported name: `member` null for the imported function itself, else a
    * member of the imported module or class (`ns.f()`, `Util.go()`, `pkg.Func()`).
    */
-  private viaImport(record: FileRecord, imp: { name: string; from: string }, rest: string[], member: string | null): Resolution | null {
+  private viaImport(record: FileRecord, imp: ImportRecord, rest: string[], member: string | null): Resolution | null {
     const wanted = member ?? imp.name;
     if (record.lang === 'go') {
       if (member === null) return null;
@@ -239,7 +241,7 @@ export class CallGraph {
     if (!target) {
       // A package that is not resolvable here may still be this workspace's own (a monorepo
       // without manifests); a name defined once and exported is taken, marked as such.
-      if (isNodeBuiltin(imp.from) || imp.from.startsWith('.') || member !== null) return null;
+      if (isNodeBuiltin(imp.from) || imp.from.startsWith('.') || member !== null || imp.name === 'default') return null;
       const exported = this.definitions(wanted).filter((r) => {
         const s = this.symbol(r);
         return s && s.exported && !s.container && CALLABLE_KINDS.has(s.kind) && !s.decl;
@@ -248,7 +250,9 @@ export class CallGraph {
       return unique.length === 1 ? { targets: unique, how: 'global' } : null;
     }
     if (isModule || member === null) {
-      const found = this.exported(target, member === null ? (imp.name === 'default' ? wanted : imp.name) : member, 0);
+      // A default import is the module's anonymous default export (named default), else most likely the definition named as imported.
+      const names = member === null && imp.name === 'default' ? ['default', imp.local] : [wanted];
+      const found = names.map((n) => this.exported(target, n, 0)).find((f) => f.length) ?? [];
       return found.length ? { targets: found, how: 'import' } : null;
     }
     const classes = this.exported(target, imp.name, 0);
@@ -279,7 +283,7 @@ export class CallGraph {
   members(container: string, name: string, path?: string): SymRef[] {
     return prefer(this.definitions(name).flatMap((ref) => {
       const s = this.symbol(ref);
-      return s && s.container === container && (!path || ref.path === path) ? [{ s, ref }] : [];
+      return s && s.container === container && !s.accessor && (!path || ref.path === path) ? [{ s, ref }] : [];
     }));
   }
 
@@ -310,6 +314,8 @@ export class CallGraph {
     if (!s) return [];
     const names = new Set([s.name]);
     if ((s.name === 'constructor' || s.name === '__init__') && s.container) names.add(s.container);
+    // An anonymous default export is called by whatever name a file imports it as.
+    if (s.name === 'default' && !s.container) for (const r of this.all()) for (const i of r.imports) if (i.name === 'default' && !i.reexport) names.add(i.local);
     const edges: Edge[] = [];
     for (const name of names) {
       for (const site of this.sites().get(name) ?? []) {

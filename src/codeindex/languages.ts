@@ -43,11 +43,14 @@ export type LanguageSpec = {
   selfNames: string[];
 };
 
+// An anonymous default export (`export default function (pi) {…}`, an extension's entry point) is named default.
 const JS_DEFS = `
 (function_declaration name: (_) @name body: (_) @body) @def.function
 (generator_function_declaration name: (_) @name body: (_) @body) @def.function
 (method_definition name: (_) @name body: (_) @body) @def.method
 (class_declaration name: (_) @name body: (_) @body) @def.class
+(export_statement "default" @name value: [(function_expression) (arrow_function)] @value @def.function)
+(export_statement "default" @name value: (class body: (_) @body) @def.class)
 (program (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @value)) @def.const)
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @value)) @def.const))
 (program (variable_declaration (variable_declarator name: (identifier) @name value: (_)? @value)) @def.const)
@@ -61,7 +64,9 @@ const JS_DEFS = `
 /**
  * Receiver types, for resolving `x.method()` and `this.field.method()`: parameters and variables
  * with a declared type or a `new` value (@bind), and fields (@bind.field); @bind.type is a type,
- * @bind.new a constructor, @bind.alias another name of the same scope (`this.store = store`).
+ * @bind.new a constructor, @bind.alias another name of the same scope (`this.store = store`). A
+ * variable holding a literal (`const lines = []`) has its type (no class); in TypeScript only
+ * where no type is declared (`const h: Handler = {…}` is a Handler).
  */
 const JS_BINDINGS = `
 (variable_declarator name: (identifier) @bind.name value: (new_expression constructor: (_) @bind.new)) @bind
@@ -70,6 +75,7 @@ const JS_BINDINGS = `
 `;
 
 const TS_BINDINGS = `${JS_BINDINGS}
+(variable_declarator name: (identifier) @bind.name !type value: [(array) (object) (string) (template_string) (regex)] @bind.type) @bind
 (required_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
 (optional_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
 (required_parameter (accessibility_modifier) pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind.field
@@ -94,6 +100,7 @@ const JS_REQUIRE = `
 (program (variable_declaration (variable_declarator value: (call_expression function: (identifier) @_req (#eq? @_req "require")))) @import)
 (field_definition property: (_) @name value: [(arrow_function) (function_expression)] @value) @def.method
 (field_definition property: (property_identifier) @bind.name value: (new_expression constructor: (_) @bind.new)) @bind.field
+(variable_declarator name: (identifier) @bind.name value: [(array) (object) (string) (template_string) (regex)] @bind.type) @bind
 ${JS_BINDINGS}`;
 
 const PYTHON = `
@@ -251,7 +258,9 @@ function namedList(list: string, separator: RegExp): [string, string][] {
     });
 }
 
-export function jsImports(text: string): ImportRecord[] {
+export function jsImports(written: string): ImportRecord[] {
+  // Comments are no names (Effect documents each name it re-exports: `export { /** … */ decode } from`).
+  const text = written.replace(/\/\*[\s\S]*?\*\/|(?<=^|\s)\/\/[^\n]*/g, '');
   const from = specifierOf(text);
   if (!from) return [];
   const out: ImportRecord[] = [];

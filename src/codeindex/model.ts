@@ -20,9 +20,14 @@ export type SymbolRecord = {
   exported: boolean;
   /** A declaration without a body (a prototype, an overload, an interface method). */
   decl?: boolean;
+  /** A getter or setter (`get size()`): read and written as a property, never called. */
+  accessor?: 'get' | 'set';
 };
 
-/** One call site: `name` is what is called, `recv` the receiver as written (`this`, `ns`, `this.store`). */
+/** The receiver of a call on a literal (`'a'.split()`, `[1].map()`, `/x/.test()`): the language's own object, never the workspace's. */
+export const LITERAL = '<literal>';
+
+/** One call site: `name` is what is called, `recv` the receiver as written (`this`, `ns`, `this.store`), '…' for any other expression, or LITERAL. */
 export type CallRecord = { name: string; line: number; recv?: string; /** The calling symbol's index; -1 at top level. */ from: number };
 
 /**
@@ -145,7 +150,7 @@ function enclosing(s: SymbolRecord, symbols: readonly SymbolRecord[], kinds: Rea
 /** `kind name(signature)` of a symbol, as one line. */
 export function describeSymbol(s: SymbolRecord, symbols?: readonly SymbolRecord[]): string {
   const sig = s.sig && (/^(?:[(:[]|<(?!\s))/.test(s.sig) ? s.sig : ` ${s.sig}`);
-  return `${s.kind} ${qualifiedName(s, symbols)}${sig}`;
+  return `${s.accessor ?? s.kind} ${qualifiedName(s, symbols)}${sig}`;
 }
 
 const NOT_A_CLASS = /^(?:string|number|boolean|bigint|symbol|void|never|undefined|null|int|float|str|bool|bytes|dict|list|tuple|set)$/;

@@ -10,7 +10,7 @@ import type { Binding, CallRecord, FileRecord, ImportRecord, SymbolKind, SymbolR
  */
 export type Covers<T, K extends readonly (keyof T)[]> = [Exclude<keyof T, K[number]>] extends [never] ? K : never;
 
-const SYMBOL: Covers<SymbolRecord, ['name', 'kind', 'container', 'line', 'endLine', 'sig', 'doc', 'exported', 'decl']> = ['name', 'kind', 'container', 'line', 'endLine', 'sig', 'doc', 'exported', 'decl'];
+const SYMBOL: Covers<SymbolRecord, ['name', 'kind', 'container', 'line', 'endLine', 'sig', 'doc', 'exported', 'decl', 'accessor']> = ['name', 'kind', 'container', 'line', 'endLine', 'sig', 'doc', 'exported', 'decl', 'accessor'];
 const CALL: Covers<CallRecord, ['name', 'line', 'recv', 'from']> = ['name', 'line', 'recv', 'from'];
 const IMPORT: Covers<ImportRecord, ['local', 'name', 'from', 'reexport']> = ['local', 'name', 'from', 'reexport'];
 const BINDING: Covers<Binding, ['name', 'type', 'scope', 'field']> = ['name', 'type', 'scope', 'field'];
@@ -19,7 +19,7 @@ export type RowKind = 'symbols' | 'calls' | 'imports' | 'bindings';
 
 /** Per kind of row: its width, the columns holding string ids, and those of optional strings (-1: absent). */
 export const LAYOUT: Record<RowKind, { width: number; ids: number[]; optional: number[] }> = {
-  symbols: { width: SYMBOL.length, ids: [0, 1, 5], optional: [2, 6] },
+  symbols: { width: SYMBOL.length, ids: [0, 1, 5], optional: [2, 6, 9] },
   calls: { width: CALL.length, ids: [0], optional: [2] },
   imports: { width: IMPORT.length, ids: [0, 1, 2], optional: [] },
   bindings: { width: BINDING.length, ids: [0, 1], optional: [] },
@@ -48,7 +48,7 @@ const unflag = (n: number): boolean | undefined => (n === 0 ? undefined : n === 
 /** A record's rows of one kind, with `str` numbering its strings (-1 for an absent one). */
 export function rowsOf(record: FileRecord, kind: RowKind, str: (s: string | undefined) => number): number[] {
   const out: number[] = [];
-  if (kind === 'symbols') for (const s of record.symbols) out.push(str(s.name), str(s.kind), str(s.container), s.line, s.endLine, str(s.sig), str(s.doc), flag(s.exported), flag(s.decl));
+  if (kind === 'symbols') for (const s of record.symbols) out.push(str(s.name), str(s.kind), str(s.container), s.line, s.endLine, str(s.sig), str(s.doc), flag(s.exported), flag(s.decl), str(s.accessor));
   if (kind === 'calls') for (const c of record.calls) out.push(str(c.name), c.line, str(c.recv), c.from);
   if (kind === 'imports') for (const i of record.imports) out.push(str(i.local), str(i.name), str(i.from), flag(i.reexport));
   if (kind === 'bindings') for (const b of record.bindings) out.push(str(b.name), str(b.type), b.scope, flag(b.field));
@@ -70,6 +70,8 @@ export function symbolsOf({ rows, strings, from, to }: Span): SymbolRecord[] {
     if (doc !== undefined) s.doc = doc;
     const decl = unflag(rows[p + 8]!);
     if (decl !== undefined) s.decl = decl;
+    const accessor = opt(strings, rows[p + 9]!);
+    if (accessor !== undefined) s.accessor = accessor as 'get' | 'set';
     out[k] = s;
   }
   return out;

@@ -34,8 +34,8 @@ export type Hit = { path: string; sym: number; line?: number; score: number; via
 
 const keyOf = (h: { path: string; sym: number; line?: number }): string => (h.sym === -2 ? `${h.path}:${h.line}` : `${h.path}#${h.sym}`);
 
-/** The ranked hits for `query`, best first. */
-export async function rankHits(index: CodeIndex, query: string, limit: number, signal?: AbortSignal): Promise<Hit[]> {
+/** The ranked hits for `query`, best first; the query's identifiers found nowhere in the workspace are added to `absent`. */
+export async function rankHits(index: CodeIndex, query: string, limit: number, signal?: AbortSignal, absent: string[] = []): Promise<Hit[]> {
   const terms = tokenize(query);
   const chunks = index.data.bm25
     .search(terms, CHANNEL_DEPTH * 4)
@@ -50,7 +50,7 @@ export async function rankHits(index: CodeIndex, query: string, limit: number, s
     .filter((path) => !index.pending.has(path))
     .map((path): Hit => bestChunk.get(path) ?? { path, sym: -1, score: 0 });
   const identifiers = identifiersOf(query);
-  const exact = await exactChannel(index, identifiers, signal);
+  const exact = await exactChannel(index, identifiers, absent, signal);
   const fused = new Map<string, Hit>();
   const add = (list: Hit[], weight: number, via?: string) =>
     list.forEach((h, rank) => {
@@ -86,7 +86,7 @@ const byScore = (a: Hit, b: Hit) => b.score - a.score || (a.path < b.path ? -1 :
  * them a chunk holds. Identifiers the index does not hold at all are looked for with ripgrep in
  * every file, so configuration and documents are found too.
  */
-async function exactChannel(index: CodeIndex, identifiers: string[], signal?: AbortSignal): Promise<Hit[]> {
+async function exactChannel(index: CodeIndex, identifiers: string[], absent: string[], signal?: AbortSignal): Promise<Hit[]> {
   const found = new Map<string, { hit: Hit; ids: number; defines: boolean; tf: number }>();
   const missing: string[] = [];
   for (const id of identifiers) {
@@ -107,15 +107,16 @@ async function exactChannel(index: CodeIndex, identifiers: string[], signal?: Ab
       if (s?.name === id) entry.defines = true;
     }
   }
-  if (missing.length && index.rg) await ripgrepLines(index, missing, found, signal);
+  if (missing.length && index.rg) absent.push(...(await ripgrepLines(index, missing, found, signal)));
   const rank = (e: { ids: number; defines: boolean; tf: number }) => (e.defines ? 1e6 : 0) + e.ids * 1e3 + Math.min(e.tf, 999);
   return [...found.values()].sort((a, b) => rank(b) - rank(a) || byScore(a.hit, b.hit)).slice(0, CHANNEL_DEPTH).map((e) => e.hit);
 }
 
-/** Adds ripgrep's whole-word matches of `ids` (files the index does not cover come as lines). */
-async function ripgrepLines(index: CodeIndex, ids: string[], found: Map<string, { hit: Hit; ids: number; defines: boolean; tf: number }>, signal?: AbortSignal): Promise<void> {
+/** Adds ripgrep's whole-word matches of `ids` (files the index does not cover come as lines); returns the ids that occur nowhere. */
+async function ripgrepLines(index: CodeIndex, ids: string[], found: Map<string, { hit: Hit; ids: number; defines: boolean; tf: number }>, signal?: AbortSignal): Promise<string[]> {
   const out = await runRg(index.rg, index.root, ['--fixed-strings', '--word-regexp', '--line-number', '--no-heading', '--with-filename', '--null', '--color', 'never', '--max-count', '20', '--max-columns', '300', ...ids.flatMap((id) => ['-e', id])], signal);
-  for (const m of parseRgLines(out ?? '')) {
+  const lines = parseRgLines(out ?? '');
+  for (const m of lines) {
     if (index.pending.has(m.path)) continue;
     const record = index.data.files.get(m.path)?.record;
     const sym = record ? innermost(record.symbols, m.line) : -2;
@@ -125,6 +126,9 @@ async function ripgrepLines(index: CodeIndex, ids: string[], found: Map<string, 
     entry.ids++;
     entry.tf++;
   }
+  // Said only when ripgrep ran and no line it printed could hold the id (a long line is left out).
+  if (out === null || signal?.aborted) return [];
+  return ids.filter((id) => !lines.some((m) => m.text.includes(id) || m.text.startsWith('[Omitted long line')));
 }
 
 /** The index of the smallest symbol (with a body) around `line`, or -1 for top-level code. */

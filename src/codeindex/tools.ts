@@ -9,8 +9,9 @@ import { toolError, type Tool, type ToolContext, type ToolOutput } from '../type
 import type { CodeIndex } from './engine.js';
 import { callLines, ON_DEMAND_FILES, parseNow, recordsMentioning, textSearch } from './fallback.js';
 import { listWorkspace, skipReason } from './files.js';
+import { TYPE_KINDS } from './languages.js';
 import type { SymRef } from './graph.js';
-import { fullName, type FileRecord } from './model.js';
+import { fullName, qualifiedName, type FileRecord } from './model.js';
 import { formatHits, innermost, rankHits } from './search.js';
 import { outlineFiles, placeOf, refsTree, symbolSource } from './views.js';
 
@@ -31,12 +32,15 @@ async function runSearch(index: CodeIndex, args: SearchArgs, ctx: ToolContext): 
   const why = notReady(index);
   if (why) return { output: `[${why}; these are ripgrep matches, files ranked by how many query words they hold]\n${await textSearch(index.rg, ctx.root, args.query, limit, ctx.signal)}` };
   await index.refresh();
-  let hits = await rankHits(index, args.query, limit, ctx.signal);
+  let absent: string[] = [];
+  let hits = await rankHits(index, args.query, limit, ctx.signal, absent);
   // A change the watch has not reported yet: indexed now, and the query run again.
-  if (await index.recheck(hits.map((h) => h.path))) hits = await rankHits(index, args.query, limit, ctx.signal);
+  if (await index.recheck(hits.map((h) => h.path))) hits = await rankHits(index, args.query, limit, ctx.signal, (absent = []));
   const pending = index.pending.size ? `[${index.pending.size} changed files are being re-indexed and are not in these results]\n` : '';
   if (!hits.length) return { output: `${pending}No code matches ${args.query}`, summary: { key: 'matches', n: 0 } };
-  return { output: pending + formatHits(index, hits, args.query), summary: { key: 'matches', n: hits.length } };
+  // A name the model expects to exist and that does not: the hits only share words with it.
+  const nowhere = absent.length ? `[${absent.join(', ')} ${absent.length > 1 ? 'occur' : 'occurs'} nowhere in the workspace; these share words with the query]\n` : '';
+  return { output: pending + nowhere + formatHits(index, hits, args.query), summary: { key: 'matches', n: hits.length } };
 }
 
 async function runOutline(index: CodeIndex, args: { path: string }, ctx: ToolContext): Promise<ToolOutput> {
@@ -102,10 +106,61 @@ function matchSymbols(records: FileRecord[], q: SymbolQuery): SymRef[] {
   return refs.sort((a, b) => Number(byPath.get(a.path)!.symbols[a.index]!.decl ?? false) - Number(byPath.get(b.path)!.symbols[b.index]!.decl ?? false));
 }
 
+/**
+ * Why nothing matched `q`, when the index can tell more than that: a line of top-level code, a
+ * member its type does not define itself (an interface's, a field, an inherited method). '' if not.
+ */
+function whyMissing(index: CodeIndex, q: SymbolQuery, records: FileRecord[]): string {
+  if (q.line !== undefined && records.length === 1) {
+    const rec = records[0]!;
+    if (q.line > rec.lines) return `${rec.path} has ${rec.lines} lines`;
+    const next = rec.symbols.find((s) => s.line > q.line! && !s.decl);
+    return `line ${q.line} of ${rec.path} is in no symbol${next ? ` (the next one is ${qualifiedName(next, rec.symbols)} at line ${next.line})` : ''}; read_file shows it`;
+  }
+  // A member that exists under other outer names (Other._Section.__init__) is no missing one.
+  if (!q.container || index.state !== 'ready' || index.data.graph.members(q.container, q.name).length) return '';
+  const types = index.data.graph.definitions(q.container).filter((r) => TYPE_KINDS.has(index.data.graph.symbol(r)?.kind ?? 'const'));
+  if (!types.length) return '';
+  const t = index.data.graph.symbol(types[0]!)!;
+  const where = `${t.kind} ${q.container} (${types[0]!.path}:${t.line}${types.length > 1 ? ` and ${types.length - 1} more` : ''})`;
+  // A TypeScript interface's members are not symbols of their own; a class's fields are none either.
+  if (t.kind === 'interface' && /^(?:typescript|tsx)$/.test(index.data.files.get(types[0]!.path)?.record.lang ?? '')) return `${where}: its members are not symbols of their own; code_symbol ${q.container} shows them`;
+  const base = /\bextends\s+([\w$.]+)/.exec(t.sig)?.[1];
+  return `${where} has no method ${q.name} of its own (fields are no symbols)${base ? `; it extends ${base}: try ${base}.${q.name}` : ''}; code_symbol ${q.container} shows its source`;
+}
+
+/**
+ * `Effect.gen`, `Option.map` as TypeScript code writes a namespace import's member: when no type
+ * named so has the member, the module of that name (Effect.ts, option/index.ts) is looked in.
+ */
+async function inModule(index: CodeIndex, q: SymbolQuery, found: { records: FileRecord[]; note: string }): Promise<{ records: FileRecord[]; note: string }> {
+  if (!q.container || q.qualified || q.path || index.state !== 'ready' || matchSymbols(found.records, q).length) return found;
+  const named = (p: string) => new RegExp(`(?:^|/)${q.container!.replace(/[$]/g, '\\$')}(?:/index)?\\.[cm]?[jt]sx?$`, 'i').test(p);
+  const paths = [...index.data.files.keys()].filter(named);
+  await index.recheck(paths);
+  const records = paths.flatMap((p) => index.data.files.get(p)?.record ?? []);
+  const members = records.filter((r) => r.symbols.some((s) => s.name === q.name && !s.container));
+  if (!members.length) return found;
+  q.container = undefined;
+  return { records: members, note: found.note };
+}
+
+const explained = (why: string): string => (why ? `: ${why}` : '; try code_search');
+
 /** The records that may hold `q`, from the index when ready, else parsed now. Also says which. */
 async function candidates(index: CodeIndex, q: SymbolQuery, ctx: ToolContext): Promise<{ records: FileRecord[]; note: string }> {
+  // A path as the model may write it: from the workspace's root, with ./ before it, or its end only (stream.ts).
+  if (q.path) q.path = q.path.replace(/^\.\//, '').replace(`${ctx.root}/`, '');
   if (index.state === 'ready') {
     await index.refresh();
+    if (q.path && !index.data.files.has(q.path)) {
+      // The end of a path: any file it ends may hold the symbol.
+      const ends = [...index.data.files.keys()].filter((p) => p.endsWith(`/${q.path}`));
+      if (!ends.length) return { records: [], note: `${q.path} is no indexed file; ` };
+      await index.recheck(ends);
+      q.path = undefined;
+      return { records: ends.flatMap((p) => index.data.files.get(p)?.record ?? []), note: '' };
+    }
     const paths = () => (q.path ? [q.path] : [...new Set(index.data.graph.definitions(q.name).map((r) => r.path))]);
     await index.recheck(paths());
     return { records: paths().flatMap((p) => index.data.files.get(p)?.record ?? []), note: '' };
@@ -118,15 +173,24 @@ async function candidates(index: CodeIndex, q: SymbolQuery, ctx: ToolContext): P
 async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolContext): Promise<ToolOutput> {
   if (typeof args.name !== 'string' || !args.name.trim()) return toolError('name is empty');
   const q = parseSymbol(args.name);
-  const { records, note } = await candidates(index, q, ctx);
+  const { records, note } = await candidates(index, q, ctx).then((c) => inModule(index, q, c));
   const refs = matchSymbols(records, q);
-  if (!refs.length) return toolError(`${note}no symbol ${args.name} found${q.path ? ` in ${q.path}` : ''}; try code_search`);
+  if (!refs.length) return toolError(`${note}no symbol ${args.name} found${explained(whyMissing(index, q, records))}`);
   const byPath = new Map(records.map((r) => [r.path, r]));
-  if (refs.length > 1 && new Set(refs.map((r) => byPath.get(r.path)!.symbols[r.index]!.decl)).size === 1) {
-    const list = refs.slice(0, 20).map((r) => `${r.path}:${byPath.get(r.path)!.symbols[r.index]!.line} ${args.name}`);
-    return toolError(`${note}${refs.length} symbols match ${args.name}; name one as path:name or path:line:\n${list.join('\n')}`);
+  const symbolOf = (r: SymRef) => byPath.get(r.path)!.symbols[r.index]!;
+  // One definition is shown with its declarations (overloads, an interface's method, a prototype)
+  // left aside; several are listed, and so are several declarations when nothing defines them.
+  const defined = refs.filter((r) => !symbolOf(r).decl);
+  const choices = defined.length ? defined : refs;
+  // A getter and its setter are one property: both are shown.
+  const [a, b] = choices.map(symbolOf);
+  const property = choices.length === 2 && a!.accessor && b!.accessor && choices[0]!.path === choices[1]!.path && a!.container === b!.container;
+  if (choices.length > 1 && !property) {
+    const list = choices.slice(0, 20).map((r) => `${r.path}:${symbolOf(r).line} ${symbolOf(r).accessor ?? symbolOf(r).kind} ${qualifiedName(symbolOf(r), byPath.get(r.path)!.symbols)}`);
+    const more = choices.length > 20 ? [`[… ${choices.length - 20} more]`] : [];
+    return toolError(`${note}${choices.length} symbols match ${args.name}; name one as path:name or path:line:\n${[...list, ...more].join('\n')}`);
   }
-  const ref = refs[0]!;
+  const ref = choices[0]!;
   const real = await realpath(`${ctx.root}/${ref.path}`).catch(() => null);
   if (!real || !inside(ctx.root, real)) return toolError(`${ref.path} is gone`);
   // Read as read_file reads: the open file checked (no link swapped in, not hard-linked elsewhere).
@@ -135,7 +199,8 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   const bytes = await opened.fh.readFile().finally(() => opened.fh.close());
   // Showing a symbol is reading that part of the file: its version is recorded as read_file records it.
   ctx.files.set(real, versionOf(bytes, opened.st));
-  return { output: note + symbolSource(ref.path, byPath.get(ref.path)!.symbols[ref.index]!, bytes.toString('utf8'), byPath.get(ref.path)!.symbols) };
+  const text = bytes.toString('utf8');
+  return { output: note + choices.map((r) => symbolSource(ref.path, symbolOf(r), text, byPath.get(ref.path)!.symbols)).join('\n') };
 }
 
 type RefsArgs = { symbol: string; direction: 'callers' | 'callees'; depth?: number };
@@ -150,11 +215,23 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
     if (args.direction === 'callees' || !q.name) return toolError(`${why}; the call graph is not available yet — use code_symbol and read the calls`);
     return { output: `[${why}; these are lines that call ${q.name}( by text, not resolved]\n${await callLines(index.rg, ctx.root, q.name, ctx.signal)}` };
   }
-  const { records } = await candidates(index, q, ctx);
-  const refs = matchSymbols(records, q);
-  if (!refs.length) return toolError(`no symbol ${args.symbol} found; try code_search`);
+  const { records, note } = await candidates(index, q, ctx).then((c) => inModule(index, q, c));
   const symbolsIn = (path: string) => index.data.files.get(path)?.record.symbols;
-  const shown = refs.slice(0, 3).map((r) => refsTree(index.data.graph, r, args.direction, depth, symbolsIn));
+  const found = matchSymbols(records, q);
+  // An overload's edges are its implementation's (calls resolve to the body): it is not another definition.
+  const sym = (r: SymRef) => symbolsIn(r.path)![r.index]!;
+  const overload = (r: SymRef) => sym(r).decl && found.some((d) => d.path === r.path && !sym(d).decl && sym(d).name === sym(r).name && sym(d).container === sym(r).container);
+  const refs = found.filter((r) => !overload(r));
+  if (!refs.length) return toolError(`${note}no symbol ${args.symbol} found${explained(whyMissing(index, q, records))}`);
+  // Definitions a call reaches only by name share their callers: the list is shown once.
+  const seen = new Map<string, string>();
+  const shown = refs.slice(0, 3).map((r) => {
+    const [head, ...body] = refsTree(index.data.graph, r, args.direction, depth, symbolsIn).split('\n');
+    const same = !/^ {2}no /.test(body[0] ?? '') ? seen.get(body.join('\n')) : undefined;
+    if (same) return `${head}\n  the same ${args.direction} as ${same} above`;
+    seen.set(body.join('\n'), qualifiedName(sym(r), symbolsIn(r.path)));
+    return [head, ...body].join('\n');
+  });
   const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r, symbolsIn)).join('; ')}]`] : [];
   return { output: [...shown, ...more].join('\n\n') };
 }
