@@ -4,7 +4,7 @@
 
 import { numberLine, splitLines } from '../content/filetype.js';
 import { CERTAIN, type CallGraph, type Edge, type SymRef } from './graph.js';
-import { TYPE_KINDS, VALUE_KINDS } from './languages.js';
+import { SCOPE_KINDS, TYPE_KINDS, VALUE_KINDS } from './languages.js';
 import { describeSymbol, qualifiedName, type FileRecord, type SymbolRecord } from './model.js';
 
 const OUTLINE_MAX_LINES = 400;
@@ -41,23 +41,24 @@ export function outlineFile(record: FileRecord, detail: Detail = 0, brief = fals
     const max = detail ? 6 : 12;
     if (from.length) out.push(`imports: ${from.slice(0, max).join(', ')}${from.length > max ? `, … ${from.length - max} more` : ''}`);
   }
-  // The types shown around the current symbol (by their lines): members are indented under the type that holds them.
+  // The types, modules and namespaces shown around the current symbol (by their lines): what they hold is indented under them.
   const around: SymbolRecord[] = [];
   for (const s of record.symbols) {
     if (VALUE_KINDS.has(s.kind) && !s.exported) continue;
     if (brief && s.container) continue;
     while (around.length && (around.at(-1)!.endLine < s.endLine || around.at(-1)!.line > s.line)) around.pop();
     const depth = around.length;
-    if (TYPE_KINDS.has(s.kind)) around.push(s);
+    if (TYPE_KINDS.has(s.kind) || SCOPE_KINDS.has(s.kind)) around.push(s);
     const member = s.container !== undefined && s.kind === 'method';
     const sig = shorten(s.kind, s.sig, detail);
     if (sig !== s.sig) shortened = true;
     const glue = sig && (/^(?:[(:[]|<(?!\s))/.test(sig) ? sig : ` ${sig}`);
     // Functions and methods show by their parentheses once space is short; other kinds keep their word.
     const kind = member || (detail && s.kind === 'function') ? '' : `${s.kind} `;
-    // A member under its own type needs no prefix; a method elsewhere (Go's, C++'s `Foo::run`) is still shown by its type's methods.
-    const short = member || (depth > 0 && s.container === around[depth - 1]!.name);
-    out.push(`${'  '.repeat(depth || (member ? 1 : 0))}${s.line} ${kind}${short ? s.name : qualifiedName(s, record.symbols)}${glue}`);
+    // Under what holds it a symbol needs no prefix; a method written apart from its type (Go's
+    // `func (s *Server) Serve`, C++'s `Foo::run`) is named by the type, not set under whatever came before.
+    const short = depth > 0 && s.container === around[depth - 1]!.name;
+    out.push(`${'  '.repeat(depth)}${s.line} ${kind}${short ? s.name : qualifiedName(s, record.symbols)}${glue}`);
   }
   if (shortened) out[0] += ' [signatures shortened to fit; code_symbol shows one in full]';
   return out;
