@@ -65,3 +65,50 @@ describe('code_outline', () => {
     ].join('\n'));
   });
 });
+
+describe('a folder outline too long to show whole', () => {
+  /** A Go file of `n` functions, or of a struct and `n` methods on it. */
+  const goFile = (pkg: string, n: number, type?: string) =>
+    [`package ${pkg}`, '', ...(type ? [`type ${type} struct{}`] : []), ...Array.from({ length: n }, (_, i) => (type ? `func (x *${type}) M${i}(a int) int { return a }` : `func F${i}(a int) int { return a }`)), ''].join('\n');
+
+  it("shows the folder's own code before subfolders and tests, the first files with their members, and names what it left out", async () => {
+    const files: Record<string, string> = {
+      'net/http/alpn_test.go': goFile('http', 150),
+      'net/http/cgi/child.go': goFile('cgi', 150),
+      'net/http/client.go': goFile('http', 150, 'Client'),
+      'net/http/server.go': goFile('http', 150, 'Server'),
+      'net/http/transport.go': goFile('http', 150, 'Transport'),
+    };
+    for (let i = 0; i < 3; i++) files[`net/http/httptest/f${i}.go`] = goFile('httptest', 150);
+    const [outline] = await run(files, [['code_outline', { path: 'net/http' }]]);
+    const lines = outline.split('\n');
+    expect(lines.length).toBeLessThanOrEqual(402);
+    expect(lines.filter((l) => !/^\s*\d/.test(l))).toEqual([
+      'net/http/client.go (153 lines)',
+      'net/http/server.go (153 lines)',
+      'net/http/transport.go (153 lines)',
+      'net/http/cgi/child.go (152 lines)',
+      '[… 4 more files not shown: httptest/ (3 files), alpn_test.go; outline one of them]',
+      '[members of the files from net/http/server.go on are not shown; outline one file for them]',
+    ]);
+    expect(lines.slice(0, 3)).toEqual(['net/http/client.go (153 lines)', '3 struct Client', '4 Client.M0(a int) int']);
+    expect(lines.slice(152, 157)).toEqual(['net/http/server.go (153 lines)', '3 struct Server', 'net/http/transport.go (153 lines)', '3 struct Transport', 'net/http/cgi/child.go (152 lines)']);
+  });
+
+  it('Ruby: a file brief for want of space still shows the classes its modules hold', async () => {
+    const rb = (i: number) => ['module Bundler', `  class Cli${i}`, ...Array.from({ length: 60 }, (_, k) => `    def run${k}(opts)\n    end`), '  end', 'end', ''].join('\n');
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 8; i++) files[`bundler/cli/c${i}.rb`] = rb(i);
+    const [outline] = await run(files, [['code_outline', { path: 'bundler/cli' }]]);
+    const lines = outline.split('\n');
+    expect(lines.slice(-7)).toEqual([
+      'bundler/cli/c6.rb (124 lines)',
+      '1 module Bundler',
+      '  2 class Cli6',
+      'bundler/cli/c7.rb (124 lines)',
+      '1 module Bundler',
+      '  2 class Cli7',
+      '[members of the files from bundler/cli/c6.rb on are not shown; outline one file for them]',
+    ]);
+  });
+});

@@ -58,13 +58,13 @@ async function runOutline(index: CodeIndex, args: { path: string }, ctx: ToolCon
   if (ready) {
     const records = [...index.data.files.values()].map((e) => e.record).filter((rec) => rec.path.startsWith(prefix)).sort((a, b) => (a.path < b.path ? -1 : 1));
     if (!records.length) return toolError(`no indexed source files under ${rel}`);
-    return { output: outlineFiles(records) };
+    return { output: outlineFiles(records, prefix) };
   }
   const listed = (await listWorkspace(ctx.root, index.rg)).files.filter((p) => p.startsWith(prefix));
   if (!listed.length) return toolError(`no source files under ${rel}`);
   const records = await parseNow(ctx.root, listed.slice(0, ON_DEMAND_FILES));
   const more = listed.length > ON_DEMAND_FILES ? `\n[… ${listed.length - ON_DEMAND_FILES} more files; outline a subfolder]` : '';
-  return { output: `[${notReady(index)}; these files were parsed now]\n${outlineFiles(records)}${more}` };
+  return { output: `[${notReady(index)}; these files were parsed now]\n${outlineFiles(records, prefix)}${more}` };
 }
 
 /** A symbol as the model names it: `name`, `Class.method`, `path:name` or `path:line`. */

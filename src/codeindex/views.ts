@@ -5,6 +5,7 @@
 import { numberLine, splitLines } from '../content/filetype.js';
 import { CERTAIN, type CallGraph, type Edge, type SymRef } from './graph.js';
 import { SCOPE_KINDS, TYPE_KINDS, VALUE_KINDS } from './languages.js';
+import { isTestPath } from './files.js';
 import { describeSymbol, qualifiedName, type FileRecord, type SymbolRecord } from './model.js';
 
 const OUTLINE_MAX_LINES = 400;
@@ -30,11 +31,14 @@ const OUTLINE_FLOOR = 1200;
 /** A names-only outline cut to its share still shows this many lines. */
 const OUTLINE_MIN_LINES = 40;
 
-/** The outline of one file: its imports on one line, then each symbol's line and signature, members indented. */
-export function outlineFile(record: FileRecord, detail: Detail = 0, brief = false): string[] {
+/**
+ * The outline of one file: its imports on one line, then each symbol's line and signature, members
+ * indented; `brief`, its types and functions only. `shortened`: whether a signature shown is
+ * really shorter than the symbol's.
+ */
+function outlineFile(record: FileRecord, detail: Detail, brief = false): { lines: string[]; shortened: boolean } {
   const note = record.note ? ` [${NOTES[record.note]}]` : '';
   const out = [`${record.path} (${record.lines} lines)${note}`];
-  // Said only when a signature shown really is shorter than the symbol's.
   let shortened = false;
   if (!brief && record.imports.length) {
     const from = [...new Set(record.imports.filter((i) => !i.reexport).map((i) => i.from))];
@@ -45,7 +49,8 @@ export function outlineFile(record: FileRecord, detail: Detail = 0, brief = fals
   const around: SymbolRecord[] = [];
   for (const s of record.symbols) {
     if (VALUE_KINDS.has(s.kind) && !s.exported) continue;
-    if (brief && s.container) continue;
+    // Brief: types and functions, also those a module or namespace holds; no members of types, no values.
+    if (brief && ((s.container && !TYPE_KINDS.has(s.kind) && s.kind !== 'function') || VALUE_KINDS.has(s.kind))) continue;
     while (around.length && (around.at(-1)!.endLine < s.endLine || around.at(-1)!.line > s.line)) around.pop();
     const depth = around.length;
     if (TYPE_KINDS.has(s.kind) || SCOPE_KINDS.has(s.kind)) around.push(s);
@@ -60,8 +65,7 @@ export function outlineFile(record: FileRecord, detail: Detail = 0, brief = fals
     const short = depth > 0 && s.container === around[depth - 1]!.name;
     out.push(`${'  '.repeat(depth)}${s.line} ${kind}${short ? s.name : qualifiedName(s, record.symbols)}${glue}`);
   }
-  if (shortened) out[0] += ' [signatures shortened to fit; code_symbol shows one in full]';
-  return out;
+  return { lines: out, shortened };
 }
 
 /** A signature at a level of detail: capped, then parameters without types, then nothing. */
@@ -102,27 +106,60 @@ const clipSig = (sig: string, max: number): string => (sig.length > max ? `${sig
 /** The outline of a single file at the fullest detail that fits its share. */
 function fitted(record: FileRecord): string[] {
   const budget = Math.max(OUTLINE_FLOOR, record.size * OUTLINE_SHARE);
+  const marked = ({ lines, shortened }: { lines: string[]; shortened: boolean }) => (shortened ? [`${lines[0]} [signatures shortened to fit; code_symbol shows one in full]`, ...lines.slice(1)] : lines);
   for (const detail of [0, 1, 2] as const) {
-    const lines = outlineFile(record, detail);
+    const lines = marked(outlineFile(record, detail));
     if (lines.join('\n').length <= budget) return lines;
   }
   // Names only, and if even they are too many (a header of thousands of constants), the first of them.
-  const names = outlineFile(record, 3);
+  const names = marked(outlineFile(record, 3));
   let used = 0;
   let shown = 0;
   while (shown < names.length && (shown < OUTLINE_MIN_LINES || used + names[shown]!.length + 1 <= budget)) used += names[shown++]!.length + 1;
   return shown === names.length ? names : [...names.slice(0, shown), `[… ${names.length - shown} more symbols not shown; code_search or read_file for the rest]`];
 }
 
-/** Outlines of several files, members left out past the first few files when the whole would be too long. */
-export function outlineFiles(records: FileRecord[]): string {
+/**
+ * Outlines of the files under `folder`: its own code first, then its subfolders', tests last. When
+ * the whole is too long, the first files keep their members while at most half the space is left
+ * for the rest, shown brief (types and functions); files past the space are named, not outlined.
+ */
+export function outlineFiles(records: FileRecord[], folder = ''): string {
   if (records.length === 1) return fitted(records[0]!).join('\n');
-  const full = records.flatMap((r) => outlineFile(r, 1));
-  const lines = full.length <= OUTLINE_MAX_LINES ? full : records.flatMap((r) => outlineFile(r, 2, true));
-  if (lines.length <= OUTLINE_MAX_LINES) return lines.join('\n');
-  const shown = lines.slice(0, OUTLINE_MAX_LINES);
-  const files = records.filter((r) => shown.some((l) => l.startsWith(`${r.path} (`))).length;
-  return `${shown.join('\n')}\n[… ${records.length - files} more files not shown; outline a subfolder]`;
+  const place = (r: FileRecord) => [isTestPath(r.path) ? 1 : 0, r.path.slice(folder.length).includes('/') ? 1 : 0];
+  const ordered = records.map((r) => ({ r, at: place(r) })).sort((a, b) => a.at[0]! - b.at[0]! || a.at[1]! - b.at[1]! || (a.r.path < b.r.path ? -1 : 1)).map((x) => x.r);
+  const full = ordered.map((r) => outlineFile(r, 1));
+  const brief = ordered.map((r) => outlineFile(r, 2, true));
+  let rest = brief.reduce((n, b) => n + b.lines.length, 0);
+  const out: string[] = [];
+  let shortened = false;
+  let briefFrom = -1;
+  let shown = 0;
+  for (; shown < ordered.length; shown++) {
+    rest -= brief[shown]!.lines.length;
+    if (briefFrom < 0 && out.length + full[shown]!.lines.length + Math.min(rest, OUTLINE_MAX_LINES / 2) > OUTLINE_MAX_LINES) briefFrom = shown;
+    const pick = briefFrom < 0 ? full[shown]! : brief[shown]!;
+    // The first file shown is cut to the space rather than left out.
+    if (out.length + pick.lines.length > OUTLINE_MAX_LINES && shown > 0) break;
+    out.push(...pick.lines.slice(0, OUTLINE_MAX_LINES));
+    shortened ||= pick.shortened;
+  }
+  if (shown < ordered.length) out.push(`[… ${ordered.length - shown} more files not shown: ${leftOut(ordered.slice(shown), folder)}; outline one of them]`);
+  if (briefFrom >= 0 && briefFrom < shown) out.push(`[members of the files from ${ordered[briefFrom]!.path} on are not shown; outline one file for them]`);
+  else if (shortened) out.push('[signatures shortened to fit; code_outline a file or code_symbol shows them in full]');
+  return out.join('\n');
+}
+
+/** The files not shown, by name under `folder`, a subfolder's as one entry with its count. */
+function leftOut(records: FileRecord[], folder: string): string {
+  const counts = new Map<string, number>();
+  for (const r of records) {
+    const rel = r.path.slice(folder.length);
+    const key = rel.includes('/') ? `${rel.slice(0, rel.indexOf('/'))}/` : rel;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const names = [...counts].map(([k, n]) => (k.endsWith('/') ? `${k} (${n} file${n > 1 ? 's' : ''})` : k));
+  return names.length > 30 ? `${names.slice(0, 30).join(', ')}, …` : names.join(', ');
 }
 
 /** One symbol's source, numbered as read_file numbers lines, from its doc comment to its end. */
