@@ -112,3 +112,26 @@ describe('a folder outline too long to show whole', () => {
     ]);
   });
 });
+
+describe('code_symbol', () => {
+  it('C: the preprocessor lines above a symbol are not its doc; a comment above it is', async () => {
+    const out = await run({
+      'zconf.h': ['#ifndef Z_SOLO', '#  define gzwrite z_gzwrite', '#endif', '#  define inflate z_inflate', '', '#include <stddef.h>', '/* Maximum value for memLevel */', '#define MAX_MEM_LEVEL 9', ''].join('\n'),
+    }, [['code_symbol', { name: 'inflate' }], ['code_symbol', { name: 'MAX_MEM_LEVEL' }]]);
+    expect(out).toEqual([
+      ['zconf.h:4-4 const inflate = z_inflate', '     4\t#  define inflate z_inflate'].join('\n'),
+      ['zconf.h:8-8 const MAX_MEM_LEVEL = 9', '     7\t/* Maximum value for memLevel */', '     8\t#define MAX_MEM_LEVEL 9'].join('\n'),
+    ]);
+  });
+
+  it("Rust attributes, Python decorators and comments above a symbol are shown with it", async () => {
+    const out = await run({
+      'lib.rs': ['/// Makes one.', '#[inline]', 'pub fn make() -> u8 {', '    1', '}', ''].join('\n'),
+      'paths.py': ['class PurePath:', '    # The last part.', '    @property', '    def stem(self):', '        return self._stem', ''].join('\n'),
+    }, [['code_symbol', { name: 'make' }], ['code_symbol', { name: 'stem' }]]);
+    expect(out).toEqual([
+      ['lib.rs:3-5 function make() -> u8', '     1\t/// Makes one.', '     2\t#[inline]', '     3\tpub fn make() -> u8 {', '     4\t    1', '     5\t}'].join('\n'),
+      ['paths.py:4-5 method PurePath.stem(self)', '     2\t    # The last part.', '     3\t    @property', '     4\t    def stem(self):', '     5\t        return self._stem'].join('\n'),
+    ]);
+  });
+});

@@ -4,7 +4,7 @@
 
 import { numberLine, splitLines } from '../content/filetype.js';
 import { CERTAIN, type CallGraph, type Edge, type SymRef } from './graph.js';
-import { SCOPE_KINDS, TYPE_KINDS, VALUE_KINDS } from './languages.js';
+import { languageOf, LANGUAGES, SCOPE_KINDS, TYPE_KINDS, VALUE_KINDS, type LanguageSpec } from './languages.js';
 import { isTestPath } from './files.js';
 import { describeSymbol, qualifiedName, type FileRecord, type SymbolRecord } from './model.js';
 
@@ -162,12 +162,23 @@ function leftOut(records: FileRecord[], folder: string): string {
   return names.length > 30 ? `${names.slice(0, 30).join(', ')}, …` : names.join(', ');
 }
 
+/**
+ * The lines above a symbol that belong to it: comments, decorators, annotations and attributes
+ * (Rust's and PHP's `#[…]`, C#'s `[…]`), in the language's own syntax; a C `#define` is no comment.
+ */
+const ABOVE: Record<LanguageSpec['doc'], RegExp> = {
+  slash: /^\s*(?:\/\/|\/\*|\*|@|#\[|\[)/,
+  hash: /^\s*#(?!!)/,
+  docstring: /^\s*(?:#(?!!)|@)/,
+};
+
 /** One symbol's source, numbered as read_file numbers lines, from its doc comment to its end. */
 export function symbolSource(path: string, s: SymbolRecord, text: string, symbols?: readonly SymbolRecord[]): string {
   // Lines as read_file shows them: without a BOM or carriage returns, so edits can quote them.
   const lines = splitLines(text.replace(/^\uFEFF/, ''));
   let from = s.line;
-  while (from > 1 && /^\s*(\/\/|\/\*|\*|#(?!!)|@|\[)/.test(lines[from - 2] ?? '')) from--;
+  const above = ABOVE[LANGUAGES[languageOf(path) ?? '']?.doc ?? 'slash'];
+  while (from > 1 && above.test(lines[from - 2] ?? '')) from--;
   const to = Math.min(s.endLine, from + SYMBOL_MAX_LINES - 1, lines.length);
   const body = lines.slice(from - 1, to).map((l, i) => numberLine(l, from + i));
   const more = s.endLine > to ? [`[… ${s.endLine - to} more lines; read_file ${path} with offset ${to + 1}]`] : [];
