@@ -135,3 +135,17 @@ describe('code_symbol', () => {
     ]);
   });
 });
+
+describe('code_symbol naming several', () => {
+  it("Java overloads and Python methods of one name are listed with their owners and signatures, so path:line can pick one", async () => {
+    const out = await run({
+      'lang/String.java': ['public final class String {', '    public static String valueOf(Object obj) { return null; }', '    public static String valueOf(char[] data) { return null; }', '}', ''].join('\n'),
+      'json/encoder.py': ['class JSONEncoder:', '    def __init__(self, *, indent=None):', '        pass', ''].join('\n'),
+      'json/decoder.py': ['class JSONDecoder:', '    def __init__(self, *, object_hook=None):', '        pass', ''].join('\n'),
+    }, [['code_symbol', { name: 'String.valueOf' }], ['code_symbol', { name: '__init__' }]]);
+    expect(out).toEqual([
+      ['2 symbols match String.valueOf; name one as path:line:', 'lang/String.java:2 method String.valueOf(Object obj): String', 'lang/String.java:3 method String.valueOf(char[] data): String'].join('\n'),
+      ['2 symbols match __init__; name one as path:line:', 'json/decoder.py:2 method JSONDecoder.__init__(self, *, object_hook=None)', 'json/encoder.py:2 method JSONEncoder.__init__(self, *, indent=None)'].join('\n'),
+    ]);
+  });
+});

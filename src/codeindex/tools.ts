@@ -5,12 +5,13 @@
 
 import { realpath } from 'node:fs/promises';
 import { inside, openForRead, relPath, resolveInWorkspace, versionOf } from '../util/paths.js';
+import { clipLine } from '../util/text.js';
 import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types/tools.js';
 import type { CodeIndex } from './engine.js';
 import { callLines, ON_DEMAND_FILES, parseNow, recordsMentioning, textSearch } from './fallback.js';
 import { listWorkspace, skipReason } from './files.js';
 import type { SymRef } from './graph.js';
-import { fullName, type FileRecord } from './model.js';
+import { describeSymbol, fullName, type FileRecord } from './model.js';
 import { formatHits, innermost, rankHits } from './search.js';
 import { outlineFiles, placeOf, refsTree, symbolSource } from './views.js';
 
@@ -123,8 +124,13 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   if (!refs.length) return toolError(`${note}no symbol ${args.name} found${q.path ? ` in ${q.path}` : ''}; try code_search`);
   const byPath = new Map(records.map((r) => [r.path, r]));
   if (refs.length > 1 && new Set(refs.map((r) => byPath.get(r.path)!.symbols[r.index]!.decl)).size === 1) {
-    const list = refs.slice(0, 20).map((r) => `${r.path}:${byPath.get(r.path)!.symbols[r.index]!.line} ${args.name}`);
-    return toolError(`${note}${refs.length} symbols match ${args.name}; name one as path:name or path:line:\n${list.join('\n')}`);
+    // Each with its owner and signature: overloads, or __init__ in 880 classes, differ by nothing else.
+    const list = refs.slice(0, 20).map((r) => {
+      const symbols = byPath.get(r.path)!.symbols;
+      return `${r.path}:${symbols[r.index]!.line} ${clipLine(describeSymbol(symbols[r.index]!, symbols), 120)}`;
+    });
+    if (refs.length > 20) list.push(`[… ${refs.length - 20} more]`);
+    return toolError(`${note}${refs.length} symbols match ${args.name}; name one as path:line:\n${list.join('\n')}`);
   }
   const ref = refs[0]!;
   const real = await realpath(`${ctx.root}/${ref.path}`).catch(() => null);
