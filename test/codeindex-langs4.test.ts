@@ -149,3 +149,33 @@ describe('code_symbol naming several', () => {
     ]);
   });
 });
+
+describe('code_refs on a name several definitions share', () => {
+  it('lists a call site that may reach any of them once, under the first, and says so under the others', async () => {
+    const [out] = await run({
+      'dates.py': ['class date:', '    def replace(self, year=None):', '        return self', '', '    def next_year(self):', '        return self.replace(year=1)', ''].join('\n'),
+      'paths.py': ['class Path:', '    def replace(self, target):', '        return target', ''].join('\n'),
+      'util.py': ['def clean(s):', '    return s.replace("a", "b")', '', 'def tidy(s):', '    return s.strip().replace("c", "d")', ''].join('\n'),
+    }, [['code_refs', { symbol: 'replace', direction: 'callers' }]]);
+    expect(out).toBe([
+      'callers of date.replace (dates.py:2):',
+      '  dates.py:6 date.next_year',
+      '  util.py:2 clean (ambiguous)',
+      '  util.py:5 tidy (ambiguous)',
+      '',
+      'callers of Path.replace (paths.py:2):',
+      '  [2 uncertain call sites shown or counted above may reach this one too]',
+    ].join('\n'));
+  });
+
+  it('says how many of the edges past the cut are uncertain, and at depth 1 to name a narrower symbol', async () => {
+    const util = Array.from({ length: 85 }, (_, i) => `def f${i}(s):\n    return s.replace(1)\n`).join('\n');
+    const [out] = await run({
+      'dates.py': ['class date:', '    def replace(self, year=None):', '        return self', ''].join('\n'),
+      'paths.py': ['class Path:', '    def replace(self, target):', '        return target', ''].join('\n'),
+      'util.py': util,
+    }, [['code_refs', { symbol: 'date.replace', direction: 'callers' }]]);
+    const lines = out.split('\n');
+    expect([lines.length, lines.at(-1)]).toEqual([82, '[… 5 more edges not shown, all uncertain; name a narrower symbol (Class.method, path:name)]']);
+  });
+});

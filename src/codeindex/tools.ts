@@ -160,8 +160,9 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
   const refs = matchSymbols(records, q);
   if (!refs.length) return toolError(`no symbol ${args.symbol} found; try code_search`);
   const symbolsIn = (path: string) => index.data.files.get(path)?.record.symbols;
-  const shown = refs.slice(0, 3).map((r) => refsTree(index.data.graph, r, args.direction, depth, symbolsIn));
-  const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r, symbolsIn)).join('; ')}]`] : [];
+  const listed = new Set<string>();
+  const shown = refs.slice(0, 3).map((r) => refsTree(index.data.graph, r, args.direction, depth, symbolsIn, listed));
+  const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r, symbolsIn)).join('; ')}${refs.length > 10 ? '; …' : ''}]`] : [];
   return { output: [...shown, ...more].join('\n\n') };
 }
 

@@ -204,19 +204,30 @@ const HOW: Record<Edge['how'], string> = {
 
 /**
  * Callers or callees of `root` as an indented tree to `depth`, each edge at its call site
- * (path:line). Uncertain edges are marked and not followed further.
+ * (path:line). Uncertain edges are marked and not followed further. `listed`, shared by the trees
+ * of several definitions of one name: the uncertain call sites shown already, which may reach
+ * each of them (a call by method name only); a later tree counts them instead of listing them again.
  */
-export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 'callees', depth: number, symbolsIn?: SymbolsIn): string {
+export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 'callees', depth: number, symbolsIn?: SymbolsIn, listed = new Set<string>()): string {
   const rootSym = graph.symbol(root)!;
   const lines = [`${direction} of ${qualifiedName(rootSym, symbolsIn?.(root.path))} (${root.path}:${rootSym.line}):`];
   const seen = new Set([`${root.path}#${root.index}`]);
   let edges = 0;
   let cut = 0;
+  let cutUncertain = 0;
+  let again = 0;
   const walk = (ref: SymRef, level: number) => {
     const list = direction === 'callers' ? graph.callersOf(ref) : graph.calleesOf(ref);
     for (const e of list) {
+      const site = direction === 'callers' && !CERTAIN.has(e.how) ? `${e.path}:${e.line}` : '';
+      if (site && listed.has(site)) {
+        again++;
+        continue;
+      }
+      if (site) listed.add(site);
       if (edges >= REFS_MAX_EDGES) {
         cut++;
+        if (!CERTAIN.has(e.how)) cutUncertain++;
         continue;
       }
       edges++;
@@ -242,7 +253,11 @@ export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 
     }
   };
   walk(root, 1);
+  if (again) lines.push(`  [${again} uncertain call site${again > 1 ? 's' : ''} shown or counted above may reach this one too]`);
   if (lines.length === 1) lines.push(direction === 'callers' ? '  no call sites found in the index' : '  no calls into indexed code');
-  if (cut) lines.push(`[… ${cut} more edges not shown; ask for depth 1 or a narrower symbol]`);
+  if (cut) {
+    const which = cutUncertain === cut ? ', all uncertain' : cutUncertain ? `, ${cutUncertain} of them uncertain` : '';
+    lines.push(`[… ${cut} more edges not shown${which}; ${depth > 1 ? 'ask for depth 1 or a narrower symbol' : 'name a narrower symbol (Class.method, path:name)'}]`);
+  }
   return lines.join('\n');
 }
