@@ -179,3 +179,50 @@ describe('code_refs on a name several definitions share', () => {
     expect([lines.length, lines.at(-1)]).toEqual([82, '[… 5 more edges not shown, all uncertain; name a narrower symbol (Class.method, path:name)]']);
   });
 });
+
+describe('an outline short of space', () => {
+  // Enough one-line definitions that the outline shows parameter names only.
+  const many = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i));
+
+  it("names parameters, not their types or Rust's &, mut and lifetimes; an impl keeps the trait it implements", async () => {
+    const [rs, c, java] = await run({
+      'src/re_bytes.rs': [
+        'pub struct Regex;',
+        'impl fmt::Display for Regex {',
+        "    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { Ok(()) }",
+        '}',
+        'impl Regex {',
+        "    pub fn find_iter<'r, 't>(&'r self, text: &'t [u8]) -> Matches<'r, 't> { todo!() }",
+        '    pub fn replacen<R: Replacer>(&self, text: &[u8], limit: usize, mut rep: R) -> Cow<[u8]> { todo!() }',
+        '    fn next(&mut self) -> Option<u8> { None }',
+        ...many(18, (i) => `    pub fn shortest_match_at_${i}(&self, text: &[u8], start: usize) -> Option<usize> { None }`),
+        '}',
+        '',
+      ].join('\n'),
+      'zlib.c': [
+        'int deflateInit2(z_streamp strm, int level, const char *version, void (*cb)(void *), char buf[]) { return 0; }',
+        ...many(18, (i) => `static unsigned long adler32_combine_${i}(unsigned long adler1, unsigned long adler2, long len2) { return 0; }`),
+        '',
+      ].join('\n'),
+      'lang/Str.java': [
+        'public final class Str {',
+        '    public static String valueOf(char[] data, final int offset, int... counts) { return null; }',
+        ...many(18, (i) => `    public static String copyValueOfCharacters${i}(char[] data, int offset, int count, boolean share) { return null; }`),
+        '}',
+        '',
+      ].join('\n'),
+    }, [['code_outline', { path: 'src/re_bytes.rs' }], ['code_outline', { path: 'zlib.c' }], ['code_outline', { path: 'lang/Str.java' }]]);
+    expect(rs.split('\n').slice(0, 8)).toEqual([
+      'src/re_bytes.rs (27 lines) [signatures shortened to fit; code_symbol shows one in full]',
+      '1 struct Regex',
+      '2 impl Regex: fmt::Display',
+      '  3 fmt(&self, f)',
+      '5 impl Regex',
+      '  6 find_iter(&self, text)',
+      '  7 replacen(&self, text, limit, rep)',
+      '  8 next(&mut self)',
+    ]);
+    expect(c.split('\n').slice(0, 3)).toEqual(['zlib.c (19 lines) [signatures shortened to fit; code_symbol shows one in full]', '1 deflateInit2(strm, level, version, cb, buf)', '2 adler32_combine_0(adler1, adler2, len2)']);
+    expect(java.split('\n').slice(0, 4)).toEqual(['lang/Str.java (21 lines) [signatures shortened to fit; code_symbol shows one in full]', '1 class Str', '  2 valueOf(data, offset, counts)', '  3 copyValueOfCharacters0(data, offset, count, share)']);
+  });
+});

@@ -55,7 +55,7 @@ function outlineFile(record: FileRecord, detail: Detail, brief = false): { lines
     const depth = around.length;
     if (TYPE_KINDS.has(s.kind) || SCOPE_KINDS.has(s.kind)) around.push(s);
     const member = s.container !== undefined && s.kind === 'method';
-    const sig = shorten(s.kind, s.sig, detail);
+    const sig = shorten(s.kind, s.sig, detail, record.lang);
     if (sig !== s.sig) shortened = true;
     const glue = sig && (/^(?:[(:[]|<(?!\s))/.test(sig) ? sig : ` ${sig}`);
     // Functions and methods show by their parentheses once space is short; other kinds keep their word.
@@ -69,10 +69,12 @@ function outlineFile(record: FileRecord, detail: Detail, brief = false): { lines
 }
 
 /** A signature at a level of detail: capped, then parameters without types, then nothing. */
-function shorten(kind: string, sig: string, detail: Detail): string {
+function shorten(kind: string, sig: string, detail: Detail, lang: string): string {
   if (detail === 0 || !sig) return sig;
   const callable = kind === 'function' || kind === 'method';
   if (detail === 1) return clipSig(sig, callable ? 80 : 40);
+  // An impl is told from the others of its type only by the trait it implements (`: fmt::Display`).
+  if (kind === 'impl' && detail === 2) return clipSig(sig, 40);
   if (detail === 3 || !callable) return callable ? '()' : '';
   const open = sig.indexOf('(');
   if (open < 0) return '';
@@ -93,12 +95,31 @@ function shorten(kind: string, sig: string, detail: Detail): string {
     if ('([{<'.includes(c)) depth++;
     else if (')]}>'.includes(c) && depth > 0) depth--;
     else if ((c === ',' && depth === 0) || i === close) {
-      const name = /^\s*(\.\.\.)?\s*[\w$&*]+\??/.exec(sig.slice(start, i))?.[0]?.trim();
+      const name = paramName(sig.slice(start, i), lang);
       if (name) params.push(name);
       start = i + 1;
     }
   }
   return `(${params.join(', ')})`;
+}
+
+/** Languages that write a parameter's type before its name (`int n`, `const char *s`, `String... xs`). */
+const TYPE_FIRST = new Set(['java', 'csharp', 'cpp']);
+
+/** A parameter's name as written in a signature: without its type, default, Rust's `mut` or lifetime. */
+function paramName(param: string, lang: string): string | undefined {
+  const p = param.replace(/=[\s\S]*$/, '').trim();
+  if (!p) return undefined;
+  if (lang === 'php') return /[&.]*\$\w+/.exec(p)?.[0];
+  if (TYPE_FIRST.has(lang)) {
+    // A function pointer is named inside its parentheses: `void (*cb)(void *)`; an unnamed parameter shows its type.
+    const named = /\(\s*[*&^]\s*(\w+)\s*\)/.exec(p) ?? /\s[*&\s]*(\w+)\s*(?:\[[^\]]*\]\s*)*$/.exec(p);
+    return named ? named[1] : p.length <= 20 ? p : undefined;
+  }
+  // Rust's receiver keeps its borrow, not its lifetime: `&'r self` is &self, `&'a mut self` &mut self.
+  const head = p.split(':')[0]!.replace(/'\w+\s*/g, '').replace(/\s+/g, ' ').trim();
+  if (/^(?:&\s*(?:mut )?)?(?:mut )?self$/.test(head)) return head.replace(/^mut /, '').replace(/^& /, '&');
+  return /^(\.\.\.)?\s*(?:mut\s+)?([\w$&*]+\??)/.exec(head)?.slice(1).join('') || undefined;
 }
 
 const clipSig = (sig: string, max: number): string => (sig.length > max ? `${sig.slice(0, max - 1).trimEnd()}…` : sig);
