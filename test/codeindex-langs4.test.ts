@@ -2,7 +2,7 @@
 // each case is what a task on a real corpus showed (CPython's library, Go's, JDK java.base, 14
 // Rust crates, Ruby's library, zlib's and X11's C, the App Engine PHP SDK).
 import { describe, expect, it } from 'vitest';
-import { run } from './codeindex-helpers.js';
+import { defs, parse, run } from './codeindex-helpers.js';
 
 describe('code_outline', () => {
   it('Go: a method is named by its receiver type where it stands, not indented under whatever came before it', async () => {
@@ -224,5 +224,32 @@ describe('an outline short of space', () => {
     ]);
     expect(c.split('\n').slice(0, 3)).toEqual(['zlib.c (19 lines) [signatures shortened to fit; code_symbol shows one in full]', '1 deflateInit2(strm, level, version, cb, buf)', '2 adler32_combine_0(adler1, adler2, len2)']);
     expect(java.split('\n').slice(0, 4)).toEqual(['lang/Str.java (21 lines) [signatures shortened to fit; code_symbol shows one in full]', '1 class Str', '  2 valueOf(data, offset, counts)', '  3 copyValueOfCharacters0(data, offset, count, share)']);
+  });
+});
+
+describe('Rust impls', () => {
+  it('an impl for a slice, a tuple, a pointer or () holds its methods; they are no free functions', async () => {
+    const r = await parse('rust', 'src/io/async_read.rs', [
+      "impl<'a> Replacer for &'a [u8] {",
+      '    fn no_expansion(&mut self) -> Option<u8> { None }',
+      '}',
+      'impl ToSocketAddrs for (IpAddr, u16) {',
+      '    fn to_socket_addrs(&self) -> u8 { 0 }',
+      '}',
+      'impl<T> Sealed for *const T {}',
+      'impl A for () {',
+      '    fn a(&self) {}',
+      '}',
+      '',
+    ].join('\n'));
+    expect(defs(r)).toEqual([
+      'impl [u8]@1 : Replacer',
+      'method [u8].no_expansion@2 (&mut self) -> Option<u8>',
+      'impl (IpAddr, u16)@4 : ToSocketAddrs',
+      'method (IpAddr, u16).to_socket_addrs@5 (&self) -> u8',
+      'impl *const T@7 : Sealed',
+      'impl ()@8 : A',
+      'method ().a@9 (&self)',
+    ]);
   });
 });

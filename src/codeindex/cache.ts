@@ -12,7 +12,7 @@ import { INT_PARTS, pack, unpack, type Head, type Snapshot } from './packing.js'
 export type { Snapshot, StoredFile } from './packing.js';
 
 /** Bumped whenever records, the tokenizer or the queries change meaning: an old cache is rebuilt. */
-export const CACHE_VERSION = 6;
+export const CACHE_VERSION = 7;
 const MAGIC = 'feiyu-codeindex';
 
 export type Loaded = { snapshot: Snapshot; bytes: number } | { missing: true } | { corrupt: string };

@@ -135,7 +135,7 @@ const RUST = `
 (enum_item name: (type_identifier) @name body: (_) @body) @def.enum
 (union_item name: (type_identifier) @name) @def.struct
 (trait_item name: (type_identifier) @name body: (_) @body) @def.trait
-(impl_item trait: (_)? @owner type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name) (reference_type type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name)])] body: (_) @body) @def.impl
+(impl_item trait: (_)? @owner type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name) (reference_type type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name) (array_type) @name (tuple_type) @name]) (array_type) @name (tuple_type) @name (unit_type) @name (pointer_type) @name] body: (_) @body) @def.impl
 (mod_item name: (identifier) @name body: (_) @body) @def.module
 (type_item name: (type_identifier) @name) @def.type
 (const_item name: (identifier) @name) @def.const
