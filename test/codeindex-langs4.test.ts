@@ -253,3 +253,22 @@ describe('Rust impls', () => {
     ]);
   });
 });
+
+describe('signatures', () => {
+  it('comments inside a parameter list are left out (Python, C)', async () => {
+    const py = await parse('python', 'json/encoder.py', [
+      'def _make_iterencode(markers, _default, _one_shot,',
+      '        ## HACK: hand-optimized bytecode; turn globals into locals',
+      '        ValueError=ValueError,',
+      "        sep='#',",
+      '    ):',
+      '    pass',
+      '',
+    ].join('\n'));
+    const c = await parse('cpp', 'zlib.h', 'int inflateInit2(z_streamp strm, /* the stream */ int windowBits // log2 of the window\n) { return 0; }\n');
+    expect([...defs(py), ...defs(c)]).toEqual([
+      "function _make_iterencode@1 (markers, _default, _one_shot, ValueError=ValueError, sep='#')",
+      'function inflateInit2@1 (z_streamp strm, int windowBits): int',
+    ]);
+  });
+});

@@ -183,8 +183,36 @@ function header(def: Def, text: string, end: number): string {
   const tparams = def.tparams ? text.slice(def.tparams.startIndex, def.tparams.endIndex) : '';
   const ret = returnType(def, text);
   const at = def.params?.endIndex ?? end;
-  if (!ret || at > end) return tparams + text.slice(def.name.endIndex, end);
-  return `${tparams}${text.slice(def.name.endIndex, at)}: ${ret}${text.slice(at, end)}`;
+  const slice = uncommented(def, text, end);
+  if (!ret || at > end) return tparams + slice(def.name.endIndex, end);
+  return `${tparams}${slice(def.name.endIndex, at)}: ${ret}${slice(at, end)}`;
+}
+
+const COMMENTS = ['comment', 'line_comment', 'block_comment'];
+
+/**
+ * Slices of the header from after the name to `end` without the comments in it: a note between
+ * parameters (`## HACK: turn globals into locals`, `/* the stream *\/`) is no part of the signature,
+ * and one that ran to the end of its line would swallow the rest once the header is one line.
+ */
+function uncommented(def: Def, text: string, end: number): (from: number, to: number) => string {
+  const plain = (from: number, to: number) => text.slice(from, to);
+  // Most headers have none: the tree is searched only when the text has a comment's opening.
+  if (!/#|\/\/|\/\*/.test(text.slice(def.name.endIndex, end))) return plain;
+  let node = def.name;
+  while (node.parent && node.endIndex < end) node = node.parent;
+  const comments = node.descendantsOfType(COMMENTS, def.name.endPosition, def.body?.startPosition).filter((c): c is Node => !!c && c.startIndex < end);
+  if (!comments.length) return plain;
+  return (from, to) => {
+    let out = '';
+    let at = from;
+    for (const c of comments) {
+      if (c.endIndex <= at || c.startIndex >= to) continue;
+      out += text.slice(at, c.startIndex);
+      at = c.endIndex;
+    }
+    return out + text.slice(at, Math.max(at, to));
+  };
 }
 
 /**
