@@ -272,3 +272,22 @@ describe('signatures', () => {
     ]);
   });
 });
+
+describe('Rust calls through a path', () => {
+  it("a crate or module named by one lower-case word (autocfg::new(), u32::from_str_radix()) is no method call on a value; a type alias's T::new() is its type's", async () => {
+    const [callees, callers, values, own] = await run({
+      'src/graph.rs': ['pub struct Graph;', 'impl Graph {', '    pub fn new() -> Self { Graph }', '}', ''].join('\n'),
+      'src/regex.rs': ['pub struct Regex;', 'impl Regex {', '    pub fn new(re: &str) -> Regex { Regex }', '}', ''].join('\n'),
+      'src/aliases.rs': ['pub type DiGraph<N, Ix = u32> = Graph<N, Ix>;', ''].join('\n'),
+      'build.rs': ['fn main() {', '    let ac = autocfg::new();', '    let n = u32::from_str_radix("1", 10);', '    let g = DiGraph::new();', '}', ''].join('\n'),
+      // A value's method is no module's function; self::helper() is this module's.
+      'src/parse.rs': ['pub fn parse(t: u8) -> u8 { t }', 'fn helper() {}', 'pub struct Lit;', 'impl Lit {', '    fn parse(&self) {}', '}', 'fn f(input: Lit) {', '    input.parse();', '    self::helper();', '}', 'impl Lit {', '    fn make() -> Self { Self::new() }', '    fn new() -> Self { Lit }', '}', ''].join('\n'),
+    }, [['code_refs', { symbol: 'main', direction: 'callees' }], ['code_refs', { symbol: 'Regex::new', direction: 'callers' }], ['code_refs', { symbol: 'src/parse.rs:f', direction: 'callees' }], ['code_refs', { symbol: 'Lit.make', direction: 'callees' }]]);
+    expect([callees, callers, values, own]).toEqual([
+      ['callees of main (build.rs:1):', '  build.rs:4 → src/graph.rs:3 Graph.new'].join('\n'),
+      ['callers of Regex.new (src/regex.rs:3):', '  no call sites found in the index'].join('\n'),
+      ['callees of f (src/parse.rs:7):', '  src/parse.rs:8 → src/parse.rs:5 Lit.parse (matched by method name only; receiver type unknown)', '  src/parse.rs:9 → src/parse.rs:2 helper'].join('\n'),
+      ['callees of Lit.make (src/parse.rs:12):', '  src/parse.rs:12 → src/parse.rs:13 Lit.new'].join('\n'),
+    ]);
+  });
+});

@@ -308,6 +308,8 @@ function attributeCalls(found: { start: number; callee: Node; recv?: Node }[], s
       // Only a plain name or path says anything about the target (a Rust path may start at the root,
       // `::regex::Regex`, a PHP name at the global namespace, `\App\Util`); any other expression is just "something".
       call.recv = recv.length <= 80 && /^(?:::|\\)?[\p{L}_$@][\p{L}\p{N}_$]*(?:\s*(?:\.|::|->|\?\.|\\)\s*[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(recv) ? recv.replace(/\s+|\?/g, '') : '…';
+      // A Rust path of one lower-case word (`autocfg::new()`, `self::f()`) keeps its `::`: without it, it reads as a value (`input.parse()`).
+      if (c.recv.parent?.type === 'scoped_identifier' && /^[\p{Ll}_][\p{L}\p{N}_]*$/u.test(call.recv)) call.recv += '::';
     }
     return call;
   });
