@@ -290,4 +290,17 @@ describe('Rust calls through a path', () => {
       ['callees of Lit.make (src/parse.rs:12):', '  src/parse.rs:12 → src/parse.rs:13 Lit.new'].join('\n'),
     ]);
   });
+
+  it("a type of the workspace without the method (its impl inside a macro) leaves Type::new() to a trait's method, not to every type's new", async () => {
+    const [callees, callers] = await run({
+      'src/blocking.rs': ['pub struct Blocking<T>(T);', ''].join('\n'),
+      'src/regex.rs': ['pub struct Regex;', 'impl Regex {', '    pub fn new(re: &str) -> Regex { Regex }', '}', ''].join('\n'),
+      'src/make.rs': ['pub trait Make {', '    fn make() -> u8 { 0 }', '}', ''].join('\n'),
+      'src/lib.rs': ['fn f() {', '    let b = Blocking::new(1);', '    let m = Blocking::make();', '}', ''].join('\n'),
+    }, [['code_refs', { symbol: 'f', direction: 'callees' }], ['code_refs', { symbol: 'Regex::new', direction: 'callers' }]]);
+    expect([callees, callers]).toEqual([
+      ['callees of f (src/lib.rs:1):', '  src/lib.rs:3 → src/make.rs:2 Make.make (matched by method name only; receiver type unknown)'].join('\n'),
+      ['callers of Regex.new (src/regex.rs:3):', '  no call sites found in the index'].join('\n'),
+    ]);
+  });
 });

@@ -71,6 +71,8 @@ export function pathCall(g: Lookups, record: FileRecord, call: CallRecord, viaAl
     if (!found.length) {
       // A type of the workspace without the member of its own: a trait's default method, one inherited or embedded.
       // A type parameter's (`T::default()`) is any implementation's: the same, uncertain.
+      // Rust: a type's method comes from its impls or a trait's default; another type's method of the name it is not.
+      if (typeNamed && record.lang === 'rust') return traitMethods(g, call.name);
       if (typeNamed || typeParameter(record, call, last)) return g.byName(call.name);
       // A type alias (`type DiGraph<N> = Graph<N, Directed>`): DiGraph::new() is Graph's.
       const alias = record.lang === 'rust' && !viaAlias ? aliased(g, last) : undefined;
@@ -145,6 +147,20 @@ function aliased(g: Lookups, name: string): string | undefined {
     }),
   );
   return targets.size === 1 ? [...targets][0] : undefined;
+}
+
+/**
+ * What Rust's `Type::name()` may be when the type's own impls in view have no `name` (they may be
+ * inside a macro, or it is a trait's default): the traits' methods of that name, uncertain.
+ */
+function traitMethods(g: Lookups, name: string): Resolution | null {
+  const found = g.definitions(name).filter((r) => {
+    const s = g.symbol(r)!;
+    return s.kind === 'method' && !!g.get(r.path)?.symbols.some((t) => t.kind === 'trait' && t.name === s.container && t.line <= s.line && s.line <= t.endLine);
+  });
+  const bodies = found.filter((r) => !g.symbol(r)!.decl);
+  const targets = bodies.length ? bodies : found;
+  return targets.length ? { targets, how: g.overloads(targets) ? 'name' : 'ambiguous' } : null;
 }
 
 /** True when `ref` is a method of an `impl Trait for Type` (whose signature names the trait: `: Vector<T>`). */
