@@ -227,6 +227,33 @@ describe('an outline short of space', () => {
   });
 });
 
+describe('Rust items inside a macro', () => {
+  it("a cfg macro's items (tokio's cfg_rt! { pub fn spawn … }) are symbols, in the file and in an impl; a macro of other tokens is left as it is", async () => {
+    const text = [
+      'cfg_rt! {',
+      '    /// Spawns a task.',
+      '    pub fn spawn<T>(future: T) -> JoinHandle<T> { spawn_inner(future) }',
+      '}',
+      'pub fn spawn_inner<T>(f: T) -> JoinHandle<T> { todo!() }',
+      'impl Runtime {',
+      '    cfg_rt! {',
+      '        pub fn block_on(&self) {}',
+      '    }',
+      '}',
+      'lazy_static! { static ref X: u8 = 1; }',
+      '',
+    ].join('\n');
+    const r = await parse('rust', 'src/task/spawn.rs', text);
+    expect({ note: r.note, defs: defs(r), doc: r.symbols[0]?.doc }).toEqual({
+      note: undefined,
+      defs: ['function spawn@3 <T>(future: T) -> JoinHandle<T>', 'function spawn_inner@5 <T>(f: T) -> JoinHandle<T>', 'impl Runtime@6 ', 'method Runtime.block_on@8 (&self)'],
+      doc: 'Spawns a task.',
+    });
+    const [callees] = await run({ 'src/task/spawn.rs': text }, [['code_refs', { symbol: 'spawn', direction: 'callees' }]]);
+    expect(callees).toBe(['callees of spawn (src/task/spawn.rs:3):', '  src/task/spawn.rs:3 → src/task/spawn.rs:5 spawn_inner'].join('\n'));
+  });
+});
+
 describe('Rust impls', () => {
   it('an impl for a slice, a tuple, a pointer or () holds its methods; they are no free functions', async () => {
     const r = await parse('rust', 'src/io/async_read.rs', [

@@ -2,10 +2,11 @@
 // parse (the language's one query). Runs in the parse workers and, for single files, in the main
 // thread. Must not read files, keep state between files or know about the index.
 
-import type { Node, Parser, Query, QueryMatch } from '@vscode/tree-sitter-wasm';
+import type { Node, Parser, Query, QueryMatch, Range, Tree } from '@vscode/tree-sitter-wasm';
 import { CALLABLE_KINDS, LANGUAGES, SCOPE_KINDS, TYPE_KINDS, VALUE_KINDS, type LanguageSpec, type SymbolKind } from './languages.js';
 import { termsOf, type Doc } from './chunks.js';
 import { docOf, firstLine } from './docs.js';
+import { itemMacroBodies } from './rustmacros.js';
 import { typeName, type Binding, type CallRecord, type FileRecord, type ImportRecord, type SymbolRecord } from './model.js';
 
 /** A parser and the compiled query of one language, or why there is none. */
@@ -50,9 +51,12 @@ function parse(text: string, lines: number[], spec: LanguageSpec, { parser, quer
   const started = Date.now();
   const tree = parser.parse(text, null, { progressCallback: () => Date.now() - started > PARSE_BUDGET_MS });
   if (!tree) throw new Error(`parsing took longer than ${PARSE_BUDGET_MS / 1000} s`);
+  // The trees of macro bodies: their nodes are read until the end, as the file's are.
+  const subtrees: Tree[] = [];
   try {
     const found: Found = { defs: [], calls: [], imports: [], bound: [] };
     for (const match of query.matches(tree.rootNode)) collect(match, found, text, spec);
+    if (spec.grammar === 'rust') macroItems(tree, text, lines, spec, { parser, query }, found, started, subtrees);
     found.defs.sort((a, b) => a.start - b.start || b.end - a.end);
     found.calls.sort((a, b) => a.start - b.start);
     found.bound.sort((a, b) => a.start - b.start);
@@ -67,6 +71,30 @@ function parse(text: string, lines: number[], spec: LanguageSpec, { parser, quer
     };
   } finally {
     tree.delete();
+    for (const sub of subtrees) sub.delete();
+  }
+}
+
+/**
+ * The items inside Rust macros (`cfg_rt! { pub fn spawn … }`), each body parsed on its own where
+ * it stands, and a macro inside one the same, once more. A body that does not parse clean as items
+ * is left as the tokens it was. Its definitions nest in the file's by their offsets (a macro's
+ * functions in an impl are its methods).
+ */
+function macroItems(tree: Tree, text: string, lines: number[], spec: LanguageSpec, { parser, query }: LoadedGrammar, found: Found, started: number, subtrees: Tree[]): void {
+  const point = (offset: number) => ({ row: lineOf(lines, offset) - 1, column: offset - lines[lineOf(lines, offset) - 1]! });
+  let bodies = itemMacroBodies(tree, text, point);
+  for (let round = 0; round < 2 && bodies.length; round++) {
+    const inner: Range[] = [];
+    for (const range of bodies) {
+      const sub = parser.parse(text, null, { includedRanges: [range], progressCallback: () => Date.now() - started > PARSE_BUDGET_MS });
+      if (!sub) throw new Error(`parsing took longer than ${PARSE_BUDGET_MS / 1000} s`);
+      subtrees.push(sub);
+      if (sub.rootNode.hasError) continue;
+      for (const match of query.matches(sub.rootNode)) collect(match, found, text, spec);
+      inner.push(...itemMacroBodies(sub, text, point));
+    }
+    bodies = inner;
   }
 }
 
