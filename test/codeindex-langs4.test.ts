@@ -131,7 +131,7 @@ describe('code_symbol', () => {
     }, [['code_symbol', { name: 'make' }], ['code_symbol', { name: 'stem' }]]);
     expect(out).toEqual([
       ['lib.rs:3-5 function make() -> u8', '     1\t/// Makes one.', '     2\t#[inline]', '     3\tpub fn make() -> u8 {', '     4\t    1', '     5\t}'].join('\n'),
-      ['paths.py:4-5 method PurePath.stem(self)', '     2\t    # The last part.', '     3\t    @property', '     4\t    def stem(self):', '     5\t        return self._stem'].join('\n'),
+      ['paths.py:4-5 method PurePath.stem(self) @property', '     2\t    # The last part.', '     3\t    @property', '     4\t    def stem(self):', '     5\t        return self._stem'].join('\n'),
     ]);
   });
 });
@@ -328,6 +328,54 @@ describe('Rust calls through a path', () => {
     expect([callees, callers]).toEqual([
       ['callees of f (src/lib.rs:1):', '  src/lib.rs:3 → src/make.rs:2 Make.make (matched by method name only; receiver type unknown)'].join('\n'),
       ['callers of Regex.new (src/regex.rs:3):', '  no call sites found in the index'].join('\n'),
+    ]);
+  });
+});
+
+describe('Python decorators that change how a function is used', () => {
+  it('a property, a setter, a static or class method and a context manager say so; other decorators do not; a property has no callers but readers', async () => {
+    const files = {
+      'pathlib.py': [
+        'class PurePath:',
+        '    @property',
+        '    def stem(self):',
+        '        return self._stem',
+        '',
+        '    @stem.setter',
+        '    def stem(self, value):',
+        '        self._stem = value',
+        '',
+        '    @classmethod',
+        '    def _from_parts(cls, args):',
+        '        return cls()',
+        '',
+        '    @staticmethod',
+        '    def _split(s):',
+        '        return s',
+        '',
+        '    @functools.lru_cache()',
+        '    def parts(self):',
+        '        return []',
+        '',
+        '@contextlib.contextmanager',
+        'def chdir(path):',
+        '    yield',
+        '',
+      ].join('\n'),
+    };
+    const [outline, callers] = await run(files, [['code_outline', { path: 'pathlib.py' }], ['code_refs', { symbol: 'pathlib.py:3', direction: 'callers' }]]);
+    expect([outline, callers]).toEqual([
+      [
+        'pathlib.py (24 lines)',
+        '1 class PurePath',
+        '  3 stem(self) @property',
+        '  7 stem(self, value) @stem.setter',
+        '  11 _from_parts(cls, args) @classmethod',
+        '  15 _split(s) @staticmethod',
+        '  19 parts(self)',
+        '23 function chdir(path) @contextlib.contextmanager',
+      ].join('\n'),
+      ['callers of PurePath.stem (pathlib.py:3):', '  no call sites found in the index (a property is read, not called: code_search finds where)'].join('\n'),
     ]);
   });
 });

@@ -5,7 +5,7 @@
 import type { Node, Parser, Query, QueryMatch, Range, Tree } from '@vscode/tree-sitter-wasm';
 import { CALLABLE_KINDS, LANGUAGES, SCOPE_KINDS, TYPE_KINDS, VALUE_KINDS, type LanguageSpec, type SymbolKind } from './languages.js';
 import { termsOf, type Doc } from './chunks.js';
-import { docOf, firstLine } from './docs.js';
+import { docOf, firstLine, useDecorators } from './docs.js';
 import { itemMacroBodies } from './rustmacros.js';
 import { typeName, type Binding, type CallRecord, type FileRecord, type ImportRecord, type SymbolRecord } from './model.js';
 
@@ -137,6 +137,7 @@ function symbolsOf(defs: Def[], text: string, lines: number[], spec: LanguageSpe
     const name = text.slice(def.name.startIndex, def.name.endIndex).replace(/^:/, '');
     const local = parent && (!(TYPE_KINDS.has(parent.kind) || SCOPE_KINDS.has(parent.kind)) || !parent.symbol);
     const shaped = shape(def, text, spec);
+    if (spec.grammar === 'python' && shaped.kind !== 'class') shaped.sig += useDecorators(def.name, text);
     open.push({ def, kind: shaped.kind, name, symbol: !local });
     if (local || !name) continue;
     // Rust's impl names the trait it implements where other languages name a container.

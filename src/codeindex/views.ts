@@ -69,8 +69,15 @@ function outlineFile(record: FileRecord, detail: Detail, brief = false): { lines
 }
 
 /** A signature at a level of detail: capped, then parameters without types, then nothing. */
-function shorten(kind: string, sig: string, detail: Detail, lang: string): string {
-  if (detail === 0 || !sig) return sig;
+function shorten(kind: string, whole: string, detail: Detail, lang: string): string {
+  if (detail === 0 || !whole) return whole;
+  // Python's decorators that say how it is used (` @property`) stay, at every detail.
+  const used = / @[\w.]+(?: @[\w.]+)*$/.exec(whole)?.[0] ?? '';
+  const sig = whole.slice(0, whole.length - used.length);
+  return shortened(kind, sig, detail, lang) + used;
+}
+
+function shortened(kind: string, sig: string, detail: Detail, lang: string): string {
   const callable = kind === 'function' || kind === 'method';
   if (detail === 1) return clipSig(sig, callable ? 80 : 40);
   // An impl is told from the others of its type only by the trait it implements (`: fmt::Display`).
@@ -274,6 +281,7 @@ export function refsTree(graph: CallGraph, root: SymRef, direction: 'callers' | 
     }
   };
   walk(root, 1);
+  if (lines.length === 1 && direction === 'callers' && / @(?:[\w.]+\.)?(?:cached_)?property\b/.test(rootSym.sig)) lines.push('  no call sites found in the index (a property is read, not called: code_search finds where)');
   if (again) lines.push(`  [${again} uncertain call site${again > 1 ? 's' : ''} shown or counted above may reach this one too]`);
   if (lines.length === 1) lines.push(direction === 'callers' ? '  no call sites found in the index' : '  no calls into indexed code');
   if (cut) {
