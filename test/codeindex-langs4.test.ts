@@ -379,3 +379,27 @@ describe('Python decorators that change how a function is used', () => {
     ]);
   });
 });
+
+describe('code_symbol and code_refs naming what is not there', () => {
+  it('a line outside every symbol names the symbols around it; a line past the end, the length; a path the index has not, that', async () => {
+    const out = await run({
+      'json/encoder.py': ['"""Implementation of JSONEncoder."""', 'import re', '', 'ESCAPE = re.compile(r"x")', '', 'def encode(s):', '    return s', '', 'if __name__ == "__main__":', '    encode("x")', ''].join('\n'),
+    }, [
+      ['code_symbol', { name: 'json/encoder.py:2' }],
+      ['code_symbol', { name: 'json/encoder.py:9' }],
+      ['code_symbol', { name: 'json/encoder.py:400' }],
+      ['code_symbol', { name: 'json/decoder.py:decode' }],
+      ['code_refs', { symbol: 'json/encoder.py:9', direction: 'callees' }],
+      // Path inherits stem from PurePath: the owner asked for has none of its own.
+      ['code_symbol', { name: 'JSONEncoder.encode' }],
+    ]);
+    expect(out).toEqual([
+      'json/encoder.py:2 is in no symbol (top-level code); the next is json/encoder.py:4 ESCAPE; read_file shows the line',
+      'json/encoder.py:9 is in no symbol (top-level code); the one before is json/encoder.py:6 encode; read_file shows the line',
+      'json/encoder.py has 10 lines',
+      'json/decoder.py is no source file the index has; code_search or read_file',
+      'json/encoder.py:9 is in no symbol (top-level code); the one before is json/encoder.py:6 encode; read_file shows the line',
+      'no symbol JSONEncoder.encode found; encode is: json/encoder.py:6 encode',
+    ]);
+  });
+});

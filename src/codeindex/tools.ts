@@ -11,7 +11,7 @@ import type { CodeIndex } from './engine.js';
 import { callLines, ON_DEMAND_FILES, parseNow, recordsMentioning, textSearch } from './fallback.js';
 import { listWorkspace, skipReason } from './files.js';
 import type { SymRef } from './graph.js';
-import { describeSymbol, fullName, type FileRecord } from './model.js';
+import { describeSymbol, fullName, qualifiedName, type FileRecord } from './model.js';
 import { formatHits, innermost, rankHits } from './search.js';
 import { outlineFiles, placeOf, refsTree, symbolSource } from './views.js';
 
@@ -103,6 +103,24 @@ function matchSymbols(records: FileRecord[], q: SymbolQuery): SymRef[] {
   return refs.sort((a, b) => Number(byPath.get(a.path)!.symbols[a.index]!.decl ?? false) - Number(byPath.get(b.path)!.symbols[b.index]!.decl ?? false));
 }
 
+/** Why `q` (asked as `spec`) names nothing, so that the next call can do better: no such file, a line past its end or in top-level code, an unknown name. */
+function notFound(spec: string, q: SymbolQuery, records: FileRecord[]): string {
+  const record = q.path ? records.find((r) => r.path === q.path) : undefined;
+  if (q.path && !record) return `${q.path} is no source file the index has; code_search or read_file`;
+  if (!record || q.line === undefined) {
+    // Asked with an owner that has none of its own (Path.stem is PurePath's): where the name is.
+    const named = q.line === undefined ? records.flatMap((r) => r.symbols.filter((s) => s.name === q.name).map((s) => `${r.path}:${s.line} ${qualifiedName(s, r.symbols)}`)) : [];
+    if (named.length) return `no symbol ${spec} found; ${q.name} is: ${named.slice(0, 5).join(', ')}${named.length > 5 ? `, … ${named.length - 5} more` : ''}`;
+    return `no symbol ${spec} found${q.path ? ` in ${q.path}` : ''}; try code_search`;
+  }
+  if (q.line < 1 || q.line > record.lines) return `${q.path} has ${record.lines} lines`;
+  const before = record.symbols.filter((s) => s.line <= q.line!).at(-1);
+  const after = record.symbols.find((s) => s.line > q.line!);
+  const near = before ?? after;
+  const where = near ? `the ${near === before ? 'one before' : 'next'} is ${q.path}:${near.line} ${qualifiedName(near, record.symbols)}` : 'the file has none';
+  return `${q.path}:${q.line} is in no symbol (top-level code); ${where}; read_file shows the line`;
+}
+
 /** The records that may hold `q`, from the index when ready, else parsed now. Also says which. */
 async function candidates(index: CodeIndex, q: SymbolQuery, ctx: ToolContext): Promise<{ records: FileRecord[]; note: string }> {
   if (index.state === 'ready') {
@@ -121,7 +139,7 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   const q = parseSymbol(args.name);
   const { records, note } = await candidates(index, q, ctx);
   const refs = matchSymbols(records, q);
-  if (!refs.length) return toolError(`${note}no symbol ${args.name} found${q.path ? ` in ${q.path}` : ''}; try code_search`);
+  if (!refs.length) return toolError(note + notFound(args.name, q, records));
   const byPath = new Map(records.map((r) => [r.path, r]));
   if (refs.length > 1 && new Set(refs.map((r) => byPath.get(r.path)!.symbols[r.index]!.decl)).size === 1) {
     // Each with its owner and signature: overloads, or __init__ in 880 classes, differ by nothing else.
@@ -158,7 +176,7 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
   }
   const { records } = await candidates(index, q, ctx);
   const refs = matchSymbols(records, q);
-  if (!refs.length) return toolError(`no symbol ${args.symbol} found; try code_search`);
+  if (!refs.length) return toolError(notFound(args.symbol, q, records));
   const symbolsIn = (path: string) => index.data.files.get(path)?.record.symbols;
   const listed = new Set<string>();
   const shown = refs.slice(0, 3).map((r) => refsTree(index.data.graph, r, args.direction, depth, symbolsIn, listed));
