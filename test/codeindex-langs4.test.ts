@@ -403,3 +403,19 @@ describe('code_symbol and code_refs naming what is not there', () => {
     ]);
   });
 });
+
+describe('code_symbol on a long doc comment', () => {
+  it("shows the doc's first lines and counts the rest, then the attributes and the code", async () => {
+    const doc = Array.from({ length: 60 }, (_, i) => (i === 0 ? '/// Spawns a new asynchronous task.' : `/// line ${i}`));
+    const [out] = await run({ 'src/task/spawn.rs': [...doc, '#[track_caller]', 'pub fn spawn() -> u8 {', '    0', '}', ''].join('\n') }, [['code_symbol', { name: 'spawn' }]]);
+    expect(out.split('\n')).toEqual([
+      'src/task/spawn.rs:62-64 function spawn() -> u8',
+      ...doc.slice(0, 20).map((l, i) => `${String(i + 1).padStart(6)}\t${l}`),
+      '[… 40 more lines of doc comment]',
+      '    61\t#[track_caller]',
+      '    62\tpub fn spawn() -> u8 {',
+      '    63\t    0',
+      '    64\t}',
+    ]);
+  });
+});

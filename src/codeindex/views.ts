@@ -10,6 +10,9 @@ import { describeSymbol, qualifiedName, type FileRecord, type SymbolRecord } fro
 
 const OUTLINE_MAX_LINES = 400;
 const SYMBOL_MAX_LINES = 400;
+/** A doc comment longer than this above a symbol shows only its first DOC_SHOWN_LINES. */
+const DOC_MAX_LINES = 40;
+const DOC_SHOWN_LINES = 20;
 const REFS_MAX_EDGES = 80;
 
 const NOTES: Record<string, string> = {
@@ -209,6 +212,10 @@ export function symbolSource(path: string, s: SymbolRecord, text: string, symbol
   while (from > 1 && above.test(lines[from - 2] ?? '')) from--;
   const to = Math.min(s.endLine, from + SYMBOL_MAX_LINES - 1, lines.length);
   const body = lines.slice(from - 1, to).map((l, i) => numberLine(l, from + i));
+  // A doc of examples runs to hundreds of lines (tokio's spawn: 155 above 13 of code): its first lines, then the attributes and the code.
+  let docEnd = s.line - 1;
+  while (docEnd >= from && /^\s*(?:@|#\[|\[)/.test(lines[docEnd - 1] ?? '')) docEnd--;
+  if (docEnd - from + 1 > DOC_MAX_LINES) body.splice(DOC_SHOWN_LINES, docEnd - from + 1 - DOC_SHOWN_LINES, `[… ${docEnd - from + 1 - DOC_SHOWN_LINES} more lines of doc comment]`);
   const more = s.endLine > to ? [`[… ${s.endLine - to} more lines; read_file ${path} with offset ${to + 1}]`] : [];
   return [`${path}:${s.line}-${s.endLine} ${describeSymbol(s, symbols)}`, ...body, ...more].join('\n');
 }
