@@ -282,6 +282,11 @@ describe('Rust impls', () => {
 });
 
 describe('signatures', () => {
+  it("Rust: a where clause broken over lines ends without its last comma", async () => {
+    const r = await parse('rust', 'src/task/spawn.rs', ['pub fn spawn<T>(future: T) -> JoinHandle<T::Output>', 'where', "    T: Future + Send + 'static,", "    T::Output: Send + 'static,", '{', '    todo!()', '}', ''].join('\n'));
+    expect(defs(r)).toEqual(["function spawn@1 <T>(future: T) -> JoinHandle<T::Output> where T: Future + Send + 'static, T::Output: Send + 'static"]);
+  });
+
   it('comments inside a parameter list are left out (Python, C)', async () => {
     const py = await parse('python', 'json/encoder.py', [
       'def _make_iterencode(markers, _default, _one_shot,',

@@ -276,16 +276,16 @@ function headerEnd(body: Node): number {
 }
 
 /**
- * One line, whitespace collapsed, trailing openers dropped, at most `max` characters. A list a
- * formatter broke over lines reads as one written on one: `(\n  a,\n  b,\n)` is `(a, b)` (a comma
- * with no space before `)`, a one-element tuple `(u8,)`, stays).
+ * One line, whitespace collapsed, trailing openers dropped (and a Rust where clause's last comma),
+ * at most `max` characters. A list a formatter broke over lines reads as one written on one:
+ * `(\n  a,\n  b,\n)` is `(a, b)` (a comma with no space before `)`, a one-element tuple `(u8,)`, stays).
  */
 function clean(s: string, max: number): string {
   // A backslash ending a line (C macros, shell) only continues it.
   const flat = s
     .replace(/\\\r?\n/g, ' ')
     .replace(/\s+/g, ' ')
-    .replace(/\s*(?:\{|=>|:|=|;|\bwhere\b)?\s*$/, '')
+    .replace(/\s*(?:\{|=>|:|=|;|,|\bwhere\b)?\s*$/, '')
     .replace(/^\s+/, '')
     .replace(/\( /g, '(')
     .replace(/,? \)/g, ')');
