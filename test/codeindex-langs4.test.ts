@@ -424,3 +424,30 @@ describe('code_symbol on a long doc comment', () => {
     ]);
   });
 });
+
+describe('receiver types', () => {
+  it("Go: a variable made from a composite literal (srv := &Server{…}) has its type, the package's own", async () => {
+    const [callees, test] = await run({
+      'net/http/server.go': [
+        'package http',
+        '',
+        'type Server struct{ Handler Handler }',
+        'type conn struct{}',
+        '',
+        'func (srv *Server) Serve(l Listener) error { return nil }',
+        'func (c *conn) Serve(l Listener) error { return nil }',
+        '',
+        'func Serve(l Listener, handler Handler) error {',
+        '\tsrv := &Server{Handler: handler}',
+        '\treturn srv.Serve(l)',
+        '}',
+        '',
+      ].join('\n'),
+      // Another package's Server, and a test of this package: its Server is the one beside it.
+      'net/http/httptest/server.go': ['package httptest', '', 'type Server struct{}', '', 'func (s *Server) Serve() {}', ''].join('\n'),
+      'net/http/serve_test.go': ['package http', '', 'type atomicBool int32', '', 'func (b *atomicBool) isSet() bool { return true }', '', 'func TestServe(t *T) {', '\tsrv := Server{}', '\tsrv.Serve(nil)', '\tvar b atomicBool', '\tb.isSet()', '}', ''].join('\n'),
+    }, [['code_refs', { symbol: 'net/http/server.go:9', direction: 'callees' }], ['code_refs', { symbol: 'TestServe', direction: 'callees' }]]);
+    expect(callees).toBe(['callees of Serve (net/http/server.go:9):', '  net/http/server.go:11 → net/http/server.go:6 Server.Serve'].join('\n'));
+    expect(test).toBe(['callees of TestServe (net/http/serve_test.go:7):', '  net/http/serve_test.go:9 → net/http/server.go:6 Server.Serve', '  net/http/serve_test.go:11 → net/http/serve_test.go:5 atomicBool.isSet'].join('\n'));
+  });
+});

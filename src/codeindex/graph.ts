@@ -154,10 +154,11 @@ export class CallGraph {
    */
   private typed(record: FileRecord, type: string, member: string, depth: number): Resolution | null {
     const classes = this.typeDefs(record, type);
-    for (const c of classes) {
-      const found = this.members(this.symbol(c)!.name, member, c.path);
-      if (found.length) return { targets: found, how: c.path === record.path ? 'file' : 'import' };
-    }
+    // One type defined in several files of a package (Go's per-platform sigctxt) has each file's member: any of them.
+    const sets = new Map(classes.map((c) => this.members(this.symbol(c)!.name, member, c.path)).filter((f) => f.length).map((f) => [f.map((r) => `${r.path}#${r.index}`).join(), f]));
+    const having = [...sets.values()];
+    if (having.length > 1) return { targets: having.flat(), how: 'ambiguous' };
+    if (having.length) return { targets: having[0]!, how: having[0]![0]!.path === record.path ? 'file' : 'import' };
     if (depth < 3) {
       for (const c of classes) {
         const base = baseOf(this.symbol(c)!.sig);
@@ -176,12 +177,15 @@ export class CallGraph {
 
   /** The classes, interfaces and structs `name` means in `record`: its own, an import's, or a unique one elsewhere. */
   private typeDefs(record: FileRecord, name: string): SymRef[] {
+    // Go gives methods to any named type (`type atomicBool int32`), not only to structs.
     const isType = (r: SymRef) => {
       const s = this.symbol(r);
-      return !!s && TYPE_KINDS.has(s.kind) && s.kind !== 'impl';
+      return !!s && ((TYPE_KINDS.has(s.kind) && s.kind !== 'impl') || (s.kind === 'type' && record.lang === 'go'));
     };
     const own = this.definitions(name).filter((r) => r.path === record.path && isType(r));
     if (own.length) return own;
+    // Go's bound types are unqualified: the package's own, in the file's folder.
+    if (LANGUAGES[record.lang]?.scope === 'package') return this.definitions(name).filter((r) => isType(r) && r.path.slice(0, r.path.lastIndexOf('/') + 1) === record.path.slice(0, record.path.lastIndexOf('/') + 1));
     const imp = record.imports.find((i) => i.local === name && !i.reexport && i.name !== '*');
     if (imp) {
       const target = this.modules.resolve(record.path, imp.from, record.lang);

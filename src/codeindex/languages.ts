@@ -113,7 +113,8 @@ const PYTHON = `
 
 // Go: a const or var spec may define several names, of which the grammar's `name` field holds only
 // the first (its other names are its only identifier children); `_` defines nothing. Receivers and
-// parameters bind their names to their types (`func (srv *Server)` → srv.newConn() is Server's).
+// parameters bind their names to their types (`func (srv *Server)` → srv.newConn() is Server's), as does a
+// composite literal (`srv := &Server{…}`) and a var of a named type (`var b atomicBool`).
 const GO = `
 (function_declaration name: (identifier) @name body: (_)? @body) @def.function
 (method_declaration receiver: (parameter_list (parameter_declaration type: [(type_identifier) @owner (pointer_type (type_identifier) @owner) (generic_type type: (type_identifier) @owner) (pointer_type (generic_type type: (type_identifier) @owner))])) name: (field_identifier) @name body: (_)? @body) @def.method
@@ -126,6 +127,8 @@ const GO = `
 (call_expression function: [(identifier) @callee (selector_expression operand: (_) @recv field: (field_identifier) @callee)]) @call
 (import_spec) @import
 (parameter_declaration name: (identifier) @bind.name type: [(type_identifier) @bind.type (pointer_type (type_identifier) @bind.type) (generic_type type: (type_identifier) @bind.type) (pointer_type (generic_type type: (type_identifier) @bind.type))]) @bind
+(short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . [(composite_literal type: (type_identifier) @bind.new) (unary_expression operand: (composite_literal type: (type_identifier) @bind.new))])) @bind
+(var_spec name: (identifier) @bind.name type: [(type_identifier) @bind.type (pointer_type (type_identifier) @bind.type)]) @bind
 `;
 
 const RUST = `
