@@ -451,3 +451,44 @@ describe('receiver types', () => {
     expect(test).toBe(['callees of TestServe (net/http/serve_test.go:7):', '  net/http/serve_test.go:9 → net/http/server.go:6 Server.Serve', '  net/http/serve_test.go:11 → net/http/serve_test.go:5 atomicBool.isSet'].join('\n'));
   });
 });
+
+describe('Java receiver types', () => {
+  it('a local, a parameter, a field (with this. or without) and a cast have their types; var and a type named in two packages do not decide', async () => {
+    const [callees] = await run({
+      'util/HashMap.java': [
+        'package java.util;',
+        'public class HashMap<K,V> {',
+        '    static class Node<K,V> { Node<K,V> next; void touch() {} }',
+        '    static final class TreeNode<K,V> extends Node<K,V> { void split(HashMap<K,V> m) {} }',
+        '    Node<K,V> root;',
+        '    void resize(Node<K,V> p) {',
+        '        Node<K,V> e = p.next;',
+        '        e.touch();',
+        '        p.touch();',
+        '        root.touch();',
+        '        this.root.touch();',
+        '        ((TreeNode<K,V>)e).split(this);',
+        '        var q = e;',
+        '        q.touch();',
+        '        Entry x = null;',
+        '        x.touch();',
+        '    }',
+        '}',
+        '',
+      ].join('\n'),
+      'lang/Str.java': ['package java.lang;', 'public class Str { void split(String r) {} void touch() {} }', ''].join('\n'),
+      'a/Entry.java': ['package a;', 'public class Entry { void touch() {} }', ''].join('\n'),
+      'b/Entry.java': ['package b;', 'public class Entry { void touch() {} }', ''].join('\n'),
+    }, [['code_refs', { symbol: 'HashMap.resize', direction: 'callees' }]]);
+    expect(callees).toBe([
+      'callees of HashMap.resize (util/HashMap.java:6):',
+      '  util/HashMap.java:8 → util/HashMap.java:3 HashMap.Node.touch',
+      '  util/HashMap.java:9 → util/HashMap.java:3 HashMap.Node.touch',
+      '  util/HashMap.java:10 → util/HashMap.java:3 HashMap.Node.touch',
+      '  util/HashMap.java:11 → util/HashMap.java:3 HashMap.Node.touch',
+      '  util/HashMap.java:12 → util/HashMap.java:4 HashMap.TreeNode.split',
+      '  util/HashMap.java:14 → a/Entry.java:2 Entry.touch | b/Entry.java:2 Entry.touch | lang/Str.java:2 Str.touch | util/HashMap.java:3 HashMap.Node.touch (ambiguous)',
+      '  util/HashMap.java:16 → a/Entry.java:2 Entry.touch | b/Entry.java:2 Entry.touch | lang/Str.java:2 Str.touch | util/HashMap.java:3 HashMap.Node.touch (ambiguous)',
+    ].join('\n'));
+  });
+});

@@ -333,7 +333,8 @@ function attributeCalls(found: { start: number; callee: Node; recv?: Node }[], s
     const call: CallRecord = { name, line: lineOf(lines, c.callee.startIndex), from: scopes[i]! };
     if (c.recv) {
       // Rust's turbofish says nothing of the target: `Vec::<u8>::new` is `Vec::new`.
-      const recv = text.slice(c.recv.startIndex, c.recv.endIndex).replace(/::<[^<>]*(?:<[^<>]*>[^<>]*)*>/g, '');
+      // A cast names the receiver's type: `((TreeNode<K,V>) e).split()` is TreeNode's split.
+      const recv = text.slice(c.recv.startIndex, c.recv.endIndex).replace(/::<[^<>]*(?:<[^<>]*>[^<>]*)*>/g, '').replace(/^\(\s*\(\s*([\w.]+)\s*(?:<[^()]*>)?\s*\)\s*[\w.]+\s*\)$/, '$1');
       // Only a plain name or path says anything about the target (a Rust path may start at the root,
       // `::regex::Regex`, a PHP name at the global namespace, `\App\Util`); any other expression is just "something".
       call.recv = recv.length <= 80 && /^(?:::|\\)?[\p{L}_$@][\p{L}\p{N}_$]*(?:\s*(?:\.|::|->|\?\.|\\)\s*[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(recv) ? recv.replace(/\s+|\?/g, '') : '…';

@@ -138,13 +138,13 @@ export class CallGraph {
    * a class name, '' for a type that is no class (a string, an array, a union), undefined when unknown.
    */
   private receiverType(record: FileRecord, call: CallRecord, caller: SymbolRecord | undefined, spec: LanguageSpec, path: string[]): string | undefined {
-    if (path.length === 2 && spec.selfNames.includes(path[0]!)) {
-      const cls = caller && (caller.container ?? (TYPE_KINDS.has(caller.kind) ? caller.name : undefined));
-      return cls ? record.bindings.find((b) => b.field && b.name === path[1] && record.symbols[b.scope]?.name === cls)?.type : undefined;
-    }
+    const cls = caller && (caller.container ?? (TYPE_KINDS.has(caller.kind) ? caller.name : undefined));
+    const field = (name: string) => (cls ? record.bindings.find((b) => b.field && b.name === name && record.symbols[b.scope]?.name === cls) : undefined);
+    if (path.length === 2 && spec.selfNames.includes(path[0]!)) return field(path[1]!)?.type;
     if (path.length !== 1) return undefined;
     const own = record.bindings.find((b) => !b.field && b.name === path[0] && b.scope === call.from);
-    return (own ?? record.bindings.find((b) => !b.field && b.name === path[0] && b.scope === -1))?.type;
+    // Java, C# and C++ name their own fields without `this.`.
+    return (own ?? (spec.scope === 'global' ? field(path[0]!) : undefined) ?? record.bindings.find((b) => !b.field && b.name === path[0] && b.scope === -1))?.type;
   }
 
   /**
@@ -154,6 +154,8 @@ export class CallGraph {
    */
   private typed(record: FileRecord, type: string, member: string, depth: number): Resolution | null {
     const classes = this.typeDefs(record, type);
+    // A type several packages define, none in view: any of their members, as a receiver of unknown type.
+    if (!classes.length && LANGUAGES[record.lang]?.scope === 'global' && this.definitions(type).length > 1) return this.byName(member);
     // One type defined in several files of a package (Go's per-platform sigctxt) has each file's member: any of them.
     const sets = new Map(classes.map((c) => this.members(this.symbol(c)!.name, member, c.path)).filter((f) => f.length).map((f) => [f.map((r) => `${r.path}#${r.index}`).join(), f]));
     const having = [...sets.values()];
@@ -185,7 +187,11 @@ export class CallGraph {
     const own = this.definitions(name).filter((r) => r.path === record.path && isType(r));
     if (own.length) return own;
     // Go's bound types are unqualified: the package's own, in the file's folder.
-    if (LANGUAGES[record.lang]?.scope === 'package') return this.definitions(name).filter((r) => isType(r) && r.path.slice(0, r.path.lastIndexOf('/') + 1) === record.path.slice(0, record.path.lastIndexOf('/') + 1));
+    const folder = (p: string) => p.slice(0, p.lastIndexOf('/') + 1);
+    const beside = this.definitions(name).filter((r) => isType(r) && folder(r.path) === folder(record.path));
+    if (LANGUAGES[record.lang]?.scope === 'package') return beside;
+    // Java's own package needs no import.
+    if (record.lang === 'java' && beside.length) return beside;
     const imp = record.imports.find((i) => i.local === name && !i.reexport && i.name !== '*');
     if (imp) {
       const target = this.modules.resolve(record.path, imp.from, record.lang);

@@ -164,6 +164,9 @@ const JAVA = `
 (method_invocation object: (_)? @recv name: (identifier) @callee) @call
 (object_creation_expression type: [(type_identifier) @callee (generic_type (type_identifier) @callee)]) @call
 (import_declaration) @import
+(local_variable_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.name)) @bind
+(formal_parameter type: (_) @bind.type name: (identifier) @bind.name) @bind
+(field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.name)) @bind.field
 `;
 
 const CSHARP = `
