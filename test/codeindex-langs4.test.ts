@@ -491,4 +491,22 @@ describe('Java receiver types', () => {
       '  util/HashMap.java:16 → a/Entry.java:2 Entry.touch | b/Entry.java:2 Entry.touch | lang/Str.java:2 Str.touch | util/HashMap.java:3 HashMap.Node.touch (ambiguous)',
     ].join('\n'));
   });
+
+  it('a generic class finds the methods it inherits (class CumulateTask<T> extends CountedCompleter<Void>)', async () => {
+    const [callees] = await run({
+      'util/concurrent/CountedCompleter.java': ['package java.util.concurrent;', 'public abstract class CountedCompleter<T> {', '    public final boolean compareAndSetPendingCount(int e, int c) { return true; }', '}', ''].join('\n'),
+      'util/ArrayPrefixHelpers.java': [
+        'package java.util;',
+        'import java.util.concurrent.CountedCompleter;',
+        'class ArrayPrefixHelpers {',
+        '    static final class CumulateTask<T> extends CountedCompleter<Void> {',
+        '        void compute(CumulateTask<T> par) { par.compareAndSetPendingCount(1, 2); }',
+        '    }',
+        '}',
+        '',
+      ].join('\n'),
+      'util/Other.java': ['package java.util;', 'class Other { boolean compareAndSetPendingCount(int e, int c) { return false; } }', ''].join('\n'),
+    }, [['code_refs', { symbol: 'CumulateTask.compute', direction: 'callees' }]]);
+    expect(callees).toBe(['callees of ArrayPrefixHelpers.CumulateTask.compute (util/ArrayPrefixHelpers.java:5):', '  util/ArrayPrefixHelpers.java:5 → util/concurrent/CountedCompleter.java:3 CountedCompleter.compareAndSetPendingCount'].join('\n'));
+  });
 });

@@ -364,9 +364,12 @@ function inPackageNamed(refs: SymRef[], spec: string): SymRef[] {
 /** Receivers that mean the base class. */
 const SUPER = new Set(['super', 'base', 'parent', 'super()']);
 
-/** The base class a class signature names: `extends Base` (TS, Java, PHP), `(Base)` (Python), `: Base` (C#, C++), `< Base` (Ruby). */
+/**
+ * The base class a class signature names: `extends Base` (TS, Java, PHP), `(Base)` (Python), `: Base` (C#, C++), `< Base` (Ruby).
+ * Ruby's is the whole signature: a generic class's `<T> extends Base` is no base T.
+ */
 function baseOf(sig: string): string | undefined {
-  const m = /\bextends\s+([\w$.]+)|^\(\s*([\w.]+)|^:\s*(?:public\s+|protected\s+|private\s+)?([\w.]+)|^<\s*([\w:]+)/.exec(sig);
+  const m = /\bextends\s+([\w$.]+)|^\(\s*([\w.]+)|^:\s*(?:public\s+|protected\s+|private\s+)?([\w.]+)|^<\s*([\w:]+)\s*$/.exec(sig);
   const written = m && (m[1] ?? m[2] ?? m[3] ?? m[4]);
   return written ? typeName(written.replace(/::/g, '.')) || undefined : undefined;
 }
