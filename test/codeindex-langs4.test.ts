@@ -510,3 +510,35 @@ describe('Java receiver types', () => {
     expect(callees).toBe(['callees of ArrayPrefixHelpers.CumulateTask.compute (util/ArrayPrefixHelpers.java:5):', '  util/ArrayPrefixHelpers.java:5 → util/concurrent/CountedCompleter.java:3 CountedCompleter.compareAndSetPendingCount'].join('\n'));
   });
 });
+
+describe('PHP receiver types', () => {
+  it('a variable made with new, a typed parameter, a typed property and one set with new in the constructor have their types', async () => {
+    const [callees] = await run({
+      'images/images_service_pb.php': ['<?php', 'namespace google\\appengine;', 'class ImagesGetUrlBaseRequest { public function setBlobKey($k) {} }', 'class BlobRequest { public function setBlobKey($k) {} }', ''].join('\n'),
+      'cloud_storage/CloudStorageTools.php': [
+        '<?php',
+        'namespace google\\appengine\\api\\cloud_storage;',
+        'final class CloudStorageTools {',
+        '  private BlobRequest $blob;',
+        '  public function __construct() { $this->other = new BlobRequest(); }',
+        '  public function getImageServingUrl(ImagesGetUrlBaseRequest $given) {',
+        '    $req = new ImagesGetUrlBaseRequest();',
+        '    $req->setBlobKey(1);',
+        '    $given->setBlobKey(2);',
+        '    $this->blob->setBlobKey(3);',
+        '    $this->other->setBlobKey(4);',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    }, [['code_refs', { symbol: 'CloudStorageTools.getImageServingUrl', direction: 'callees' }]]);
+    expect(callees).toBe([
+      'callees of CloudStorageTools.getImageServingUrl (cloud_storage/CloudStorageTools.php:6):',
+      '  cloud_storage/CloudStorageTools.php:7 → images/images_service_pb.php:3 ImagesGetUrlBaseRequest',
+      '  cloud_storage/CloudStorageTools.php:8 → images/images_service_pb.php:3 ImagesGetUrlBaseRequest.setBlobKey',
+      '  cloud_storage/CloudStorageTools.php:9 → images/images_service_pb.php:3 ImagesGetUrlBaseRequest.setBlobKey',
+      '  cloud_storage/CloudStorageTools.php:10 → images/images_service_pb.php:4 BlobRequest.setBlobKey',
+      '  cloud_storage/CloudStorageTools.php:11 → images/images_service_pb.php:4 BlobRequest.setBlobKey',
+    ].join('\n'));
+  });
+});

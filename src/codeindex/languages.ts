@@ -233,6 +233,10 @@ const PHP = `
 (member_call_expression object: (_) @recv name: (name) @callee) @call
 (scoped_call_expression scope: (_) @recv name: (name) @callee) @call
 (object_creation_expression [(name) @callee (qualified_name (name) @callee)]) @call
+(assignment_expression left: (variable_name) @bind.name right: (object_creation_expression [(name) @bind.new (qualified_name (name) @bind.new)])) @bind
+(simple_parameter type: (named_type [(name) @bind.type (qualified_name (name) @bind.type)]) name: (variable_name) @bind.name) @bind
+(property_declaration type: (named_type [(name) @bind.type (qualified_name (name) @bind.type)]) (property_element name: (variable_name (name) @bind.name))) @bind.field
+(assignment_expression left: (member_access_expression object: (variable_name) @_this name: (name) @bind.name) right: (object_creation_expression [(name) @bind.new (qualified_name (name) @bind.new)]) (#eq? @_this "$this")) @bind.field
 `;
 
 const BASH = `
