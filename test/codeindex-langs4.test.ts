@@ -542,3 +542,16 @@ describe('PHP receiver types', () => {
     ].join('\n'));
   });
 });
+
+describe('code_symbol on a declaration', () => {
+  it('says a prototype or an interface method is a declaration only, when no definition has a body', async () => {
+    const out = await run({
+      'zlib.h': ['ZEXTERN int deflateEnd(z_streamp strm);', ''].join('\n'),
+      'net/http/server.go': ['package http', '', 'type Handler interface {', '\tServeHTTP(ResponseWriter, *Request)', '}', ''].join('\n'),
+    }, [['code_symbol', { name: 'deflateEnd' }], ['code_symbol', { name: 'ServeHTTP' }]]);
+    expect(out).toEqual([
+      ['zlib.h:1-1 function deflateEnd(z_streamp strm) [a declaration, without a body]', '     1\tZEXTERN int deflateEnd(z_streamp strm);'].join('\n'),
+      ['net/http/server.go:4-4 method Handler.ServeHTTP(ResponseWriter, *Request) [a declaration, without a body]', '     4\t\tServeHTTP(ResponseWriter, *Request)'].join('\n'),
+    ]);
+  });
+});

@@ -217,7 +217,9 @@ export function symbolSource(path: string, s: SymbolRecord, text: string, symbol
   while (docEnd >= from && /^\s*(?:@|#\[|\[)/.test(lines[docEnd - 1] ?? '')) docEnd--;
   if (docEnd - from + 1 > DOC_MAX_LINES) body.splice(DOC_SHOWN_LINES, docEnd - from + 1 - DOC_SHOWN_LINES, `[… ${docEnd - from + 1 - DOC_SHOWN_LINES} more lines of doc comment]`);
   const more = s.endLine > to ? [`[… ${s.endLine - to} more lines; read_file ${path} with offset ${to + 1}]`] : [];
-  return [`${path}:${s.line}-${s.endLine} ${describeSymbol(s, symbols)}`, ...body, ...more].join('\n');
+  // A prototype or an interface's method: the model should not look below it for a body.
+  const decl = s.decl ? ' [a declaration, without a body]' : '';
+  return [`${path}:${s.line}-${s.endLine} ${describeSymbol(s, symbols)}${decl}`, ...body, ...more].join('\n');
 }
 
 /** A symbol's place and name, for lists of candidates and edges. */
