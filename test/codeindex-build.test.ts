@@ -131,7 +131,7 @@ describe('what it costs', () => {
 });
 
 describe('a folder outline', () => {
-  it('says signatures were shortened on the files where one was, and only there', async () => {
+  it('says once, at its end, that signatures were shortened, and only when one was', async () => {
     const long = `export function configure(${Array.from({ length: 8 }, (_, i) => `option${i}: string`).join(', ')}): void {}`;
     const ctx = await workspace({ 'a.ts': 'export function add(a: number, b: number): number { return a + b; }\n', 'b.ts': `${long}\n` });
     const handle = openCodeIndex({ root: ctx.root, stateDir: join(ctx.root, '..', 'state'), env: process.env, mode: 'on' });
@@ -140,8 +140,16 @@ describe('a folder outline', () => {
     expect(outline.split('\n')).toEqual([
       'a.ts (1 lines)',
       '1 add(a: number, b: number): number',
-      'b.ts (1 lines) [signatures shortened to fit; code_symbol shows one in full]',
+      'b.ts (1 lines)',
       `1 configure${long.slice('export function configure'.length, 'export function configure'.length + 79).trimEnd()}…`,
+      '[signatures shortened to fit; code_outline a file or code_symbol shows them in full]',
+    ]);
+    writeFileSync(join(ctx.root, 'b.ts'), 'export function sub(a: number, b: number): number { return a - b; }\n');
+    expect((await handle.tools.find((t) => t.name === 'code_outline')!.run({ path: '.' }, ctx)).output.split('\n')).toEqual([
+      'a.ts (1 lines)',
+      '1 add(a: number, b: number): number',
+      'b.ts (1 lines)',
+      '1 sub(a: number, b: number): number',
     ]);
     await handle.close();
   });

@@ -124,11 +124,11 @@ describe('Ruby', () => {
     expect(outline).toBe([
       'net/http/response.rb (17 lines)',
       '1 module Net',
-      '2 class Net.HTTPResponse',
-      '  4 code attr_reader',
-      '  4 message attr_reader',
-      '  5 read_body(dest = nil, &block)',
-      '  8 read_body_0(dest)',
+      '  2 class HTTPResponse',
+      '    4 code attr_reader',
+      '    4 message attr_reader',
+      '    5 read_body(dest = nil, &block)',
+      '    8 read_body_0(dest)',
       '13 class Net.HTTPOK < Net::HTTPSuccess',
       '  14 body_permitted?',
     ].join('\n'));

@@ -205,7 +205,7 @@ describe('nested classes', () => {
     ].join('\n');
     expect(out[1]).toBe(source);
     expect(out[2]).toBe(source);
-    expect(out[3]).toBe('no symbol Other._Section.__init__ found; try code_search');
+    expect(out[3]).toBe('no symbol Other._Section.__init__ found; __init__ is: argparse.py:4 HelpFormatter.__init__, argparse.py:9 HelpFormatter._Section.__init__, argparse.py:24 _SubParsersAction._ChoicesPseudoAction.__init__');
     expect(out[4]).toBe(['callers of HelpFormatter._Section.format_help (argparse.py:12):', '  argparse.py:16 HelpFormatter.format_help (ambiguous)'].join('\n'));
   });
 
@@ -215,7 +215,7 @@ describe('nested classes', () => {
     }, [['code_symbol', { name: 'Net::HTTP#get' }], ['code_symbol', { name: 'Other::HTTP#get' }]]);
     expect(out).toEqual([
       ['net/http.rb:3-5 method HTTP.get(path, initheader = nil)', '     3\t    def get(path, initheader = nil)', '     4\t      request(Get.new(path, initheader))', '     5\t    end'].join('\n'),
-      'no symbol Other::HTTP#get found; try code_search',
+      'no symbol Other::HTTP#get found; get is: net/http.rb:3 HTTP.get',
     ]);
   });
 

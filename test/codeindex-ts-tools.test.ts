@@ -16,7 +16,12 @@ describe('code_symbol', () => {
       [['code_symbol', { name: 'mergeMap' }], ['code_symbol', { name: 'src/mergeMap.ts:mergeMap' }]],
     );
     expect(out[0]).toEqual(
-      ['3 symbols match mergeMap; name one as path:name or path:line:', 'src/channel.ts:1 function mergeMap', 'src/channel.ts:3 method Channel.mergeMap', 'src/mergeMap.ts:5 function mergeMap'].join('\n'),
+      [
+        '3 symbols match mergeMap; name one as path:line:',
+        'src/channel.ts:1 function mergeMap(f: (n: number) => number)',
+        'src/channel.ts:3 method Channel.mergeMap(): void',
+        'src/mergeMap.ts:5 function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent = Infinity): OperatorFunction<T, O>',
+      ].join('\n'),
     );
     expect(out[1]!.split('\n')[0]).toEqual('src/mergeMap.ts:5-10 function mergeMap<T, O>(project: (value: T, index: number) => O, concurrent = Infinity): OperatorFunction<T, O>');
   });
@@ -42,7 +47,7 @@ describe('code_symbol', () => {
       ],
     );
     const shown = 'packages/ai/src/stream.ts:1-1 function streamSimple(): void\n     1\texport function streamSimple(): void {}';
-    expect(out).toEqual([shown, shown, 'callers of connect (packages/web/src/stream.ts:1):\n  no call sites found in the index', 'src/streams.ts is no indexed file; no symbol src/streams.ts:connect found; try code_search']);
+    expect(out).toEqual([shown, shown, 'callers of connect (packages/web/src/stream.ts:1):\n  no call sites found in the index', 'src/streams.ts is no source file the index has; code_search or read_file']);
   });
 
   it('says why nothing matched when the index knows: a line in no symbol, past the end, an interface\'s member, an inherited method (it only said to try code_search)', async () => {
@@ -74,11 +79,11 @@ describe('code_symbol', () => {
       ],
     );
     expect(out).toEqual([
-      'no symbol src/tui.ts:2 found: line 2 of src/tui.ts is in no symbol (the next one is Component at line 3); read_file shows it',
-      'no symbol src/tui.ts:99 found: src/tui.ts has 13 lines',
-      'no symbol Component.render found: interface Component (src/tui.ts:3): its members are not symbols of their own; code_symbol Component shows them',
-      'no symbol TUI.render found: class TUI (src/tui.ts:11) has no method render of its own (fields are no symbols); it extends Container: try Container.render; code_symbol TUI shows its source',
-      'no symbol Missing.render found; try code_search',
+      'src/tui.ts:2 is in no symbol (top-level code); the next is src/tui.ts:3 Component; read_file shows the line',
+      'src/tui.ts has 13 lines',
+      'no symbol Component.render found: interface Component (src/tui.ts:3): its members are not symbols of their own; code_symbol Component shows them; render is: src/tui.ts:7 Container.render',
+      'no symbol TUI.render found: class TUI (src/tui.ts:11) has no method render of its own (fields are no symbols); it extends Container: try Container.render; code_symbol TUI shows its source; render is: src/tui.ts:7 Container.render',
+      'no symbol Missing.render found; render is: src/tui.ts:7 Container.render',
     ]);
   });
 
@@ -124,7 +129,7 @@ describe('code_refs', () => {
       'callers of load (src/models.ts:1):',
       '  src/zz/app.ts:3 main',
       ...Array.from({ length: 79 }, (_, i) => `  src/models.test.ts:${3 * i + 3} t${i}`),
-      '[… 6 more call sites not shown]',
+      '[… 6 more call sites not shown; name a narrower symbol (Class.method, path:name)]',
     ]);
   });
 
@@ -140,7 +145,7 @@ describe('code_refs', () => {
         '  src/main.ts:2,3 feed (ambiguous)',
         '',
         'callers of Input.handleInput (src/input.ts:2):',
-        '  the same callers as Box.handleInput above',
+        '  [2 uncertain call sites shown or counted above may reach this one too]',
       ].join('\n'),
     );
   });

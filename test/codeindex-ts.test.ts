@@ -93,16 +93,18 @@ describe('code_outline', () => {
     files['src/z.ts'] = 'export function z(): void {}\n';
     const [out] = await run(files, [['code_outline', { path: 'src' }]]);
     const lines = out!.split('\n');
-    expect({ over: lines.slice(301, 303), shown: lines.length, last: lines.at(-1) }).toEqual({
+    // The folder's own file first, then its subfolders'; what did not fit is named by subfolder.
+    expect({ first: lines[0], over: lines.slice(302, 304), shown: lines.length, last: lines.slice(-2) }).toEqual({
+      first: 'src/z.ts (1 lines)',
       over: ['src/a/over.ts (3 lines)', '3 f(a)'],
-      shown: 401,
-      last: '[… 52 more files not shown, in src/: b/ (51 files), z.ts; outline them]',
+      shown: 402,
+      last: ['[… 52 more files not shown: b/ (52 files); outline one of them]', '[members of the files from src/a/f099.ts on are not shown; outline one file for them]'],
     });
   });
 
   it('without parameter types, overloads are left to their implementation (each read as it)', async () => {
     const r = await parse('typescript', 'src/over.ts', 'export function f(a: string): void;\nexport function f(a: number): void;\nexport function f(a: any): void {}\n');
-    expect(outlineFile(r, 2)).toEqual(['src/over.ts (3 lines) [signatures shortened to fit; code_symbol shows one in full]', '3 f(a)']);
+    expect(outlineFile(r, 2)).toEqual({ lines: ['src/over.ts (3 lines)', '3 f(a)'], shortened: true });
   });
 
   it('names imported or re-exported hold no comments (Effect\'s Schema.ts re-exports with a doc on each name: the names were the docs, the outline showed them, no call through them resolved)', async () => {
@@ -132,23 +134,32 @@ describe('code_outline', () => {
       'export type { A, B, C, D, E } from "./types.js";',
       '',
     ].join('\n'));
-    expect(outlineFile(r)).toEqual([
-      'src/index.ts (6 lines)',
-      'imports: ./util.js',
-      're-exports: @sinclair/typebox (Static, TSchema, Type), ./api-registry.js, ./stream.js, ./types.js (A, B, C, D, … 1 more)',
-    ]);
+    expect(outlineFile(r, 0)).toEqual({
+      lines: [
+        'src/index.ts (6 lines)',
+        'imports: ./util.js',
+        're-exports: @sinclair/typebox (Static, TSchema, Type), ./api-registry.js, ./stream.js, ./types.js (A, B, C, D, … 1 more)',
+      ],
+      shortened: false,
+    });
   });
 
-  it('a folder too long with members says once that members and parameter types were left out (it said nothing of members, and the shortening on every file)', async () => {
+  it('a folder too long with members keeps them for its first files and says once from which file on they are left out (it said nothing of members, and the shortening on every file)', async () => {
     const files: Record<string, string> = {};
     for (let f = 0; f < 30; f++) {
       const methods = Array.from({ length: 15 }, (_, m) => `  step${m}(input: string, count: number): void {}`);
       files[`src/c${String(f).padStart(2, '0')}.ts`] = `export class Component${f} {\n${methods.join('\n')}\n}\n`;
     }
-    const expected = Object.keys(files).flatMap((path, f) => [`${path} (17 lines)`, `1 class Component${f}`]);
     files['src/make.ts'] = 'export function make(kind: string, count: number): void {}\n';
     const [out] = await run(files, [['code_outline', { path: 'src' }]]);
-    expect(out).toEqual(['[members of classes and other types left out, parameters without types, to fit; code_outline a file for all of it]', ...expected, 'src/make.ts (1 lines)', '1 make(kind, count)'].join('\n'));
+    const lines = out!.split('\n');
+    // The first files keep their members; the rest are brief, and one line at the end says from where.
+    const brief = Array.from({ length: 8 }, (_, k) => [`src/c${22 + k}.ts (17 lines)`, `1 class Component${22 + k}`]).flat();
+    expect({ head: lines.slice(0, 3), tail: lines.slice(-19), n: lines.length }).toEqual({
+      head: ['src/c00.ts (17 lines)', '1 class Component0', '  2 step0(input: string, count: number): void'],
+      tail: [...brief, 'src/make.ts (1 lines)', '1 make(kind, count)', '[members of the files from src/c22.ts on are not shown; outline one file for them]'],
+      n: 22 * 17 + 16 + 3,
+    });
   });
 
   it('parameters without types are named after type parameters, past callbacks and modifiers (getModel(typeof), mergeMap(project), constructor(private))', async () => {
@@ -164,13 +175,10 @@ describe('code_outline', () => {
       '}',
       '',
     ].join('\n'));
-    expect(outlineFile(r, 2)).toEqual([
-      'src/models.ts (9 lines) [signatures shortened to fit; code_symbol shows one in full]',
-      '1 getModel(provider, modelId)',
-      '4 mergeMap(project, concurrent)',
-      '7 class Store',
-      '  8 constructor(path, ttl?)',
-    ]);
+    expect(outlineFile(r, 2)).toEqual({
+      lines: ['src/models.ts (9 lines)', '1 getModel(provider, modelId)', '4 mergeMap(project, concurrent)', '7 class Store', '  8 constructor(path, ttl?)'],
+      shortened: true,
+    });
   });
 });
 

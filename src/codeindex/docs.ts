@@ -76,3 +76,18 @@ export const firstLine = (doc: string): string => {
   const line = doc.split('\n')[0]!.trim();
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 };
+
+/** Python decorators that change how a function is used: read as an attribute, called on the class, entered with `with`. */
+const USE_DECORATOR = /^(?:(?:functools\.)?(?:cached_)?property|[\w.]+\.(?:setter|getter|deleter)|staticmethod|classmethod|(?:contextlib\.)?(?:async)?contextmanager|(?:typing\.)?overload|(?:abc\.)?abstract(?:method|property))$/;
+
+/** ` @property`, ` @stem.setter`, … for the decorators of a Python definition that say how it is used ('' for none). */
+export function useDecorators(name: Node, text: string): string {
+  const decorated = name.parent?.parent;
+  if (decorated?.type !== 'decorated_definition') return '';
+  return decorated.namedChildren
+    .filter((c): c is Node => c?.type === 'decorator')
+    .map((c) => text.slice(c.startIndex + 1, c.endIndex).trim())
+    .filter((d) => USE_DECORATOR.test(d))
+    .map((d) => ` @${d}`)
+    .join('');
+}

@@ -2,10 +2,11 @@
 // parse (the language's one query). Runs in the parse workers and, for single files, in the main
 // thread. Must not read files, keep state between files or know about the index.
 
-import type { Node, Parser, Query, QueryMatch } from '@vscode/tree-sitter-wasm';
+import type { Node, Parser, Query, QueryMatch, Range, Tree } from '@vscode/tree-sitter-wasm';
 import { CALLABLE_KINDS, LANGUAGES, SCOPE_KINDS, TYPE_KINDS, VALUE_KINDS, type LanguageSpec, type SymbolKind } from './languages.js';
 import { termsOf, type Doc } from './chunks.js';
-import { docOf, firstLine } from './docs.js';
+import { docOf, firstLine, useDecorators } from './docs.js';
+import { itemMacroBodies } from './rustmacros.js';
 import { LITERAL, typeName, type Binding, type CallRecord, type FileRecord, type ImportRecord, type SymbolRecord } from './model.js';
 
 /** A parser and the compiled query of one language, or why there is none. */
@@ -52,9 +53,12 @@ function parse(text: string, lines: number[], spec: LanguageSpec, { parser, quer
   const started = Date.now();
   const tree = parser.parse(text, null, { progressCallback: () => Date.now() - started > PARSE_BUDGET_MS });
   if (!tree) throw new Error(`parsing took longer than ${PARSE_BUDGET_MS / 1000} s`);
+  // The trees of macro bodies: their nodes are read until the end, as the file's are.
+  const subtrees: Tree[] = [];
   try {
     const found: Found = { defs: [], calls: [], imports: [], bound: [] };
     for (const match of query.matches(tree.rootNode)) collect(match, found, text, spec);
+    if (spec.grammar === 'rust') macroItems(tree, text, lines, spec, { parser, query }, found, started, subtrees);
     found.defs.sort((a, b) => a.start - b.start || b.end - a.end);
     found.calls.sort((a, b) => a.start - b.start);
     found.bound.sort((a, b) => a.start - b.start);
@@ -69,6 +73,30 @@ function parse(text: string, lines: number[], spec: LanguageSpec, { parser, quer
     };
   } finally {
     tree.delete();
+    for (const sub of subtrees) sub.delete();
+  }
+}
+
+/**
+ * The items inside Rust macros (`cfg_rt! { pub fn spawn … }`), each body parsed on its own where
+ * it stands, and a macro inside one the same, once more. A body that does not parse clean as items
+ * is left as the tokens it was. Its definitions nest in the file's by their offsets (a macro's
+ * functions in an impl are its methods).
+ */
+function macroItems(tree: Tree, text: string, lines: number[], spec: LanguageSpec, { parser, query }: LoadedGrammar, found: Found, started: number, subtrees: Tree[]): void {
+  const point = (offset: number) => ({ row: lineOf(lines, offset) - 1, column: offset - lines[lineOf(lines, offset) - 1]! });
+  let bodies = itemMacroBodies(tree, text, point);
+  for (let round = 0; round < 2 && bodies.length; round++) {
+    const inner: Range[] = [];
+    for (const range of bodies) {
+      const sub = parser.parse(text, null, { includedRanges: [range], progressCallback: () => Date.now() - started > PARSE_BUDGET_MS });
+      if (!sub) throw new Error(`parsing took longer than ${PARSE_BUDGET_MS / 1000} s`);
+      subtrees.push(sub);
+      if (sub.rootNode.hasError) continue;
+      for (const match of query.matches(sub.rootNode)) collect(match, found, text, spec);
+      inner.push(...itemMacroBodies(sub, text, point));
+    }
+    bodies = inner;
   }
 }
 
@@ -111,6 +139,7 @@ function symbolsOf(defs: Def[], text: string, lines: number[], spec: LanguageSpe
     const name = text.slice(def.name.startIndex, def.name.endIndex).replace(/^:/, '');
     const local = parent && (!(TYPE_KINDS.has(parent.kind) || SCOPE_KINDS.has(parent.kind)) || !parent.symbol);
     const shaped = shape(def, text, spec);
+    if (spec.grammar === 'python' && shaped.kind !== 'class') shaped.sig += useDecorators(def.name, text);
     open.push({ def, kind: shaped.kind, name, symbol: !local });
     if (local || !name) continue;
     // Rust's impl names the trait it implements where other languages name a container.
@@ -190,8 +219,36 @@ function header(def: Def, text: string, end: number): string {
   const tparams = def.tparams ? text.slice(def.tparams.startIndex, def.tparams.endIndex) : '';
   const ret = returnType(def, text);
   const at = def.params?.endIndex ?? end;
-  if (!ret || at > end) return tparams + text.slice(def.name.endIndex, end);
-  return `${tparams}${text.slice(def.name.endIndex, at)}: ${ret}${text.slice(at, end)}`;
+  const slice = uncommented(def, text, end);
+  if (!ret || at > end) return tparams + slice(def.name.endIndex, end);
+  return `${tparams}${slice(def.name.endIndex, at)}: ${ret}${slice(at, end)}`;
+}
+
+const COMMENTS = ['comment', 'line_comment', 'block_comment'];
+
+/**
+ * Slices of the header from after the name to `end` without the comments in it: a note between
+ * parameters (`## HACK: turn globals into locals`, `/* the stream *\/`) is no part of the signature,
+ * and one that ran to the end of its line would swallow the rest once the header is one line.
+ */
+function uncommented(def: Def, text: string, end: number): (from: number, to: number) => string {
+  const plain = (from: number, to: number) => text.slice(from, to);
+  // Most headers have none: the tree is searched only when the text has a comment's opening.
+  if (!/#|\/\/|\/\*/.test(text.slice(def.name.endIndex, end))) return plain;
+  let node = def.name;
+  while (node.parent && node.endIndex < end) node = node.parent;
+  const comments = node.descendantsOfType(COMMENTS, def.name.endPosition, def.body?.startPosition).filter((c): c is Node => !!c && c.startIndex < end);
+  if (!comments.length) return plain;
+  return (from, to) => {
+    let out = '';
+    let at = from;
+    for (const c of comments) {
+      if (c.endIndex <= at || c.startIndex >= to) continue;
+      out += text.slice(at, c.startIndex);
+      at = c.endIndex;
+    }
+    return out + text.slice(at, Math.max(at, to));
+  };
 }
 
 /**
@@ -226,9 +283,9 @@ function headerEnd(body: Node): number {
 }
 
 /**
- * One line, whitespace collapsed, trailing openers dropped, at most `max` characters. A list a
- * formatter broke over lines reads as one written on one: `(\n  a,\n  b,\n)` is `(a, b)` (a comma
- * with no space before `)`, a one-element tuple `(u8,)`, stays).
+ * One line, whitespace collapsed, trailing openers dropped (and a Rust where clause's last comma),
+ * at most `max` characters. A list a formatter broke over lines reads as one written on one:
+ * `(\n  a,\n  b,\n)` is `(a, b)` (a comma with no space before `)`, a one-element tuple `(u8,)`, stays).
  */
 function clean(s: string, max: number): string {
   // A backslash ending a line (C macros, shell) only continues it. Comments inside are no part of
@@ -238,7 +295,7 @@ function clean(s: string, max: number): string {
     .replace(/(?<=^|[\s{(,;])\/\*[\s\S]*?\*\/|(?<=^|\s)\/\/[^\n]*(?=\r?\n)/g, ' ')
     .replace(/\\\r?\n/g, ' ')
     .replace(/\s+/g, ' ')
-    .replace(/\s*(?:\{|=>|:|=|;|\bwhere\b)?\s*$/, '')
+    .replace(/\s*(?:\{|=>|:|=|;|,|\bwhere\b)?\s*$/, '')
     .replace(/^\s+/, '')
     .replace(/\( /g, '(')
     .replace(/ (?=,)/g, '')
@@ -287,10 +344,13 @@ function attributeCalls(found: { start: number; callee: Node; recv?: Node }[], s
     const call: CallRecord = { name, line: lineOf(lines, c.callee.startIndex), from: scopes[i]! };
     if (c.recv) {
       // Rust's turbofish says nothing of the target: `Vec::<u8>::new` is `Vec::new`.
-      const recv = text.slice(c.recv.startIndex, c.recv.endIndex).replace(/::<[^<>]*(?:<[^<>]*>[^<>]*)*>/g, '');
+      // A cast names the receiver's type: `((TreeNode<K,V>) e).split()` is TreeNode's split.
+      const recv = text.slice(c.recv.startIndex, c.recv.endIndex).replace(/::<[^<>]*(?:<[^<>]*>[^<>]*)*>/g, '').replace(/^\(\s*\(\s*([\w.]+)\s*(?:<[^()]*>)?\s*\)\s*[\w.]+\s*\)$/, '$1');
       // Only a plain name or path says anything about the target (a Rust path may start at the root,
       // `::regex::Regex`, a PHP name at the global namespace, `\App\Util`); any other expression is just "something".
       call.recv = LITERALS.test(c.recv.type) ? LITERAL : recv.length <= 80 && /^(?:::|\\)?[\p{L}_$@][\p{L}\p{N}_$]*(?:\s*(?:\.|::|->|\?\.|\\)\s*[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(recv) ? recv.replace(/\s+|\?/g, '') : '…';
+      // A Rust path of one lower-case word (`autocfg::new()`, `self::f()`) keeps its `::`: without it, it reads as a value (`input.parse()`).
+      if (c.recv.parent?.type === 'scoped_identifier' && /^[\p{Ll}_][\p{L}\p{N}_]*$/u.test(call.recv)) call.recv += '::';
     }
     return call;
   });

@@ -14,6 +14,11 @@ const VENDORED_DIRS = new Set(['node_modules', 'vendor', 'third_party', 'third-p
 /** File names that say a tool wrote them. */
 const GENERATED_NAME = /\.(?:min|bundle|generated|gen)\.[a-z]+$|_pb2(?:_grpc)?\.py$|\.pb\.(?:go|cc|h)$|\.designer\.cs$|_generated\.go$/i;
 
+const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec)\/|[._-](?:test|spec)\.[^/]+$|_test\.go$|(?:^|\/)test_[^/]+\.py$|Tests?\.(?:java|cs)$/;
+
+/** Test files by the conventions of the languages the index parses. */
+export const isTestPath = (path: string): boolean => TEST_PATH.test(path);
+
 /** Why a listed path is left out, or null when the index covers it. */
 export function skipReason(path: string): 'vendored' | 'generated' | 'not_source' | null {
   const parts = path.split('/');

@@ -140,13 +140,13 @@ export class CallGraph {
    * a class name, '' for a type that is no class (a string, an array, a union), undefined when unknown.
    */
   private receiverType(record: FileRecord, call: CallRecord, caller: SymbolRecord | undefined, spec: LanguageSpec, path: string[]): string | undefined {
-    if (path.length === 2 && spec.selfNames.includes(path[0]!)) {
-      const cls = caller && (caller.container ?? (TYPE_KINDS.has(caller.kind) ? caller.name : undefined));
-      return cls ? record.bindings.find((b) => b.field && b.name === path[1] && record.symbols[b.scope]?.name === cls)?.type : undefined;
-    }
+    const cls = caller && (caller.container ?? (TYPE_KINDS.has(caller.kind) ? caller.name : undefined));
+    const field = (name: string) => (cls ? record.bindings.find((b) => b.field && b.name === name && record.symbols[b.scope]?.name === cls) : undefined);
+    if (path.length === 2 && spec.selfNames.includes(path[0]!)) return field(path[1]!)?.type;
     if (path.length !== 1) return undefined;
     const own = record.bindings.find((b) => !b.field && b.name === path[0] && b.scope === call.from);
-    return (own ?? record.bindings.find((b) => !b.field && b.name === path[0] && b.scope === -1))?.type;
+    // Java, C# and C++ name their own fields without `this.`.
+    return (own ?? (spec.scope === 'global' ? field(path[0]!) : undefined) ?? record.bindings.find((b) => !b.field && b.name === path[0] && b.scope === -1))?.type;
   }
 
   /**
@@ -156,10 +156,13 @@ export class CallGraph {
    */
   private typed(record: FileRecord, type: string, member: string, depth: number): Resolution | null {
     const classes = this.typeDefs(record, type);
-    for (const c of classes) {
-      const found = this.members(this.symbol(c)!.name, member, c.path);
-      if (found.length) return { targets: found, how: c.path === record.path ? 'file' : 'import' };
-    }
+    // A type several packages define, none in view: any of their members, as a receiver of unknown type.
+    if (!classes.length && LANGUAGES[record.lang]?.scope === 'global' && this.definitions(type).length > 1) return this.byName(member);
+    // One type defined in several files of a package (Go's per-platform sigctxt) has each file's member: any of them.
+    const sets = new Map(classes.map((c) => this.members(this.symbol(c)!.name, member, c.path)).filter((f) => f.length).map((f) => [f.map((r) => `${r.path}#${r.index}`).join(), f]));
+    const having = [...sets.values()];
+    if (having.length > 1) return { targets: having.flat(), how: 'ambiguous' };
+    if (having.length) return { targets: having[0]!, how: having[0]![0]!.path === record.path ? 'file' : 'import' };
     if (depth < 3) {
       for (const c of classes) {
         const base = baseOf(this.symbol(c)!.sig);
@@ -178,12 +181,19 @@ export class CallGraph {
 
   /** The classes, interfaces and structs `name` means in `record`: its own, an import's, or a unique one elsewhere. */
   private typeDefs(record: FileRecord, name: string): SymRef[] {
+    // Go gives methods to any named type (`type atomicBool int32`), not only to structs.
     const isType = (r: SymRef) => {
       const s = this.symbol(r);
-      return !!s && TYPE_KINDS.has(s.kind) && s.kind !== 'impl';
+      return !!s && ((TYPE_KINDS.has(s.kind) && s.kind !== 'impl') || (s.kind === 'type' && record.lang === 'go'));
     };
     const own = this.definitions(name).filter((r) => r.path === record.path && isType(r));
     if (own.length) return own;
+    // Go's bound types are unqualified: the package's own, in the file's folder.
+    const folder = (p: string) => p.slice(0, p.lastIndexOf('/') + 1);
+    const beside = this.definitions(name).filter((r) => isType(r) && folder(r.path) === folder(record.path));
+    if (LANGUAGES[record.lang]?.scope === 'package') return beside;
+    // Java's own package needs no import.
+    if (record.lang === 'java' && beside.length) return beside;
     const imp = record.imports.find((i) => i.local === name && !i.reexport && i.name !== '*');
     if (imp) {
       const target = this.modules.resolve(record.path, imp.from, record.lang);
@@ -360,9 +370,12 @@ function inPackageNamed(refs: SymRef[], spec: string): SymRef[] {
 /** Receivers that mean the base class. */
 const SUPER = new Set(['super', 'base', 'parent', 'super()']);
 
-/** The base class a class signature names: `extends Base` (TS, Java, PHP), `(Base)` (Python), `: Base` (C#, C++), `< Base` (Ruby). */
+/**
+ * The base class a class signature names: `extends Base` (TS, Java, PHP), `(Base)` (Python), `: Base` (C#, C++), `< Base` (Ruby).
+ * Ruby's is the whole signature: a generic class's `<T> extends Base` is no base T.
+ */
 function baseOf(sig: string): string | undefined {
-  const m = /\bextends\s+([\w$.]+)|^\(\s*([\w.]+)|^:\s*(?:public\s+|protected\s+|private\s+)?([\w.]+)|^<\s*([\w:]+)/.exec(sig);
+  const m = /\bextends\s+([\w$.]+)|^\(\s*([\w.]+)|^:\s*(?:public\s+|protected\s+|private\s+)?([\w.]+)|^<\s*([\w:]+)\s*$/.exec(sig);
   const written = m && (m[1] ?? m[2] ?? m[3] ?? m[4]);
   return written ? typeName(written.replace(/::/g, '.')) || undefined : undefined;
 }

@@ -120,7 +120,8 @@ const PYTHON = `
 
 // Go: a const or var spec may define several names, of which the grammar's `name` field holds only
 // the first (its other names are its only identifier children); `_` defines nothing. Receivers and
-// parameters bind their names to their types (`func (srv *Server)` → srv.newConn() is Server's).
+// parameters bind their names to their types (`func (srv *Server)` → srv.newConn() is Server's), as does a
+// composite literal (`srv := &Server{…}`) and a var of a named type (`var b atomicBool`).
 const GO = `
 (function_declaration name: (identifier) @name body: (_)? @body) @def.function
 (method_declaration receiver: (parameter_list (parameter_declaration type: [(type_identifier) @owner (pointer_type (type_identifier) @owner) (generic_type type: (type_identifier) @owner) (pointer_type (generic_type type: (type_identifier) @owner))])) name: (field_identifier) @name body: (_)? @body) @def.method
@@ -133,6 +134,8 @@ const GO = `
 (call_expression function: [(identifier) @callee (selector_expression operand: (_) @recv field: (field_identifier) @callee)]) @call
 (import_spec) @import
 (parameter_declaration name: (identifier) @bind.name type: [(type_identifier) @bind.type (pointer_type (type_identifier) @bind.type) (generic_type type: (type_identifier) @bind.type) (pointer_type (generic_type type: (type_identifier) @bind.type))]) @bind
+(short_var_declaration left: (expression_list . (identifier) @bind.name) right: (expression_list . [(composite_literal type: (type_identifier) @bind.new) (unary_expression operand: (composite_literal type: (type_identifier) @bind.new))])) @bind
+(var_spec name: (identifier) @bind.name type: [(type_identifier) @bind.type (pointer_type (type_identifier) @bind.type)]) @bind
 `;
 
 const RUST = `
@@ -142,7 +145,7 @@ const RUST = `
 (enum_item name: (type_identifier) @name body: (_) @body) @def.enum
 (union_item name: (type_identifier) @name) @def.struct
 (trait_item name: (type_identifier) @name body: (_) @body) @def.trait
-(impl_item trait: (_)? @owner type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name) (reference_type type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name)])] body: (_) @body) @def.impl
+(impl_item trait: (_)? @owner type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name) (scoped_type_identifier name: (type_identifier) @name) (reference_type type: [(type_identifier) @name (primitive_type) @name (generic_type type: (type_identifier) @name) (array_type) @name (tuple_type) @name]) (array_type) @name (tuple_type) @name (unit_type) @name (pointer_type) @name] body: (_) @body) @def.impl
 (mod_item name: (identifier) @name body: (_) @body) @def.module
 (type_item name: (type_identifier) @name) @def.type
 (const_item name: (identifier) @name) @def.const
@@ -168,6 +171,9 @@ const JAVA = `
 (method_invocation object: (_)? @recv name: (identifier) @callee) @call
 (object_creation_expression type: [(type_identifier) @callee (generic_type (type_identifier) @callee)]) @call
 (import_declaration) @import
+(local_variable_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.name)) @bind
+(formal_parameter type: (_) @bind.type name: (identifier) @bind.name) @bind
+(field_declaration type: (_) @bind.type declarator: (variable_declarator name: (identifier) @bind.name)) @bind.field
 `;
 
 const CSHARP = `
@@ -234,6 +240,10 @@ const PHP = `
 (member_call_expression object: (_) @recv name: (name) @callee) @call
 (scoped_call_expression scope: (_) @recv name: (name) @callee) @call
 (object_creation_expression [(name) @callee (qualified_name (name) @callee)]) @call
+(assignment_expression left: (variable_name) @bind.name right: (object_creation_expression [(name) @bind.new (qualified_name (name) @bind.new)])) @bind
+(simple_parameter type: (named_type [(name) @bind.type (qualified_name (name) @bind.type)]) name: (variable_name) @bind.name) @bind
+(property_declaration type: (named_type [(name) @bind.type (qualified_name (name) @bind.type)]) (property_element name: (variable_name (name) @bind.name))) @bind.field
+(assignment_expression left: (member_access_expression object: (variable_name) @_this name: (name) @bind.name) right: (object_creation_expression [(name) @bind.new (qualified_name (name) @bind.new)]) (#eq? @_this "$this")) @bind.field
 `;
 
 const BASH = `

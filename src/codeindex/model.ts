@@ -154,7 +154,7 @@ export function describeSymbol(s: SymbolRecord, symbols?: readonly SymbolRecord[
 }
 
 const NOT_A_CLASS = /^(?:string|number|boolean|bigint|symbol|void|never|undefined|null|int|float|str|bool|bytes|dict|list|tuple|set)$/;
-const ANY = /^(?:any|unknown|object|Object|T|K|V)$/;
+const ANY = /^(?:any|unknown|object|Object|var|T|K|V)$/;
 
 /**
  * A type as written, reduced to the class it names: `Foo<T> | undefined` → Foo; '' for a type

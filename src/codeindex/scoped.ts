@@ -23,6 +23,8 @@ export type Lookups = {
 const EXTERNAL_ROOTS = new Set(['std', 'core', 'alloc']);
 /** Languages whose `A::b()` names a type or a module, never a value. */
 const PATH_LANGS = new Set(['rust', 'cpp', 'php']);
+/** Rust's primitive types: their associated functions are std's. */
+const PRIMITIVES = new Set(['u8', 'u16', 'u32', 'u64', 'u128', 'usize', 'i8', 'i16', 'i32', 'i64', 'i128', 'isize', 'f32', 'f64', 'bool', 'char', 'str']);
 /** Rust's words for modules relative to this one. */
 const MODULE_WORDS = new Set(['crate', 'super']);
 
@@ -32,7 +34,7 @@ const isUpper = (s: string) => /^\p{Lu}/u.test(s);
  * A call whose receiver is a type or module path; undefined when the receiver is (or may be) a
  * value, for the caller to resolve as a method call.
  */
-export function pathCall(g: Lookups, record: FileRecord, call: CallRecord): Resolution | null | undefined {
+export function pathCall(g: Lookups, record: FileRecord, call: CallRecord, viaAlias = false): Resolution | null | undefined {
   const recv = call.recv!;
   if (!PATH_LANGS.has(record.lang)) return undefined;
   let segments: string[];
@@ -50,8 +52,10 @@ export function pathCall(g: Lookups, record: FileRecord, call: CallRecord): Reso
     // A path that starts at an imported name starts where the import points (`use std::mem;` … `mem::swap`).
     const imp = record.imports.find((i) => i.local === segments[0] && !i.reexport);
     if (imp) segments = [...imp.from.split('::').filter(Boolean), ...(imp.name === '*' ? [] : [imp.name]), ...segments.slice(1)];
-    else if (segments.length === 1 && !isUpper(segments[0]!) && !MODULE_WORDS.has(segments[0]!)) return undefined;
-    if (EXTERNAL_ROOTS.has(segments[0]!)) return null;
+    // One word is a value (`input.parse()`) unless written as a path (extract.ts keeps its `::`): then a primitive type
+    // (u32::from_str_radix, std's) or a crate or module (autocfg::new(), tokio::spawn(), self::helper()).
+    else if (segments.length === 1 && !isUpper(segments[0]!) && !MODULE_WORDS.has(segments[0]!) && !recv.endsWith('::')) return undefined;
+    if (EXTERNAL_ROOTS.has(segments[0]!) || (segments.length === 1 && PRIMITIVES.has(segments[0]!))) return null;
   } else if (segments.length === 1 && !isUpper(segments[0]!)) return undefined;
   const last = segments.at(-1)!;
   const prefix = segments.slice(0, -1);
@@ -67,7 +71,12 @@ export function pathCall(g: Lookups, record: FileRecord, call: CallRecord): Reso
     if (!found.length) {
       // A type of the workspace without the member of its own: a trait's default method, one inherited or embedded.
       // A type parameter's (`T::default()`) is any implementation's: the same, uncertain.
+      // Rust: a type's method comes from its impls or a trait's default; another type's method of the name it is not.
+      if (typeNamed && record.lang === 'rust') return traitMethods(g, call.name);
       if (typeNamed || typeParameter(record, call, last)) return g.byName(call.name);
+      // A type alias (`type DiGraph<N> = Graph<N, Directed>`): DiGraph::new() is Graph's.
+      const alias = record.lang === 'rust' && !viaAlias ? aliased(g, last) : undefined;
+      if (alias) return pathCall(g, record, { ...call, recv: alias }, true);
       // An uppercase name that is a constant or static of the workspace (`REGISTRY.with()`) is a value.
       if (g.definitions(last).some((r) => !TYPE_KINDS.has(g.symbol(r)!.kind))) return undefined;
       return null;
@@ -126,6 +135,32 @@ function narrowed(g: Lookups, record: FileRecord, prefix: string[], type: string
 function names(part: string, module: string): boolean {
   const name = part.replace(/-\d[\w.]*$|\.rs$/, '');
   return name.replace(/-/g, '_') === module || name.split(/[-_]/).includes(module);
+}
+
+/** The type the workspace's Rust type aliases named `name` stand for (`type DiGraph<N, Ix = u32> = Graph<N, Ix>` → Graph), when they agree on one. */
+function aliased(g: Lookups, name: string): string | undefined {
+  const targets = new Set(
+    g.definitions(name).flatMap((r) => {
+      const s = g.symbol(r)!;
+      const target = s.kind === 'type' ? /^\s*=\s*((?:::)?\w+(?:::\w+)*)/.exec(s.sig.replace(/^<(?:[^<>]|<[^<>]*>)*>/, ''))?.[1] : undefined;
+      return target && isUpper(target.replace(/^.*::/, '')) ? [target] : [];
+    }),
+  );
+  return targets.size === 1 ? [...targets][0] : undefined;
+}
+
+/**
+ * What Rust's `Type::name()` may be when the type's own impls in view have no `name` (they may be
+ * inside a macro, or it is a trait's default): the traits' methods of that name, uncertain.
+ */
+function traitMethods(g: Lookups, name: string): Resolution | null {
+  const found = g.definitions(name).filter((r) => {
+    const s = g.symbol(r)!;
+    return s.kind === 'method' && !!g.get(r.path)?.symbols.some((t) => t.kind === 'trait' && t.name === s.container && t.line <= s.line && s.line <= t.endLine);
+  });
+  const bodies = found.filter((r) => !g.symbol(r)!.decl);
+  const targets = bodies.length ? bodies : found;
+  return targets.length ? { targets, how: g.overloads(targets) ? 'name' : 'ambiguous' } : null;
 }
 
 /** True when `ref` is a method of an `impl Trait for Type` (whose signature names the trait: `: Vector<T>`). */

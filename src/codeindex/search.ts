@@ -5,7 +5,7 @@
 
 import { CERTAIN, type SymRef } from './graph.js';
 import type { CodeIndex } from './engine.js';
-import { parseRgLines, runRg } from './files.js';
+import { isTestPath, parseRgLines, runRg } from './files.js';
 import { describeSymbol, qualifiedName, type SymbolRecord } from './model.js';
 import { identifiersOf, tokenize } from './tokenize.js';
 import { clipLine } from '../util/text.js';
@@ -24,10 +24,6 @@ const HUB_SITES = 40;
 const CHANNEL_DEPTH = 100;
 /** Tests rank a little below the code they test (a fifth off their fused score). */
 const TEST_FACTOR = 0.8;
-const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec)\/|[._-](?:test|spec)\.[^/]+$|_test\.go$|(?:^|\/)test_[^/]+\.py$|Tests?\.(?:java|cs)$/;
-
-/** Test files by the conventions of the languages the index parses. */
-export const isTestPath = (path: string): boolean => TEST_PATH.test(path);
 
 /** A hit: a symbol of a file (sym -1: the file's top-level code), or a line of a file the index does not cover. */
 export type Hit = { path: string; sym: number; line?: number; score: number; via?: string };

@@ -5,13 +5,14 @@
 
 import { realpath } from 'node:fs/promises';
 import { inside, openForRead, relPath, resolveInWorkspace, versionOf } from '../util/paths.js';
+import { clipLine } from '../util/text.js';
 import { toolError, type Tool, type ToolContext, type ToolOutput } from '../types/tools.js';
 import type { CodeIndex } from './engine.js';
 import { callLines, ON_DEMAND_FILES, parseNow, recordsMentioning, textSearch } from './fallback.js';
 import { listWorkspace, skipReason } from './files.js';
 import { TYPE_KINDS } from './languages.js';
 import type { SymRef } from './graph.js';
-import { fullName, qualifiedName, type FileRecord } from './model.js';
+import { describeSymbol, fullName, qualifiedName, type FileRecord } from './model.js';
 import { formatHits, innermost, rankHits } from './search.js';
 import { outlineFiles, placeOf, refsTree, symbolSource } from './views.js';
 
@@ -62,13 +63,13 @@ async function runOutline(index: CodeIndex, args: { path: string }, ctx: ToolCon
   if (ready) {
     const records = [...index.data.files.values()].map((e) => e.record).filter((rec) => rec.path.startsWith(prefix)).sort((a, b) => (a.path < b.path ? -1 : 1));
     if (!records.length) return toolError(`no indexed source files under ${rel}`);
-    return { output: outlineFiles(records) };
+    return { output: outlineFiles(records, prefix) };
   }
   const listed = (await listWorkspace(ctx.root, index.rg)).files.filter((p) => p.startsWith(prefix));
   if (!listed.length) return toolError(`no source files under ${rel}`);
   const records = await parseNow(ctx.root, listed.slice(0, ON_DEMAND_FILES));
   const more = listed.length > ON_DEMAND_FILES ? `\n[… ${listed.length - ON_DEMAND_FILES} more files; outline a subfolder]` : '';
-  return { output: `[${notReady(index)}; these files were parsed now]\n${outlineFiles(records)}${more}` };
+  return { output: `[${notReady(index)}; these files were parsed now]\n${outlineFiles(records, prefix)}${more}` };
 }
 
 /** A symbol as the model names it: `name`, `Class.method`, `path:name` or `path:line`. */
@@ -107,16 +108,10 @@ function matchSymbols(records: FileRecord[], q: SymbolQuery): SymRef[] {
 }
 
 /**
- * Why nothing matched `q`, when the index can tell more than that: a line of top-level code, a
- * member its type does not define itself (an interface's, a field, an inherited method). '' if not.
+ * Why a member `q` asks for is not there, when the index can tell: a member its type does not
+ * define itself (an interface's, a field, an inherited method). '' if not.
  */
-function whyMissing(index: CodeIndex, q: SymbolQuery, records: FileRecord[]): string {
-  if (q.line !== undefined && records.length === 1) {
-    const rec = records[0]!;
-    if (q.line > rec.lines) return `${rec.path} has ${rec.lines} lines`;
-    const next = rec.symbols.find((s) => s.line > q.line! && !s.decl);
-    return `line ${q.line} of ${rec.path} is in no symbol${next ? ` (the next one is ${qualifiedName(next, rec.symbols)} at line ${next.line})` : ''}; read_file shows it`;
-  }
+function whyMissing(index: CodeIndex, q: SymbolQuery): string {
   // A member that exists under other outer names (Other._Section.__init__) is no missing one.
   if (!q.container || index.state !== 'ready' || index.data.graph.members(q.container, q.name).length) return '';
   const types = index.data.graph.definitions(q.container).filter((r) => TYPE_KINDS.has(index.data.graph.symbol(r)?.kind ?? 'const'));
@@ -145,7 +140,27 @@ async function inModule(index: CodeIndex, q: SymbolQuery, found: { records: File
   return { records: members, note: found.note };
 }
 
-const explained = (why: string): string => (why ? `: ${why}` : '; try code_search');
+/** Why `q` (asked as `spec`) names nothing, so that the next call can do better: no such file, a line past its end or in top-level code, an unknown name. */
+function notFound(index: CodeIndex, spec: string, q: SymbolQuery, records: FileRecord[]): string {
+  const record = q.path ? records.find((r) => r.path === q.path) : undefined;
+  if (q.path && !record) return `${q.path} is no source file the index has; code_search or read_file`;
+  if (!record || q.line === undefined) {
+    // Asked with an owner that has none of its own (Path.stem is PurePath's): where the name is.
+    const named = q.line === undefined ? records.flatMap((r) => r.symbols.filter((s) => s.name === q.name).map((s) => `${r.path}:${s.line} ${qualifiedName(s, r.symbols)}`)) : [];
+    // What its owner is and why it has no such member (an interface's, a field, an inherited method).
+    const why = whyMissing(index, q);
+    const is = named.length ? `${q.name} is: ${named.slice(0, 5).join(', ')}${named.length > 5 ? `, … ${named.length - 5} more` : ''}` : '';
+    if (why) return `no symbol ${spec} found: ${why}${is ? `; ${is}` : ''}`;
+    if (is) return `no symbol ${spec} found; ${is}`;
+    return `no symbol ${spec} found${q.path ? ` in ${q.path}` : ''}; try code_search`;
+  }
+  if (q.line < 1 || q.line > record.lines) return `${q.path} has ${record.lines} lines`;
+  const before = record.symbols.filter((s) => s.line <= q.line!).at(-1);
+  const after = record.symbols.find((s) => s.line > q.line!);
+  const near = before ?? after;
+  const where = near ? `the ${near === before ? 'one before' : 'next'} is ${q.path}:${near.line} ${qualifiedName(near, record.symbols)}` : 'the file has none';
+  return `${q.path}:${q.line} is in no symbol (top-level code); ${where}; read_file shows the line`;
+}
 
 /** The records that may hold `q`, from the index when ready, else parsed now. Also says which. */
 async function candidates(index: CodeIndex, q: SymbolQuery, ctx: ToolContext): Promise<{ records: FileRecord[]; note: string }> {
@@ -156,7 +171,8 @@ async function candidates(index: CodeIndex, q: SymbolQuery, ctx: ToolContext): P
     if (q.path && !index.data.files.has(q.path)) {
       // The end of a path: any file it ends may hold the symbol.
       const ends = [...index.data.files.keys()].filter((p) => p.endsWith(`/${q.path}`));
-      if (!ends.length) return { records: [], note: `${q.path} is no indexed file; ` };
+      // notFound() says that the index has no such file.
+      if (!ends.length) return { records: [], note: '' };
       await index.recheck(ends);
       q.path = undefined;
       return { records: ends.flatMap((p) => index.data.files.get(p)?.record ?? []), note: '' };
@@ -175,7 +191,7 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   const q = parseSymbol(args.name);
   const { records, note } = await candidates(index, q, ctx).then((c) => inModule(index, q, c));
   const refs = matchSymbols(records, q);
-  if (!refs.length) return toolError(`${note}no symbol ${args.name} found${explained(whyMissing(index, q, records))}`);
+  if (!refs.length) return toolError(note + notFound(index, args.name, q, records));
   const byPath = new Map(records.map((r) => [r.path, r]));
   const symbolOf = (r: SymRef) => byPath.get(r.path)!.symbols[r.index]!;
   // One definition is shown with its declarations (overloads, an interface's method, a prototype)
@@ -186,9 +202,14 @@ async function runSymbol(index: CodeIndex, args: { name: string }, ctx: ToolCont
   const [a, b] = choices.map(symbolOf);
   const property = choices.length === 2 && a!.accessor && b!.accessor && choices[0]!.path === choices[1]!.path && a!.container === b!.container;
   if (choices.length > 1 && !property) {
-    const list = choices.slice(0, 20).map((r) => `${r.path}:${symbolOf(r).line} ${symbolOf(r).accessor ?? symbolOf(r).kind} ${qualifiedName(symbolOf(r), byPath.get(r.path)!.symbols)}`);
+    // Each with its owner and signature: overloads, or __init__ in 880 classes, differ by nothing else.
+    const list = choices.slice(0, 20).map((r) => {
+      const s = symbolOf(r);
+      const described = describeSymbol(s, byPath.get(r.path)!.symbols);
+      return `${r.path}:${s.line} ${clipLine(s.accessor ? described.replace(/^\S+/, s.accessor) : described, 120)}`;
+    });
     const more = choices.length > 20 ? [`[… ${choices.length - 20} more]`] : [];
-    return toolError(`${note}${choices.length} symbols match ${args.name}; name one as path:name or path:line:\n${[...list, ...more].join('\n')}`);
+    return toolError(`${note}${choices.length} symbols match ${args.name}; name one as path:line:\n${[...list, ...more].join('\n')}`);
   }
   const ref = choices[0]!;
   const real = await realpath(`${ctx.root}/${ref.path}`).catch(() => null);
@@ -222,17 +243,19 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
   const sym = (r: SymRef) => symbolsIn(r.path)![r.index]!;
   const overload = (r: SymRef) => sym(r).decl && found.some((d) => d.path === r.path && !sym(d).decl && sym(d).name === sym(r).name && sym(d).container === sym(r).container);
   const refs = found.filter((r) => !overload(r));
-  if (!refs.length) return toolError(`${note}no symbol ${args.symbol} found${explained(whyMissing(index, q, records))}`);
+  if (!refs.length) return toolError(note + notFound(index, args.symbol, q, records));
   // Definitions a call reaches only by name share their callers: the list is shown once.
   const seen = new Map<string, string>();
+  // Uncertain call sites are listed under the first definition they may reach, and counted under the others.
+  const listed = new Set<string>();
   const shown = refs.slice(0, 3).map((r) => {
-    const [head, ...body] = refsTree(index.data.graph, r, args.direction, depth, symbolsIn).split('\n');
+    const [head, ...body] = refsTree(index.data.graph, r, args.direction, depth, symbolsIn, listed).split('\n');
     const same = !/^ {2}no /.test(body[0] ?? '') ? seen.get(body.join('\n')) : undefined;
     if (same) return `${head}\n  the same ${args.direction} as ${same} above`;
     seen.set(body.join('\n'), qualifiedName(sym(r), symbolsIn(r.path)));
     return [head, ...body].join('\n');
   });
-  const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r, symbolsIn)).join('; ')}]`] : [];
+  const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r, symbolsIn)).join('; ')}${refs.length > 10 ? '; …' : ''}]`] : [];
   return { output: [...shown, ...more].join('\n\n') };
 }
 
