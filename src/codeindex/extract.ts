@@ -155,7 +155,7 @@ function symbolsOf(defs: Def[], text: string, lines: number[], spec: LanguageSpe
     if (doc.text) symbol.doc = firstLine(doc.text);
     if (shaped.decl) symbol.decl = true;
     // `get size()`, `static set value(v)`: a property to its callers (a method named get has nothing before its name).
-    const accessor = kind === 'method' && spec.imports === LANGUAGES.javascript!.imports ? /(?:^|\s)(get|set)\s+$/.exec(text.slice(def.start, def.name.startIndex))?.[1] : undefined;
+    const accessor = kind === 'method' && /^(?:typescript|tsx|javascript)$/.test(spec.grammar) ? /(?:^|\s)(get|set)\s+$/.exec(text.slice(def.start, def.name.startIndex))?.[1] : undefined;
     if (accessor) symbol.accessor = accessor as 'get' | 'set';
     spans.push({ start: def.start, end: def.end, index: symbols.length });
     symbols.push(symbol);

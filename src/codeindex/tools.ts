@@ -244,17 +244,10 @@ async function runRefs(index: CodeIndex, args: RefsArgs, ctx: ToolContext): Prom
   const overload = (r: SymRef) => sym(r).decl && found.some((d) => d.path === r.path && !sym(d).decl && sym(d).name === sym(r).name && sym(d).container === sym(r).container);
   const refs = found.filter((r) => !overload(r));
   if (!refs.length) return toolError(note + notFound(index, args.symbol, q, records));
-  // Definitions a call reaches only by name share their callers: the list is shown once.
-  const seen = new Map<string, string>();
-  // Uncertain call sites are listed under the first definition they may reach, and counted under the others.
+  // Definitions a call reaches only by name share their callers: an uncertain call site is listed
+  // under the first definition it may reach, and counted under the others.
   const listed = new Set<string>();
-  const shown = refs.slice(0, 3).map((r) => {
-    const [head, ...body] = refsTree(index.data.graph, r, args.direction, depth, symbolsIn, listed).split('\n');
-    const same = !/^ {2}no /.test(body[0] ?? '') ? seen.get(body.join('\n')) : undefined;
-    if (same) return `${head}\n  the same ${args.direction} as ${same} above`;
-    seen.set(body.join('\n'), qualifiedName(sym(r), symbolsIn(r.path)));
-    return [head, ...body].join('\n');
-  });
+  const shown = refs.slice(0, 3).map((r) => refsTree(index.data.graph, r, args.direction, depth, symbolsIn, listed));
   const more = refs.length > 3 ? [`[… ${refs.length - 3} more definitions of ${args.symbol}: ${refs.slice(3, 10).map((r) => placeOf(index.data.graph, r, symbolsIn)).join('; ')}${refs.length > 10 ? '; …' : ''}]`] : [];
   return { output: [...shown, ...more].join('\n\n') };
 }
